@@ -1,0 +1,362 @@
+#include "graph/executor.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace filterlab::graph {
+
+// ---- PassContext -----------------------------------------------------------------------------
+
+PassContext::BoundImage PassContext::image(const std::string& name, std::optional<uint32_t> mip) const {
+  for (const Access& a : accesses_) {
+    if (a.name != name || a.history) continue;
+    if (mip && (*mip < a.base_mip || *mip >= a.base_mip + a.mip_count)) continue;
+    const uint32_t level = mip.value_or(a.base_mip);
+    // A single level gets a single-level view, so shaders address it as level 0.
+    const bool one_level = mip || (a.mip_count == 1 && a.image->info().mip_levels > 1);
+    return {one_level ? a.image->mip_view(level) : a.image->view(), a.layout, a.image->mip_extent(level)};
+  }
+  throw GraphError("pass uses image '" + name + "'" + (mip ? " mip " + std::to_string(*mip) : "") +
+                   " without declaring it");
+}
+
+PassContext::BoundImage PassContext::history(const std::string& name) const {
+  for (const Access& a : accesses_)
+    if (a.name == name && a.history) return {a.image->view(), a.layout, a.image->mip_extent(0)};
+  throw GraphError("pass reads the previous frame of '" + name + "' without declaring it");
+}
+
+PassContext::Binder::Binder(PassContext& ctx, const vk::Pipeline& pipeline) : ctx_(ctx), pipeline_(pipeline) {
+  vkCmdBindPipeline(ctx.cmd, pipeline.bind_point(), pipeline.handle());
+}
+
+PassContext::Binder& PassContext::Binder::sampled(uint32_t binding, const std::string& image, Filter filter,
+                                                  std::optional<uint32_t> mip) {
+  BoundImage b = ctx_.image(image, mip);
+  push_.sampled(binding, b.view, ctx_.sampler(filter), b.layout);
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::sampled_history(uint32_t binding, const std::string& image,
+                                                          Filter filter) {
+  BoundImage b = ctx_.history(image);
+  push_.sampled(binding, b.view, ctx_.sampler(filter), b.layout);
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::storage(uint32_t binding, const std::string& image,
+                                                  std::optional<uint32_t> mip) {
+  push_.storage_image(binding, ctx_.image(image, mip).view);
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::uniform(uint32_t binding, const vk::Buffer& buffer) {
+  push_.uniform_buffer(binding, buffer.handle(), buffer.size());
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::storage_buffer(uint32_t binding, const vk::Buffer& buffer) {
+  push_.storage_buffer(binding, buffer.handle(), buffer.size());
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::constants_bytes(const void* data, uint32_t size) {
+  if (size != pipeline_.layout_desc().push_constant_size)
+    throw std::runtime_error("push constant size " + std::to_string(size) +
+                             " does not match the pipeline layout");
+  VkShaderStageFlags stages = pipeline_.bind_point() == VK_PIPELINE_BIND_POINT_COMPUTE
+                                  ? VK_SHADER_STAGE_COMPUTE_BIT
+                                  : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  vkCmdPushConstants(ctx_.cmd, pipeline_.layout(), stages, 0, size, data);
+  return *this;
+}
+
+void PassContext::Binder::flush() { push_.push(ctx_.vk, ctx_.cmd, pipeline_); }
+
+void PassContext::Binder::dispatch(uint32_t x, uint32_t y, uint32_t z) {
+  flush();
+  vkCmdDispatch(ctx_.cmd, x, y, z);
+}
+
+void PassContext::Binder::dispatch_over(const std::string& image, uint32_t local_x, uint32_t local_y) {
+  dispatch_over(ctx_.image(image).extent, local_x, local_y);
+}
+
+void PassContext::Binder::dispatch_over(VkExtent2D e, uint32_t local_x, uint32_t local_y) {
+  dispatch((e.width + local_x - 1) / local_x, (e.height + local_y - 1) / local_y);
+}
+
+void PassContext::Binder::draw(uint32_t vertex_count) {
+  flush();
+  vkCmdDraw(ctx_.cmd, vertex_count, 1, 0, 0);
+}
+
+void PassContext::Binder::draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count) {
+  flush();
+  VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(ctx_.cmd, 0, 1, &vertices, &offset);
+  vkCmdBindIndexBuffer(ctx_.cmd, indices, 0, VK_INDEX_TYPE_UINT32);
+  vkCmdDrawIndexed(ctx_.cmd, index_count, 1, 0, 0, 0);
+}
+
+// ---- Executor --------------------------------------------------------------------------------
+
+namespace {
+constexpr uint32_t kMaxPasses = 128;
+}
+
+Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing)
+    : ctx_(ctx),
+      frames_in_flight_(frames_in_flight),
+      cpu_ms_(frames_in_flight),
+      slot_pass_names_(frames_in_flight),
+      linear_(ctx, VK_FILTER_LINEAR, "linear clamp"),
+      nearest_(ctx, VK_FILTER_NEAREST, "nearest clamp"),
+      one_shot_(ctx) {
+  if (gpu_timing) timer_ = std::make_unique<GpuTimer>(ctx, frames_in_flight, kMaxPasses);
+}
+
+Executor::~Executor() = default;
+
+void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent) {
+  CompiledGraph compiled = graph.compile(outputs, extent);
+  if (compiled.passes.size() > kMaxPasses) throw GraphError("more than 128 live passes");
+
+  // Reuse physical images whose description is unchanged, by name.
+  std::map<std::string, std::array<uint32_t, 2>> old_ids;
+  for (size_t i = 0; i < compiled_.images.size(); ++i) old_ids[compiled_.images[i].name] = ids_.ids[i];
+
+  PhysicalIds ids;
+  std::map<uint32_t, Physical> kept;
+  std::vector<uint32_t> fresh_history;
+  bool destroyed = false;
+  for (const CompiledImage& image : compiled.images) {
+    vk::ImageInfo info{image.desc.format, image.extent, image.desc.mip_levels, image.usage};
+    const int count = image.history ? 2 : 1;
+    std::array<uint32_t, 2> slot{};
+    auto old = old_ids.find(image.name);
+    bool reuse = old != old_ids.end() && (old->second[0] != old->second[1]) == image.history;
+    for (int k = 0; reuse && k < count; ++k) {
+      const vk::ImageInfo& have = physical_.at(old->second[k]).info;
+      reuse = have.format == info.format && have.extent.width == info.extent.width &&
+              have.extent.height == info.extent.height && have.mip_levels == info.mip_levels &&
+              have.usage == info.usage;
+    }
+    for (int k = 0; k < count; ++k) {
+      if (reuse) {
+        slot[k] = old->second[k];
+        kept.emplace(slot[k], std::move(physical_.at(slot[k])));
+        physical_.erase(slot[k]);
+        continue;
+      }
+      slot[k] = next_id_++;
+      std::string name = image.name + (image.history ? (k ? " (odd frames)" : " (even frames)") : "");
+      kept.emplace(slot[k], Physical{info, vk::Image(ctx_, info, name)});
+      if (image.history) fresh_history.push_back(slot[k]);
+    }
+    if (count == 1) slot[1] = slot[0];
+    ids.ids.push_back(slot);
+  }
+  if (!physical_.empty()) {
+    destroyed = true;
+    VK_CHECK(vkDeviceWaitIdle(ctx_.device()));
+    for (auto& [id, p] : physical_) tracker_.forget_image(id);
+  }
+  (void)destroyed;
+  physical_ = std::move(kept);
+  ids.count = next_id_;
+  ids_ = std::move(ids);
+  compiled_ = std::move(compiled);
+  graph_ = &graph;
+  clear_history_images(fresh_history);
+}
+
+void Executor::clear_history_images(const std::vector<uint32_t>& ids) {
+  if (ids.empty()) return;
+  // The first frame reads "the previous frame" of a history image: make that a defined zero.
+  one_shot_.run([&](VkCommandBuffer cmd) {
+    std::vector<VkImageMemoryBarrier2> barriers;
+    for (uint32_t id : ids) {
+      const vk::Image& image = physical_.at(id).image;
+      for (uint32_t m = 0; m < image.info().mip_levels; ++m)
+        for (const ImageBarrier& b : tracker_.access({id, m}, Usage::TransferDst)) {
+          VkImageMemoryBarrier2 vb{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+          vb.srcStageMask = b.src_stage;
+          vb.srcAccessMask = b.src_access;
+          vb.dstStageMask = b.dst_stage;
+          vb.dstAccessMask = b.dst_access;
+          vb.oldLayout = b.old_layout;
+          vb.newLayout = b.new_layout;
+          vb.srcQueueFamilyIndex = vb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+          vb.image = image.handle();
+          vb.subresourceRange = {image.aspect(), m, 1, 0, 1};
+          barriers.push_back(vb);
+        }
+    }
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
+    dep.pImageMemoryBarriers = barriers.data();
+    vkCmdPipelineBarrier2(cmd, &dep);
+    for (uint32_t id : ids) {
+      const vk::Image& image = physical_.at(id).image;
+      VkImageSubresourceRange range{image.aspect(), 0, image.info().mip_levels, 0, 1};
+      if (image.aspect() == VK_IMAGE_ASPECT_DEPTH_BIT) {
+        VkClearDepthStencilValue zero{1.0f, 0};
+        vkCmdClearDepthStencilImage(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+      } else {
+        VkClearColorValue zero{};
+        vkCmdClearColorImage(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+      }
+    }
+  });
+}
+
+const vk::Image& Executor::physical(uint32_t image, bool history, uint64_t frame) const {
+  return physical_.at(physical_id(ids_, compiled_, image, history, frame)).image;
+}
+
+namespace {
+
+VkImageMemoryBarrier2 to_vk(const ImageBarrier& b, const vk::Image& image) {
+  VkImageMemoryBarrier2 vb{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+  vb.srcStageMask = b.src_stage;
+  vb.srcAccessMask = b.src_access;
+  vb.dstStageMask = b.dst_stage;
+  vb.dstAccessMask = b.dst_access;
+  vb.oldLayout = b.old_layout;
+  vb.newLayout = b.new_layout;
+  vb.srcQueueFamilyIndex = vb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  vb.image = image.handle();
+  vb.subresourceRange = {image.aspect(), b.key.mip, 1, 0, 1};
+  return vb;
+}
+
+}  // namespace
+
+void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
+  if (!graph_) throw GraphError("Executor::record before prepare");
+  std::map<uint32_t, const vk::Image*> by_id;
+  for (auto& [id, p] : physical_) by_id[id] = &p.image;
+  last_barriers_ = frame_barriers(compiled_, ids_, tracker_, frame);
+  last_frame_ = frame;
+  if (timer_) timer_->begin_frame(cmd, slot, static_cast<uint32_t>(compiled_.passes.size()));
+  cpu_ms_[slot].assign(compiled_.passes.size(), 0.0);
+  slot_pass_names_[slot].clear();
+
+  for (size_t p = 0; p < compiled_.passes.size(); ++p) {
+    const auto start = std::chrono::steady_clock::now();
+    const CompiledPass& pass = compiled_.passes[p];
+    const PassDecl& decl = graph_->passes()[pass.decl];
+    slot_pass_names_[slot].push_back(pass.name);
+    ctx_.begin_label(cmd, pass.name);
+
+    std::vector<VkImageMemoryBarrier2> barriers;
+    for (const ImageBarrier& b : last_barriers_[p]) barriers.push_back(to_vk(b, *by_id.at(b.key.image)));
+    if (!barriers.empty()) {
+      VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+      dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
+      dep.pImageMemoryBarriers = barriers.data();
+      vkCmdPipelineBarrier2(cmd, &dep);
+    }
+    if (timer_) timer_->begin_pass(cmd, slot, static_cast<uint32_t>(p));
+
+    PassContext ctx(ctx_, cmd, frame, slot, linear_.handle(), nearest_.handle());
+    std::vector<VkRenderingAttachmentInfo> colors;
+    std::optional<VkRenderingAttachmentInfo> depth;
+    VkExtent2D render_extent{};
+    for (const CompiledAccess& a : pass.accesses) {
+      const vk::Image& image = physical(a.image, a.history, frame);
+      const UsageInfo info = usage_info(a.usage);
+      const std::string& name = compiled_.images[a.image].name;
+      ctx.accesses_.push_back({name, a.history, a.base_mip, a.mip_count, info.layout, &image});
+      if (a.usage == Usage::ColorAttachment || a.usage == Usage::DepthAttachment) {
+        const PassContext::BoundImage bound = ctx.image(name, a.base_mip);
+        VkRenderingAttachmentInfo att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+        att.imageView = bound.view;
+        att.imageLayout = info.layout;
+        att.loadOp = a.attachment.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+        att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        att.clearValue = a.attachment.value;
+        if (a.usage == Usage::ColorAttachment) colors.push_back(att);
+        else depth = att;
+        if (render_extent.width == 0) render_extent = bound.extent;
+      }
+    }
+
+    if (pass.kind == PassKind::Graphics) {
+      VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+      rendering.renderArea = {{0, 0}, render_extent};
+      rendering.layerCount = 1;
+      rendering.colorAttachmentCount = static_cast<uint32_t>(colors.size());
+      rendering.pColorAttachments = colors.data();
+      rendering.pDepthAttachment = depth ? &*depth : nullptr;
+      vkCmdBeginRendering(cmd, &rendering);
+      VkViewport viewport{0, 0, float(render_extent.width), float(render_extent.height), 0, 1};
+      VkRect2D scissor{{0, 0}, render_extent};
+      vkCmdSetViewport(cmd, 0, 1, &viewport);
+      vkCmdSetScissor(cmd, 0, 1, &scissor);
+    }
+    decl.callback(ctx);
+    if (pass.kind == PassKind::Graphics) vkCmdEndRendering(cmd);
+
+    if (timer_) timer_->end_pass(cmd, slot, static_cast<uint32_t>(p));
+    ctx_.end_label(cmd);
+    cpu_ms_[slot][p] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+}
+
+std::optional<std::vector<PassTiming>> Executor::timings(uint32_t slot) {
+  if (slot_pass_names_[slot].empty()) return std::nullopt;
+  std::vector<PassTiming> out;
+  std::optional<std::vector<double>> gpu;
+  if (timer_) {
+    gpu = timer_->read(slot);
+    if (!gpu) return std::nullopt;
+  }
+  for (size_t p = 0; p < slot_pass_names_[slot].size(); ++p)
+    out.push_back({slot_pass_names_[slot][p], gpu ? (*gpu)[p] : 0.0, cpu_ms_[slot][p]});
+  slot_pass_names_[slot].clear();
+  return out;
+}
+
+Readback Executor::read_image(const std::string& name) {
+  auto index = compiled_.find_image(name);
+  if (!index) throw GraphError("no image named '" + name + "' in the compiled graph");
+  const uint32_t id = physical_id(ids_, compiled_, *index, false, last_frame_);
+  const vk::Image& image = physical_.at(id).image;
+  const uint32_t texel = vk::format_texel_size(image.info().format);
+  if (texel == 0) throw GraphError("cannot read back image '" + name + "': unsupported format");
+  const VkExtent2D extent = image.info().extent;
+  const VkDeviceSize size = VkDeviceSize(extent.width) * extent.height * texel;
+  vk::Buffer staging(ctx_, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, "readback " + name);
+
+  VK_CHECK(vkDeviceWaitIdle(ctx_.device()));
+  one_shot_.run([&](VkCommandBuffer cmd) {
+    std::vector<VkImageMemoryBarrier2> barriers;
+    for (const ImageBarrier& b : tracker_.access({id, 0}, Usage::TransferSrc)) barriers.push_back(to_vk(b, image));
+    VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
+    dep.pImageMemoryBarriers = barriers.data();
+    if (!barriers.empty()) vkCmdPipelineBarrier2(cmd, &dep);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {image.aspect(), 0, 0, 1};
+    region.imageExtent = {extent.width, extent.height, 1};
+    vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1, &region);
+    // Make the copy visible to the host read that follows the fence wait.
+    host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+    host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    VkDependencyInfo to_host{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    to_host.memoryBarrierCount = 1;
+    to_host.pMemoryBarriers = &host;
+    vkCmdPipelineBarrier2(cmd, &to_host);
+  });
+  Readback out{image.info().format, extent, std::vector<uint8_t>(size)};
+  std::memcpy(out.bytes.data(), staging.mapped(), size);
+  return out;
+}
+
+}  // namespace filterlab::graph

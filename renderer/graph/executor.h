@@ -1,0 +1,138 @@
+#pragma once
+// Runs a compiled graph: owns its images across frames (recreated when a description changes),
+// records each live pass between a debug label and two timestamps, with the barriers the
+// schedule derives batched in one vkCmdPipelineBarrier2 per pass.
+#include "graph/gpu_timer.h"
+#include "graph/schedule.h"
+#include "vk/pipelines.h"
+#include "vk/resources.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace filterlab::graph {
+
+enum class Filter { Linear, Nearest };
+
+// What a pass callback gets: its command buffer, its images and a small fluent binder.
+//   ctx.bind(pipeline).sampled(0, "scene").storage(1, "final").constants(push).dispatch_over("final", 16, 16);
+class PassContext {
+public:
+  struct BoundImage {
+    VkImageView view;
+    VkImageLayout layout;
+    VkExtent2D extent;  // of the accessed mip level
+  };
+  class Binder {
+  public:
+    Binder(PassContext& ctx, const vk::Pipeline& pipeline);
+    // `mip` picks one level of an image the pass accesses at several levels.
+    Binder& sampled(uint32_t binding, const std::string& image, Filter filter = Filter::Linear,
+                    std::optional<uint32_t> mip = {});
+    Binder& sampled_history(uint32_t binding, const std::string& image, Filter filter = Filter::Linear);
+    Binder& storage(uint32_t binding, const std::string& image, std::optional<uint32_t> mip = {});
+    Binder& uniform(uint32_t binding, const vk::Buffer& buffer);
+    Binder& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
+    template <typename T>
+    Binder& constants(const T& value) { return constants_bytes(&value, sizeof(T)); }
+    Binder& constants_bytes(const void* data, uint32_t size);
+    void dispatch(uint32_t x, uint32_t y, uint32_t z = 1);
+    void dispatch_over(const std::string& image, uint32_t local_x, uint32_t local_y);
+    void dispatch_over(VkExtent2D extent, uint32_t local_x, uint32_t local_y);
+    void draw(uint32_t vertex_count);  // full-screen triangle: draw(3)
+    void draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count);
+
+  private:
+    void flush();
+    PassContext& ctx_;
+    const vk::Pipeline& pipeline_;
+    vk::DescriptorPush push_;
+  };
+
+  PassContext(const vk::Context& vk, VkCommandBuffer cmd, uint64_t frame, uint32_t slot,
+              VkSampler linear, VkSampler nearest)
+      : vk(vk), cmd(cmd), frame(frame), slot(slot), linear_(linear), nearest_(nearest) {}
+
+  const vk::Context& vk;
+  VkCommandBuffer cmd;
+  uint64_t frame;  // frame index, for animation and jitter
+  uint32_t slot;   // frame-in-flight slot, for per-frame buffers
+
+  // An image as this pass declared it; with `mip`, that single level.
+  BoundImage image(const std::string& name, std::optional<uint32_t> mip = {}) const;
+  BoundImage history(const std::string& name) const;  // the previous frame's version
+  Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
+  VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
+
+private:
+  friend class Executor;
+  struct Access {
+    std::string name;
+    bool history;
+    uint32_t base_mip, mip_count;
+    VkImageLayout layout;
+    const vk::Image* image;
+  };
+  VkSampler linear_, nearest_;
+  std::vector<Access> accesses_;
+};
+
+struct PassTiming {
+  std::string name;
+  double gpu_ms = 0;
+  double cpu_ms = 0;  // time to record the pass, barriers included
+};
+
+struct Readback {
+  VkFormat format;
+  VkExtent2D extent;
+  std::vector<uint8_t> bytes;  // tightly packed rows, top-down
+};
+
+class Executor {
+public:
+  Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing);
+  ~Executor();
+
+  // Compiles the graph for these outputs and size. Images whose description did not change
+  // are kept; others are (re)created after the device is idle. History images start cleared.
+  void prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent);
+  const CompiledGraph& compiled() const { return compiled_; }
+
+  void record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame);
+  // Timings of the frame last recorded in `slot`; call after its fence. Empty if not available.
+  std::optional<std::vector<PassTiming>> timings(uint32_t slot);
+  bool gpu_timing() const { return timer_ != nullptr; }
+
+  // Reads mip 0 of an image as the last recorded frame left it. Waits for the device.
+  Readback read_image(const std::string& name);
+  // The compiled graph as DOT, with the barriers of the last recorded frame.
+  std::string dot() const { return to_dot(compiled_, last_barriers_, ids_); }
+
+private:
+  struct Physical {
+    vk::ImageInfo info;
+    vk::Image image;
+  };
+  const vk::Image& physical(uint32_t image, bool history, uint64_t frame) const;
+  void clear_history_images(const std::vector<uint32_t>& ids);
+
+  const vk::Context& ctx_;
+  const RenderGraph* graph_ = nullptr;
+  uint32_t frames_in_flight_;
+  CompiledGraph compiled_;
+  PhysicalIds ids_;
+  std::map<uint32_t, Physical> physical_;  // by physical id
+  uint32_t next_id_ = 0;
+  BarrierTracker tracker_;
+  std::unique_ptr<GpuTimer> timer_;
+  std::vector<std::vector<double>> cpu_ms_;  // per slot, per pass
+  std::vector<std::vector<std::string>> slot_pass_names_;
+  std::vector<std::vector<ImageBarrier>> last_barriers_;
+  uint64_t last_frame_ = 0;
+  vk::Sampler linear_, nearest_;
+  vk::OneShotCommands one_shot_;
+};
+
+}  // namespace filterlab::graph

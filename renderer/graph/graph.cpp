@@ -1,0 +1,306 @@
+#include "graph/graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace filterlab::graph {
+
+const char* pass_kind_name(PassKind kind) {
+  switch (kind) {
+    case PassKind::Graphics: return "graphics";
+    case PassKind::Compute: return "compute";
+    case PassKind::Transfer: return "transfer";
+  }
+  return "?";
+}
+
+// ---- builder ---------------------------------------------------------------------------------
+
+PassDecl& PassBuilder::pass() { return graph_.passes_[index_]; }
+
+PassBuilder& PassBuilder::read(const std::string& image, Usage usage, MipRange mips) {
+  pass().accesses.push_back({image, usage, mips, false, {}});
+  return *this;
+}
+PassBuilder& PassBuilder::write(const std::string& image, Usage usage, MipRange mips) {
+  pass().accesses.push_back({image, usage, mips, false, {}});
+  return *this;
+}
+PassBuilder& PassBuilder::read_write(const std::string& image, MipRange mips) {
+  return write(image, Usage::StorageReadWriteCompute, mips);
+}
+PassBuilder& PassBuilder::read_history(const std::string& image, Usage usage) {
+  pass().accesses.push_back({image, usage, {}, true, {}});
+  return *this;
+}
+PassBuilder& PassBuilder::color(const std::string& image, std::optional<VkClearColorValue> clear) {
+  AttachmentClear attachment;
+  if (clear) attachment = {true, VkClearValue{.color = *clear}};
+  pass().accesses.push_back({image, Usage::ColorAttachment, mip(0), false, attachment});
+  return *this;
+}
+PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> clear) {
+  AttachmentClear attachment;
+  if (clear) attachment = {true, VkClearValue{.depthStencil = {*clear, 0}}};
+  pass().accesses.push_back({image, Usage::DepthAttachment, mip(0), false, attachment});
+  return *this;
+}
+PassBuilder& PassBuilder::side_effect() {
+  pass().side_effect = true;
+  return *this;
+}
+PassBuilder& PassBuilder::execute(PassCallback callback) {
+  pass().callback = std::move(callback);
+  return *this;
+}
+
+// ---- declarations ----------------------------------------------------------------------------
+
+void RenderGraph::declare_image(const std::string& name, const ImageDesc& desc) {
+  if (has_image(name)) throw GraphError("image '" + name + "' is declared twice");
+  if (desc.mip_levels == 0) throw GraphError("image '" + name + "' has zero mip levels");
+  images_.push_back({name, desc});
+}
+
+PassBuilder RenderGraph::add_pass(const std::string& name, PassKind kind) {
+  for (const PassDecl& p : passes_)
+    if (p.name == name) throw GraphError("pass '" + name + "' is declared twice");
+  passes_.push_back({name, kind, {}, {}, false});
+  return PassBuilder(*this, passes_.size() - 1);
+}
+
+std::vector<std::string> RenderGraph::image_names() const {
+  std::vector<std::string> names;
+  for (const ImageEntry& image : images_) names.push_back(image.name);
+  return names;
+}
+
+bool RenderGraph::has_image(const std::string& name) const {
+  return std::any_of(images_.begin(), images_.end(), [&](auto& i) { return i.name == name; });
+}
+
+const ImageDesc& RenderGraph::image_desc(const std::string& name) const {
+  for (const ImageEntry& image : images_)
+    if (image.name == name) return image.desc;
+  throw GraphError("image '" + name + "' is not declared");
+}
+
+std::optional<uint32_t> CompiledGraph::find_image(const std::string& name) const {
+  for (uint32_t i = 0; i < images.size(); ++i)
+    if (images[i].name == name) return i;
+  return std::nullopt;
+}
+
+// ---- compile ---------------------------------------------------------------------------------
+
+namespace {
+
+bool usage_allowed(PassKind kind, Usage usage) {
+  switch (kind) {
+    case PassKind::Graphics:
+      return usage == Usage::ColorAttachment || usage == Usage::DepthAttachment ||
+             usage == Usage::SampledFragment;
+    case PassKind::Compute:
+      return usage == Usage::SampledCompute || usage == Usage::StorageReadCompute ||
+             usage == Usage::StorageWriteCompute || usage == Usage::StorageReadWriteCompute;
+    case PassKind::Transfer:
+      return usage == Usage::TransferSrc || usage == Usage::TransferDst;
+  }
+  return false;
+}
+
+uint32_t scaled(uint32_t size, float scale) {
+  // Multiply in float: the scale has float precision, and 1920 * 0.2f must give 384, not 385.
+  return std::max(1u, static_cast<uint32_t>(std::ceil(static_cast<float>(size) * scale)));
+}
+
+// A subresource of a logical image: (image index, mip level).
+using Sub = std::pair<uint32_t, uint32_t>;
+
+}  // namespace
+
+CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
+                                   VkExtent2D output_extent) const {
+  if (output_extent.width == 0 || output_extent.height == 0)
+    throw GraphError("output size must be at least 1x1");
+  std::map<std::string, uint32_t> index;
+  for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
+
+  // Sizes: resolve each rule, following RelativeToImage chains and rejecting cycles.
+  std::vector<std::optional<VkExtent2D>> extents(images_.size());
+  std::function<VkExtent2D(uint32_t, std::vector<uint32_t>&)> resolve =
+      [&](uint32_t i, std::vector<uint32_t>& chain) -> VkExtent2D {
+    if (extents[i]) return *extents[i];
+    const ImageEntry& image = images_[i];
+    if (std::find(chain.begin(), chain.end(), i) != chain.end()) {
+      std::string path;
+      for (uint32_t c : chain) path += images_[c].name + " -> ";
+      throw GraphError("size of image '" + image.name + "' cannot be resolved: cycle " + path +
+                       image.name);
+    }
+    chain.push_back(i);
+    const SizeRule& rule = image.desc.size;
+    VkExtent2D e{};
+    switch (rule.kind) {
+      case SizeRule::Kind::Output:
+        e = {scaled(output_extent.width, rule.scale_x), scaled(output_extent.height, rule.scale_y)};
+        break;
+      case SizeRule::Kind::Absolute:
+        if (rule.width == 0 || rule.height == 0)
+          throw GraphError("size of image '" + image.name + "' cannot be resolved: it is 0x0");
+        e = {rule.width, rule.height};
+        break;
+      case SizeRule::Kind::RelativeToImage: {
+        auto it = index.find(rule.image);
+        if (it == index.end())
+          throw GraphError("size of image '" + image.name + "' cannot be resolved: it is relative to '" +
+                           rule.image + "', which is not declared");
+        VkExtent2D base = resolve(it->second, chain);
+        e = {scaled(base.width, rule.scale_x), scaled(base.height, rule.scale_y)};
+        break;
+      }
+    }
+    chain.pop_back();
+    extents[i] = e;
+    return e;
+  };
+  for (uint32_t i = 0; i < images_.size(); ++i) {
+    std::vector<uint32_t> chain;
+    resolve(i, chain);
+  }
+
+  // Per pass: the subresources it reads, writes and reads from the previous frame.
+  struct PassSubs {
+    std::set<Sub> reads, writes;
+    std::set<uint32_t> history_reads;
+  };
+  std::vector<PassSubs> subs(passes_.size());
+  std::set<uint32_t> written_anywhere;
+  for (size_t p = 0; p < passes_.size(); ++p) {
+    const PassDecl& pass = passes_[p];
+    if (!pass.callback) throw GraphError("pass '" + pass.name + "' has no execute callback");
+    std::set<Sub> touched;
+    for (const ImageAccess& a : pass.accesses) {
+      auto it = index.find(a.image);
+      if (it == index.end())
+        throw GraphError("pass '" + pass.name + "' uses image '" + a.image + "', which is not declared");
+      if (!usage_allowed(pass.kind, a.usage))
+        throw GraphError("pass '" + pass.name + "' is a " + pass_kind_name(pass.kind) +
+                         " pass and cannot use image '" + a.image + "' as " + usage_name(a.usage));
+      const uint32_t levels = images_[it->second].desc.mip_levels;
+      const uint32_t count = a.mips.count == kAllMips ? levels - std::min(levels, a.mips.base) : a.mips.count;
+      if (a.mips.base >= levels || count == 0 || count > levels - a.mips.base)
+        throw GraphError("pass '" + pass.name + "' accesses mip " + std::to_string(a.mips.base) +
+                         " of image '" + a.image + "', which has " + std::to_string(levels) +
+                         " level(s)");
+      const UsageInfo info = usage_info(a.usage);
+      if (a.history) {
+        if (info.writes)
+          throw GraphError("pass '" + pass.name + "' writes the previous frame of '" + a.image + "'");
+        subs[p].history_reads.insert(it->second);
+        continue;
+      }
+      for (uint32_t m = a.mips.base; m < a.mips.base + count; ++m) {
+        if (!touched.insert({it->second, m}).second)
+          throw GraphError("pass '" + pass.name + "' accesses image '" + a.image + "' mip " +
+                           std::to_string(m) + " twice");
+        // An attachment loaded rather than cleared reads what an earlier pass left there.
+        const bool loads = (a.usage == Usage::ColorAttachment || a.usage == Usage::DepthAttachment) &&
+                           !a.attachment.clear;
+        if (info.reads || loads) subs[p].reads.insert({it->second, m});
+        if (info.writes) subs[p].writes.insert({it->second, m});
+      }
+    }
+    for (const Sub& s : subs[p].writes) written_anywhere.insert(s.first);
+  }
+
+  // Every read sees the latest earlier write; reading before any write is an error.
+  {
+    std::set<Sub> written;
+    for (size_t p = 0; p < passes_.size(); ++p) {
+      for (const Sub& s : subs[p].reads) {
+        if (!written.count(s)) {
+          std::string what = "image '" + images_[s.first].name + "'";
+          if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
+          throw GraphError("pass '" + passes_[p].name + "' reads " + what +
+                           ", which no earlier pass writes");
+        }
+      }
+      for (uint32_t h : subs[p].history_reads)
+        if (!written_anywhere.count(h))
+          throw GraphError("pass '" + passes_[p].name + "' reads the previous frame of image '" +
+                           images_[h].name + "', which no pass writes");
+      written.insert(subs[p].writes.begin(), subs[p].writes.end());
+    }
+  }
+
+  // Culling: walk backwards from the outputs; a pass lives if it writes a subresource that is
+  // still needed. A history read makes the image needed at the end of the frame, so iterate
+  // until the set of such images stops growing.
+  std::set<Sub> frame_end_needs;
+  auto need_all_mips = [&](uint32_t image) {
+    for (uint32_t m = 0; m < images_[image].desc.mip_levels; ++m) frame_end_needs.insert({image, m});
+  };
+  for (const std::string& name : outputs) {
+    auto it = index.find(name);
+    if (it == index.end()) throw GraphError("output image '" + name + "' is not declared");
+    if (!written_anywhere.count(it->second))
+      throw GraphError("output image '" + name + "' is not written by any pass");
+    need_all_mips(it->second);
+  }
+  std::vector<bool> live(passes_.size(), false);
+  for (;;) {
+    std::set<Sub> needed = frame_end_needs;
+    std::fill(live.begin(), live.end(), false);
+    for (size_t p = passes_.size(); p-- > 0;) {
+      bool writes_needed = std::any_of(subs[p].writes.begin(), subs[p].writes.end(),
+                                       [&](const Sub& s) { return needed.count(s) > 0; });
+      if (!writes_needed && !passes_[p].side_effect) continue;
+      live[p] = true;
+      for (const Sub& s : subs[p].writes) needed.erase(s);
+      needed.insert(subs[p].reads.begin(), subs[p].reads.end());
+    }
+    size_t before = frame_end_needs.size();
+    for (size_t p = 0; p < passes_.size(); ++p)
+      if (live[p])
+        for (uint32_t h : subs[p].history_reads) need_all_mips(h);
+    if (frame_end_needs.size() == before) break;
+  }
+
+  // Emit live passes in declaration order, and the images they touch.
+  CompiledGraph out;
+  out.output_extent = output_extent;
+  std::map<uint32_t, uint32_t> compiled_index;
+  auto compiled_image = [&](uint32_t i) -> uint32_t {
+    auto [it, inserted] = compiled_index.try_emplace(i, static_cast<uint32_t>(out.images.size()));
+    if (inserted) out.images.push_back({images_[i].name, images_[i].desc, *extents[i],
+                                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                        false, {}});
+    return it->second;
+  };
+  for (size_t p = 0; p < passes_.size(); ++p) {
+    const PassDecl& pass = passes_[p];
+    if (!live[p]) {
+      out.culled.push_back(pass.name);
+      continue;
+    }
+    CompiledPass cp{static_cast<uint32_t>(p), pass.name, pass.kind, {}};
+    for (const ImageAccess& a : pass.accesses) {
+      const uint32_t source = index.at(a.image);
+      const uint32_t ci = compiled_image(source);
+      CompiledImage& image = out.images[ci];
+      const uint32_t levels = image.desc.mip_levels;
+      const uint32_t count = a.mips.count == kAllMips ? levels - a.mips.base : a.mips.count;
+      image.usage |= usage_info(a.usage).image_usage;
+      if (a.history) image.history = true;
+      if (image.producer.empty() && usage_info(a.usage).writes) image.producer = pass.name;
+      cp.accesses.push_back({ci, a.usage, a.mips.base, count, a.history, a.attachment});
+    }
+    out.passes.push_back(std::move(cp));
+  }
+  for (const std::string& name : outputs) compiled_image(index.at(name));
+  return out;
+}
+
+}  // namespace filterlab::graph

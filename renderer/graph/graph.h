@@ -1,0 +1,153 @@
+#pragma once
+// Declarative render graph: passes name the images they read and write, each with a Usage.
+// compile() checks the declarations, culls passes whose results do not reach an output, orders
+// the passes and resolves image sizes. It is pure logic; the Executor runs the result on a GPU.
+#include "graph/usage.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace filterlab::graph {
+
+class GraphError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SizeRule {
+  enum class Kind { Output, Absolute, RelativeToImage };
+  Kind kind = Kind::Output;
+  uint32_t width = 0, height = 0;  // Absolute
+  float scale_x = 1.0f, scale_y = 1.0f;  // Output and RelativeToImage; rounded up, at least 1
+  std::string image;  // RelativeToImage
+
+  static SizeRule output(float scale = 1.0f) { return {Kind::Output, 0, 0, scale, scale, {}}; }
+  static SizeRule absolute(uint32_t w, uint32_t h) { return {Kind::Absolute, w, h, 1, 1, {}}; }
+  static SizeRule relative_to(std::string name, float scale = 1.0f) {
+    return {Kind::RelativeToImage, 0, 0, scale, scale, std::move(name)};
+  }
+};
+
+struct ImageDesc {
+  VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
+  SizeRule size = SizeRule::output();
+  uint32_t mip_levels = 1;
+};
+
+constexpr uint32_t kAllMips = ~0u;
+
+struct MipRange {
+  uint32_t base = 0;
+  uint32_t count = kAllMips;
+};
+inline MipRange mip(uint32_t level) { return {level, 1}; }
+
+enum class PassKind { Graphics, Compute, Transfer };
+const char* pass_kind_name(PassKind kind);
+
+struct AttachmentClear {
+  bool clear = false;  // false: load the previous contents
+  VkClearValue value{};
+};
+
+struct ImageAccess {
+  std::string image;
+  Usage usage;
+  MipRange mips;
+  bool history = false;  // reads the previous frame's version
+  AttachmentClear attachment;
+};
+
+class PassContext;  // defined by the executor
+using PassCallback = std::function<void(PassContext&)>;
+
+struct PassDecl {
+  std::string name;
+  PassKind kind = PassKind::Compute;
+  std::vector<ImageAccess> accesses;
+  PassCallback callback;
+  bool side_effect = false;  // never culled
+};
+
+class RenderGraph;
+
+// Fluent builder returned by RenderGraph::add_pass.
+class PassBuilder {
+public:
+  PassBuilder(RenderGraph& graph, size_t index) : graph_(graph), index_(index) {}
+  PassBuilder& read(const std::string& image, Usage usage, MipRange mips = {});
+  PassBuilder& write(const std::string& image, Usage usage, MipRange mips = {});
+  PassBuilder& read_write(const std::string& image, MipRange mips = {});
+  PassBuilder& read_history(const std::string& image, Usage usage);
+  PassBuilder& color(const std::string& image, std::optional<VkClearColorValue> clear = {});
+  PassBuilder& depth(const std::string& image, std::optional<float> clear = {});
+  PassBuilder& side_effect();
+  PassBuilder& execute(PassCallback callback);
+
+private:
+  PassDecl& pass();
+  RenderGraph& graph_;
+  size_t index_;
+};
+
+struct CompiledImage {
+  std::string name;
+  ImageDesc desc;
+  VkExtent2D extent{};
+  VkImageUsageFlags usage = 0;
+  bool history = false;   // two physical images, swapped every frame
+  std::string producer;   // first pass writing it
+};
+
+struct CompiledAccess {
+  uint32_t image = 0;  // index into CompiledGraph::images
+  Usage usage;
+  uint32_t base_mip = 0, mip_count = 1;
+  bool history = false;
+  AttachmentClear attachment;
+};
+
+struct CompiledPass {
+  uint32_t decl = 0;  // index into RenderGraph::passes()
+  std::string name;
+  PassKind kind;
+  std::vector<CompiledAccess> accesses;
+};
+
+struct CompiledGraph {
+  std::vector<CompiledImage> images;
+  std::vector<CompiledPass> passes;  // live passes, in execution order
+  std::vector<std::string> culled;   // names of passes whose results reach no output
+  VkExtent2D output_extent{};
+  std::optional<uint32_t> find_image(const std::string& name) const;
+};
+
+class RenderGraph {
+public:
+  void declare_image(const std::string& name, const ImageDesc& desc);
+  PassBuilder add_pass(const std::string& name, PassKind kind);
+
+  // outputs: images that must be produced (the displayed image, captures).
+  CompiledGraph compile(const std::vector<std::string>& outputs, VkExtent2D output_extent) const;
+
+  const std::vector<PassDecl>& passes() const { return passes_; }
+  std::vector<std::string> image_names() const;
+  bool has_image(const std::string& name) const;
+  const ImageDesc& image_desc(const std::string& name) const;
+
+private:
+  friend class PassBuilder;
+  struct ImageEntry {
+    std::string name;
+    ImageDesc desc;
+  };
+  std::vector<ImageEntry> images_;
+  std::vector<PassDecl> passes_;
+};
+
+}  // namespace filterlab::graph

@@ -1,0 +1,15 @@
+#pragma once
+// Turns a read-back graph image into files: .pfm with exact values, .png for viewing (HDR
+// tonemapped, depth as gray, motion as color, RGBA8 images as stored).
+#include "graph/executor.h"
+#include "io/image_io.h"
+
+#include <filesystem>
+
+namespace filterlab::headless {
+
+io::ImageF to_float_image(const graph::Readback& readback);
+void write_capture(const graph::Readback& readback, const std::filesystem::path& path, float exposure);
+bool capture_extension_supported(const std::filesystem::path& path);
+
+}  // namespace filterlab::headless

@@ -1,0 +1,67 @@
+#pragma once
+// `filterlab run --headless`: renders N frames with no window, swapchain or GLFW, then writes
+// captures, a timings JSON and a per-pass table. The GPU tests call run_headless() in-process.
+#include "headless/stats.h"
+#include "io/image_io.h"
+#include "scene/scene_content.h"
+#include "vk/context.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace filterlab::headless {
+
+// A capture or read-back names an image the graph does not have: a usage error.
+class UnknownImageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Capture {
+  std::string image;
+  std::filesystem::path path;
+};
+
+struct RunOptions {
+  VkExtent2D size{1280, 720};
+  uint32_t frames = 60;  // measured frames, after warm-up
+  uint32_t warmup = 10;
+  std::string chain;
+  bool validation = false;
+  std::string device;
+  std::vector<Capture> captures;
+  std::vector<std::string> read_images;  // kept in memory in RunResult::images (tests)
+  std::optional<std::filesystem::path> timings_json, dump_graph;
+  bool list_images = false;
+  std::filesystem::path shader_dir;                 // SPIR-V from the build
+  std::optional<std::filesystem::path> glsl_dir;    // compile GLSL at run time instead
+  scene::SceneSettings scene;
+  bool gpu_timing = true;
+  float exposure = 1.0f;
+  bool print_table = true;
+};
+
+struct PassStats {
+  std::string name;
+  Summary gpu_ms, cpu_ms;
+};
+
+struct RunResult {
+  vk::DeviceReport device;
+  std::vector<PassStats> passes;
+  std::vector<std::string> culled;
+  uint32_t validation_messages = 0;
+  std::map<std::string, io::ImageF> images;
+  std::string image_list;  // filled when list_images
+};
+
+RunResult run_headless(const RunOptions& options);
+
+std::string format_table(const RunResult& result, const RunOptions& options);
+void write_timings_json(const RunResult& result, const RunOptions& options, const std::filesystem::path& path);
+
+}  // namespace filterlab::headless

@@ -1,0 +1,56 @@
+// Image file I/O (PNG, PFM) and display conversions for 8-bit captures.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace filterlab::io {
+
+// Thrown by every read/write function; the message names the file and the problem.
+struct IoError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Float image: rows top-down, channels interleaved, 1..4 channels.
+struct ImageF {
+    uint32_t width = 0, height = 0, channels = 0;
+    std::vector<float> pixels;  // width * height * channels
+    float at(uint32_t x, uint32_t y, uint32_t c) const;
+};
+
+// RGBA8 image, rows top-down.
+struct ImageU8 {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;  // width * height * 4
+};
+
+// Writes are atomic: data goes to "<path>.tmp-<pid>" and is renamed over <path>.
+void write_png(const std::filesystem::path& path, const ImageU8& image);
+// Any PNG (gray, palette, 16-bit, ...) is converted to RGBA8.
+ImageU8 read_png(const std::filesystem::path& path);
+
+// 1 channel -> "Pf"; 2 channels -> "PF" with B = 0; 3-4 channels -> "PF" from the
+// first three. Little-endian, bottom-up rows, bit-exact floats.
+void write_pfm(const std::filesystem::path& path, const ImageF& image);
+// Reads "PF" (3 channels) and "Pf" (1 channel) of either endianness.
+ImageF read_pfm(const std::filesystem::path& path);
+
+// Exposure, ACES filmic fit (Narkowicz 2015), sRGB OETF. 1 channel is shown as
+// gray, 2 channels as R,G with B = 0. Alpha is 255.
+ImageU8 hdr_to_display(const ImageF& image, float exposure = 1.0f);
+// Channel 0 is depth in [0,1], 1 = far/clear. Geometry (depth < 1) is mapped from
+// white (nearest) to dark gray (farthest) so it stays distinct from clear pixels,
+// which are black. A single depth value is shown as mid-ramp gray.
+ImageU8 depth_to_display(const ImageF& image);
+// Channels 0,1 = motion in pixels; +-pixels_for_full_scale spans the 0..255 range
+// of R and G around 128. B is 128.
+ImageU8 motion_to_display(const ImageF& image, float pixels_for_full_scale = 8.0f);
+
+// Population variance of one channel (0 for an empty image).
+double channel_variance(const ImageF& image, uint32_t channel);
+// Largest value of one channel, ignoring NaN (-infinity for an empty image).
+float channel_max(const ImageF& image, uint32_t channel);
+
+}  // namespace filterlab::io

@@ -1,0 +1,33 @@
+#pragma once
+// Renders the procedural HDR scene into "scene" (RGBA16F), "depth" (D32) and "motion" (RG16F,
+// pixels moved since the previous frame, jitter excluded).
+#include "graph/graph.h"
+#include "passes/pass_env.h"
+#include "scene/scene_content.h"
+#include "vk/resources.h"
+
+#include <memory>
+
+namespace filterlab::passes {
+
+class ScenePass {
+public:
+  ScenePass(const PassEnv& env, const scene::SceneSettings& settings);
+  void add_to(graph::RenderGraph& graph);
+  scene::SceneSettings& settings() { return settings_; }
+
+  static constexpr const char* kColor = "scene";
+  static constexpr const char* kDepth = "depth";
+  static constexpr const char* kMotion = "motion";
+
+private:
+  void record(graph::PassContext& ctx);
+  PassEnv env_;
+  scene::SceneSettings settings_;
+  vk::Buffer vertices_, indices_;
+  uint32_t index_count_ = 0;
+  std::vector<vk::Buffer> cameras_, objects_;  // per frame in flight, host-visible
+  std::unique_ptr<vk::Pipeline> pipeline_;
+};
+
+}  // namespace filterlab::passes

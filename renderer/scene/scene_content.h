@@ -1,0 +1,80 @@
+// Deterministic procedural HDR test scene for filterlab.
+//
+// Everything here is CPU-side and GPU-free: the mesh is built once, and each
+// frame's camera/object data is a pure function of (frame_index, size,
+// settings), so captures are bit-reproducible across runs and machines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace filterlab::scene {
+
+// Vertex buffer layout (binding 0): location 0 R32G32B32_SFLOAT @0,
+// location 1 R32G32B32_SFLOAT @12, location 2 R32_UINT @24, stride 28.
+struct Vertex {
+  glm::vec3 position;
+  glm::vec3 normal;
+  uint32_t object;  // index into the ObjectGpu array
+};
+static_assert(sizeof(Vertex) == 28);
+static_assert(offsetof(Vertex, normal) == 12 && offsetof(Vertex, object) == 24);
+
+// One indexed triangle list (CCW front faces) for the whole scene.
+struct Mesh {
+  std::vector<Vertex> vertices;
+  std::vector<uint32_t> indices;
+};
+
+// Uniform buffer, set 0 binding 0, std140. Only mat4/vec4 members, so the C++
+// layout equals std140 without any padding.
+struct CameraGpu {
+  glm::mat4 view_proj_jittered;  // used for gl_Position
+  glm::mat4 view_proj;           // unjittered current frame (motion vectors)
+  glm::mat4 prev_view_proj;      // unjittered previous frame
+  glm::vec4 camera_position;     // xyz
+  glm::vec4 sun_direction;       // xyz normalized towards the sun, w = intensity
+  glm::vec4 viewport_jitter;     // xy = viewport size px, zw = jitter px
+};
+static_assert(sizeof(CameraGpu) == 240);  // 3 * 64 + 3 * 16
+static_assert(offsetof(CameraGpu, camera_position) == 192);
+static_assert(offsetof(CameraGpu, viewport_jitter) == 224);
+
+// Material kinds stored in ObjectGpu::emissive_kind.w (mirrored in scene_common.glsl).
+enum class MaterialKind : uint32_t { Lit = 0, CheckerFloor = 1, Sky = 2, Emissive = 3 };
+
+// Storage buffer element, set 0 binding 1, std430.
+struct ObjectGpu {
+  glm::mat4 model;
+  glm::mat4 prev_model;
+  glm::vec4 albedo_roughness;  // rgb linear albedo, a = roughness
+  glm::vec4 emissive_kind;     // rgb emissive radiance (HDR), w = MaterialKind
+};
+static_assert(sizeof(ObjectGpu) == 160);
+static_assert(offsetof(ObjectGpu, albedo_roughness) == 128);
+
+struct SceneSettings {
+  bool orbit_camera = true;
+  bool animate_objects = true;
+  bool jitter = false;
+};
+
+struct FrameData {
+  CameraGpu camera;
+  std::vector<ObjectGpu> objects;  // size() == scene_object_count()
+};
+
+// Frame k is always at time k * kFixedTimeStep, independent of wall clock.
+constexpr double kFixedTimeStep = 1.0 / 60.0;
+
+Mesh build_scene_mesh();
+uint32_t scene_object_count();
+FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height,
+                      const SceneSettings& settings);
+// Halton(2,3) at index (frame_index % 8) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).
+glm::vec2 halton_jitter(uint64_t frame_index);
+
+}  // namespace filterlab::scene

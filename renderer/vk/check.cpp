@@ -1,0 +1,49 @@
+#include "vk/check.h"
+
+#include <filesystem>
+
+namespace filterlab::vk {
+
+const char* result_name(VkResult result) {
+  switch (result) {
+#define FILTERLAB_RESULT(name) \
+  case name:                   \
+    return #name;
+    FILTERLAB_RESULT(VK_SUCCESS)
+    FILTERLAB_RESULT(VK_NOT_READY)
+    FILTERLAB_RESULT(VK_TIMEOUT)
+    FILTERLAB_RESULT(VK_INCOMPLETE)
+    FILTERLAB_RESULT(VK_ERROR_OUT_OF_HOST_MEMORY)
+    FILTERLAB_RESULT(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    FILTERLAB_RESULT(VK_ERROR_INITIALIZATION_FAILED)
+    FILTERLAB_RESULT(VK_ERROR_DEVICE_LOST)
+    FILTERLAB_RESULT(VK_ERROR_MEMORY_MAP_FAILED)
+    FILTERLAB_RESULT(VK_ERROR_LAYER_NOT_PRESENT)
+    FILTERLAB_RESULT(VK_ERROR_EXTENSION_NOT_PRESENT)
+    FILTERLAB_RESULT(VK_ERROR_FEATURE_NOT_PRESENT)
+    FILTERLAB_RESULT(VK_ERROR_INCOMPATIBLE_DRIVER)
+    FILTERLAB_RESULT(VK_ERROR_TOO_MANY_OBJECTS)
+    FILTERLAB_RESULT(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    FILTERLAB_RESULT(VK_ERROR_FRAGMENTED_POOL)
+    FILTERLAB_RESULT(VK_ERROR_UNKNOWN)
+    FILTERLAB_RESULT(VK_ERROR_OUT_OF_POOL_MEMORY)
+    FILTERLAB_RESULT(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    FILTERLAB_RESULT(VK_ERROR_FRAGMENTATION)
+    FILTERLAB_RESULT(VK_ERROR_SURFACE_LOST_KHR)
+    FILTERLAB_RESULT(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+    FILTERLAB_RESULT(VK_SUBOPTIMAL_KHR)
+    FILTERLAB_RESULT(VK_ERROR_OUT_OF_DATE_KHR)
+    FILTERLAB_RESULT(VK_ERROR_VALIDATION_FAILED_EXT)
+#undef FILTERLAB_RESULT
+    default:
+      return "VK_RESULT_UNKNOWN";
+  }
+}
+
+VulkanError::VulkanError(VkResult result, const char* call, const char* file, int line)
+    : std::runtime_error(std::string(call) + " failed with " + result_name(result) + " at " +
+                         std::filesystem::path(file).filename().string() + ":" +
+                         std::to_string(line)),
+      result_(result) {}
+
+}  // namespace filterlab::vk

@@ -1,0 +1,206 @@
+#include "vk/pipelines.h"
+
+#include "vk/shader_compiler.h"
+
+#include <fstream>
+
+namespace filterlab::vk {
+
+std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
+  if (glsl_dir) return compile_glsl_file(*glsl_dir / name, *glsl_dir);
+  const std::filesystem::path path = spirv_dir / (name + ".spv");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot read SPIR-V " + path.string() + " (set --shader-dir)");
+  const auto bytes = static_cast<size_t>(in.tellg());
+  if (bytes == 0 || bytes % 4 != 0) throw std::runtime_error("corrupt SPIR-V " + path.string());
+  std::vector<uint32_t> words(bytes / 4);
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(bytes));
+  if (!in || words[0] != 0x07230203u) throw std::runtime_error("corrupt SPIR-V " + path.string());
+  return words;
+}
+
+namespace {
+
+class ShaderModule {
+public:
+  ShaderModule(const Context& ctx, const std::vector<uint32_t>& code, const std::string& name)
+      : device_(ctx.device()) {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = code.size() * 4;
+    info.pCode = code.data();
+    VK_CHECK(vkCreateShaderModule(device_, &info, nullptr, &module_));
+    ctx.name(module_, VK_OBJECT_TYPE_SHADER_MODULE, name);
+  }
+  ~ShaderModule() { vkDestroyShaderModule(device_, module_, nullptr); }
+  VkShaderModule handle() const { return module_; }
+
+private:
+  VkDevice device_;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+};
+
+struct Specialization {
+  std::vector<VkSpecializationMapEntry> entries;
+  VkSpecializationInfo info{};
+  explicit Specialization(const std::vector<uint32_t>& values) {
+    for (uint32_t i = 0; i < values.size(); ++i) entries.push_back({i, i * 4, 4});
+    info = {static_cast<uint32_t>(entries.size()), entries.data(), values.size() * 4, values.data()};
+  }
+  const VkSpecializationInfo* get() const { return entries.empty() ? nullptr : &info; }
+};
+
+}  // namespace
+
+void Pipeline::create_layout(const PipelineLayoutDesc& desc, VkShaderStageFlags stages,
+                             const std::string& name) {
+  layout_desc_ = desc;
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (uint32_t i = 0; i < desc.bindings.size(); ++i)
+    bindings.push_back({i, desc.bindings[i], 1, stages, nullptr});
+  VkDescriptorSetLayoutCreateInfo set{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  set.bindingCount = static_cast<uint32_t>(bindings.size());
+  set.pBindings = bindings.data();
+  VK_CHECK(vkCreateDescriptorSetLayout(ctx_.device(), &set, nullptr, &set_layout_));
+  VkPushConstantRange range{stages, 0, desc.push_constant_size};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &set_layout_;
+  info.pushConstantRangeCount = desc.push_constant_size ? 1 : 0;
+  info.pPushConstantRanges = &range;
+  VK_CHECK(vkCreatePipelineLayout(ctx_.device(), &info, nullptr, &layout_));
+  ctx_.name(layout_, VK_OBJECT_TYPE_PIPELINE_LAYOUT, name);
+}
+
+Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const ComputePipelineDesc& desc)
+    : ctx_(ctx), bind_point_(VK_PIPELINE_BIND_POINT_COMPUTE) {
+  ShaderModule module(ctx, source.load(desc.shader), desc.shader);
+  create_layout(desc.layout, VK_SHADER_STAGE_COMPUTE_BIT, desc.shader);
+  Specialization spec(desc.specialization);
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                VK_SHADER_STAGE_COMPUTE_BIT, module.handle(), "main", spec.get()};
+  info.layout = layout_;
+  VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
+  ctx.name(pipeline_, VK_OBJECT_TYPE_PIPELINE, desc.shader);
+}
+
+Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const GraphicsPipelineDesc& desc)
+    : ctx_(ctx), bind_point_(VK_PIPELINE_BIND_POINT_GRAPHICS) {
+  ShaderModule vertex(ctx, source.load(desc.vertex_shader), desc.vertex_shader);
+  ShaderModule fragment(ctx, source.load(desc.fragment_shader), desc.fragment_shader);
+  const std::string name = desc.vertex_shader + "+" + desc.fragment_shader;
+  create_layout(desc.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, name);
+  Specialization spec(desc.specialization);
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
+       vertex.handle(), "main", spec.get()},
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+       VK_SHADER_STAGE_FRAGMENT_BIT, fragment.handle(), "main", spec.get()}};
+
+  VkVertexInputBindingDescription binding{0, 0, VK_VERTEX_INPUT_RATE_VERTEX};
+  VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  if (desc.vertex_input) {
+    binding.stride = desc.vertex_input->stride;
+    vertex_input.vertexBindingDescriptionCount = 1;
+    vertex_input.pVertexBindingDescriptions = &binding;
+    vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(desc.vertex_input->attributes.size());
+    vertex_input.pVertexAttributeDescriptions = desc.vertex_input->attributes.data();
+  }
+  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = VK_CULL_MODE_NONE;
+  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  raster.lineWidth = 1.0f;
+  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  depth.depthTestEnable = desc.depth_format != VK_FORMAT_UNDEFINED;
+  depth.depthWriteEnable = depth.depthTestEnable;
+  depth.depthCompareOp = VK_COMPARE_OP_LESS;
+  std::vector<VkPipelineColorBlendAttachmentState> blend(desc.color_formats.size());
+  for (auto& b : blend) b.colorWriteMask = 0xF;
+  VkPipelineColorBlendStateCreateInfo blending{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+  blending.attachmentCount = static_cast<uint32_t>(blend.size());
+  blending.pAttachments = blend.data();
+  VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+  VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+  dynamic.dynamicStateCount = 2;
+  dynamic.pDynamicStates = dynamic_states;
+  VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+  rendering.colorAttachmentCount = static_cast<uint32_t>(desc.color_formats.size());
+  rendering.pColorAttachmentFormats = desc.color_formats.data();
+  rendering.depthAttachmentFormat = desc.depth_format;
+
+  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+  info.pNext = &rendering;
+  info.stageCount = 2;
+  info.pStages = stages;
+  info.pVertexInputState = &vertex_input;
+  info.pInputAssemblyState = &assembly;
+  info.pViewportState = &viewport;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pDepthStencilState = &depth;
+  info.pColorBlendState = &blending;
+  info.pDynamicState = &dynamic;
+  info.layout = layout_;
+  VK_CHECK(vkCreateGraphicsPipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
+  ctx.name(pipeline_, VK_OBJECT_TYPE_PIPELINE, name);
+}
+
+Pipeline::~Pipeline() {
+  vkDestroyPipeline(ctx_.device(), pipeline_, nullptr);
+  vkDestroyPipelineLayout(ctx_.device(), layout_, nullptr);
+  vkDestroyDescriptorSetLayout(ctx_.device(), set_layout_, nullptr);
+}
+
+// ---- DescriptorPush --------------------------------------------------------------------------
+
+DescriptorPush& DescriptorPush::add(uint32_t binding, VkDescriptorType type) {
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstBinding = binding;
+  write.descriptorCount = 1;
+  write.descriptorType = type;
+  writes_.push_back(write);
+  return *this;
+}
+
+DescriptorPush& DescriptorPush::sampled(uint32_t binding, VkImageView view, VkSampler sampler,
+                                        VkImageLayout layout) {
+  images_.push_back(std::make_unique<VkDescriptorImageInfo>(VkDescriptorImageInfo{sampler, view, layout}));
+  add(binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).writes_.back().pImageInfo = images_.back().get();
+  return *this;
+}
+
+DescriptorPush& DescriptorPush::storage_image(uint32_t binding, VkImageView view) {
+  images_.push_back(std::make_unique<VkDescriptorImageInfo>(
+      VkDescriptorImageInfo{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}));
+  add(binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).writes_.back().pImageInfo = images_.back().get();
+  return *this;
+}
+
+DescriptorPush& DescriptorPush::uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size) {
+  buffers_.push_back(std::make_unique<VkDescriptorBufferInfo>(VkDescriptorBufferInfo{buffer, 0, size}));
+  add(binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).writes_.back().pBufferInfo = buffers_.back().get();
+  return *this;
+}
+
+DescriptorPush& DescriptorPush::storage_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size) {
+  buffers_.push_back(std::make_unique<VkDescriptorBufferInfo>(VkDescriptorBufferInfo{buffer, 0, size}));
+  add(binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).writes_.back().pBufferInfo = buffers_.back().get();
+  return *this;
+}
+
+void DescriptorPush::push(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline) const {
+  ctx.cmd_push_descriptor_set(cmd, pipeline.bind_point(), pipeline.layout(), 0,
+                              static_cast<uint32_t>(writes_.size()), writes_.data());
+}
+
+}  // namespace filterlab::vk

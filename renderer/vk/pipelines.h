@@ -1,0 +1,87 @@
+#pragma once
+// Pipelines with one push-descriptor set: a pass pushes its image and buffer bindings right
+// before it draws or dispatches, so there are no descriptor pools or per-frame sets to manage.
+#include "vk/context.h"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab::vk {
+
+// Where SPIR-V comes from: the build's .spv files, or GLSL compiled at run time by shaderc.
+struct ShaderSource {
+  std::filesystem::path spirv_dir;                 // <build>/shaders
+  std::optional<std::filesystem::path> glsl_dir;   // set: compile shaders/<name> at run time
+  std::vector<uint32_t> load(const std::string& name) const;  // name: "passes/tonemap.comp"
+};
+
+struct PipelineLayoutDesc {
+  std::vector<VkDescriptorType> bindings;  // binding i has type bindings[i]
+  uint32_t push_constant_size = 0;
+};
+
+struct ComputePipelineDesc {
+  std::string shader;
+  PipelineLayoutDesc layout;
+  std::vector<uint32_t> specialization;  // constant_id i = specialization[i] (32-bit words)
+};
+
+struct VertexInput {
+  uint32_t stride = 0;
+  std::vector<VkVertexInputAttributeDescription> attributes;
+};
+
+struct GraphicsPipelineDesc {
+  std::string vertex_shader, fragment_shader;
+  PipelineLayoutDesc layout;
+  std::vector<VkFormat> color_formats;
+  VkFormat depth_format = VK_FORMAT_UNDEFINED;  // depth test LESS and write when set
+  std::optional<VertexInput> vertex_input;      // none: full-screen triangle from gl_VertexIndex
+  std::vector<uint32_t> specialization;
+};
+
+class Pipeline {
+public:
+  Pipeline(const Context& ctx, const ShaderSource& source, const ComputePipelineDesc& desc);
+  Pipeline(const Context& ctx, const ShaderSource& source, const GraphicsPipelineDesc& desc);
+  ~Pipeline();
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  VkPipeline handle() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+  VkPipelineBindPoint bind_point() const { return bind_point_; }
+  const PipelineLayoutDesc& layout_desc() const { return layout_desc_; }
+
+private:
+  void create_layout(const PipelineLayoutDesc& desc, VkShaderStageFlags stages, const std::string& name);
+  const Context& ctx_;
+  PipelineLayoutDesc layout_desc_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkPipelineBindPoint bind_point_ = VK_PIPELINE_BIND_POINT_COMPUTE;
+};
+
+// Builds and pushes one descriptor set's writes.
+class DescriptorPush {
+public:
+  DescriptorPush& sampled(uint32_t binding, VkImageView view, VkSampler sampler, VkImageLayout layout);
+  DescriptorPush& storage_image(uint32_t binding, VkImageView view);
+  DescriptorPush& uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
+  DescriptorPush& storage_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
+  void push(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline) const;
+
+private:
+  DescriptorPush& add(uint32_t binding, VkDescriptorType type);
+  // Stable storage: writes point into these.
+  std::vector<std::unique_ptr<VkDescriptorImageInfo>> images_;
+  std::vector<std::unique_ptr<VkDescriptorBufferInfo>> buffers_;
+  std::vector<VkWriteDescriptorSet> writes_;
+};
+
+}  // namespace filterlab::vk

@@ -1,0 +1,100 @@
+#pragma once
+// RAII owners for images, buffers, samplers and one-shot command submission. Each resource has
+// its own allocation: the graph creates a handful of images, so a sub-allocator would be noise.
+#include "vk/context.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace filterlab::vk {
+
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
+         const std::string& name);
+  ~Buffer() { reset(); }
+  Buffer(Buffer&& other) noexcept { *this = std::move(other); }
+  Buffer& operator=(Buffer&& other) noexcept;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceSize size() const { return size_; }
+  void* mapped() const { return mapped_; }  // host-visible buffers stay mapped (coherent)
+
+private:
+  void reset();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  void* mapped_ = nullptr;
+};
+
+struct ImageInfo {
+  VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
+  VkExtent2D extent{};
+  uint32_t mip_levels = 1;
+  VkImageUsageFlags usage = 0;
+};
+
+class Image {
+public:
+  Image() = default;
+  Image(const Context& ctx, const ImageInfo& info, const std::string& name);
+  ~Image() { reset(); }
+  Image(Image&& other) noexcept { *this = std::move(other); }
+  Image& operator=(Image&& other) noexcept;
+
+  VkImage handle() const { return image_; }
+  const ImageInfo& info() const { return info_; }
+  VkImageAspectFlags aspect() const;
+  VkImageView view() const { return view_; }                  // all mip levels
+  VkImageView mip_view(uint32_t level) const { return mip_views_.at(level); }
+  VkExtent2D mip_extent(uint32_t level) const;
+
+private:
+  void reset();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  std::vector<VkImageView> mip_views_;
+  ImageInfo info_;
+};
+
+bool is_depth_format(VkFormat format);
+uint32_t format_texel_size(VkFormat format);  // bytes per texel of the formats the graph uses
+const char* format_name(VkFormat format);
+
+class Sampler {
+public:
+  Sampler(const Context& ctx, VkFilter filter, const std::string& name);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+  VkSampler handle() const { return sampler_; }
+
+private:
+  VkDevice device_;
+  VkSampler sampler_ = VK_NULL_HANDLE;
+};
+
+// A command pool with one primary buffer and a fence: record, submit, wait. For readback and
+// set-up work outside the frame loop.
+class OneShotCommands {
+public:
+  explicit OneShotCommands(const Context& ctx);
+  ~OneShotCommands();
+  OneShotCommands(const OneShotCommands&) = delete;
+  OneShotCommands& operator=(const OneShotCommands&) = delete;
+  void run(const std::function<void(VkCommandBuffer)>& record);
+
+private:
+  const Context& ctx_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+};
+
+}  // namespace filterlab::vk

@@ -1,0 +1,79 @@
+#include "vk/shader_compiler.h"
+
+#include <shaderc/shaderc.hpp>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace filterlab::vk {
+
+namespace {
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ShaderCompileError("cannot read shader " + file.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Includer : public shaderc::CompileOptions::IncluderInterface {
+public:
+  explicit Includer(std::filesystem::path include_dir) : include_dir_(std::move(include_dir)) {}
+
+  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type,
+                                     const char* requesting, size_t) override {
+    auto* result = new Result;
+    std::filesystem::path candidates[] = {
+        std::filesystem::path(requesting).parent_path() / requested, include_dir_ / requested};
+    for (const auto& path : candidates) {
+      if (type == shaderc_include_type_standard && &path == &candidates[0]) continue;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) continue;
+      result->name = path.string();
+      result->text = read_text(path);
+      break;
+    }
+    if (result->name.empty()) result->text = std::string("cannot find include ") + requested;
+    result->source_name = result->name.c_str();
+    result->source_name_length = result->name.size();
+    result->content = result->text.c_str();
+    result->content_length = result->text.size();
+    return result;
+  }
+  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data); }
+
+private:
+  struct Result : shaderc_include_result {
+    std::string name, text;
+  };
+  std::filesystem::path include_dir_;
+};
+
+}  // namespace
+
+std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
+                                        const std::filesystem::path& include_dir) {
+  const std::string ext = file.extension().string();
+  shaderc_shader_kind kind;
+  if (ext == ".vert") kind = shaderc_vertex_shader;
+  else if (ext == ".frag") kind = shaderc_fragment_shader;
+  else if (ext == ".comp") kind = shaderc_compute_shader;
+  else throw ShaderCompileError("unknown shader stage for " + file.string() + " (want .vert, .frag or .comp)");
+
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
+  options.SetOptimizationLevel(shaderc_optimization_level_performance);
+  options.SetIncluder(std::make_unique<Includer>(include_dir));
+  options.SetWarningsAsErrors();
+  const std::string source = read_text(file);
+  shaderc::SpvCompilationResult result =
+      compiler.CompileGlslToSpv(source, kind, file.string().c_str(), options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success)
+    throw ShaderCompileError("shader " + file.string() + " failed to compile:\n" + result.GetErrorMessage());
+  return {result.cbegin(), result.cend()};
+}
+
+}  // namespace filterlab::vk

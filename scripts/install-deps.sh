@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages filterlab builds, tests and runs with.
+# A no-op when everything is present already.
+set -euo pipefail
+
+packages=(
+  cmake g++ pkg-config git
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  glslc libshaderc-dev glslang-dev spirv-tools
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev
+  libgtest-dev nlohmann-json3-dev xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

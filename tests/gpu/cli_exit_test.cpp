@@ -1,0 +1,93 @@
+// GPU tier, through the binary: exit codes and messages for bad input, byte-identical captures.
+#include "gpu_test_util.h"
+
+#include <fstream>
+#include <sstream>
+
+using filterlab::test::run_binary;
+
+namespace {
+
+void expect_clean_failure(const std::string& args, int code, const std::string& fragment,
+                          const std::string& env = "") {
+  auto r = run_binary(args, env);
+  EXPECT_EQ(r.exit_code, code) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(fragment), std::string::npos) << args << "\n" << r.output;
+  EXPECT_EQ(r.output.find("terminate"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Aborted"), std::string::npos) << r.output;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(CliExit, UsageErrorsExitWith2) {
+  expect_clean_failure("frobnicate", 2, "unknown command 'frobnicate'");
+  expect_clean_failure("run --headless --bogus", 2, "unknown option '--bogus'");
+  expect_clean_failure("run --headless --size 0x0", 2, "--size");
+  expect_clean_failure("run --headless --frames -1", 2, "--frames");
+  expect_clean_failure("run --headless --capture final=/nonexistent/x.png", 2, "does not exist");
+  expect_clean_failure("run --headless --chain blur", 2, "unknown filter 'blur'");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --capture nothing=/tmp/x.png", 2,
+                       "no image named 'nothing'");
+}
+
+TEST(CliExit, NoDeviceExitsWith3) {
+  expect_clean_failure("run --headless --size 32x32 --frames 1", 3, "Vulkan",
+                       "VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --device no-such-gpu", 3,
+                       "no Vulkan device matches --device 'no-such-gpu'");
+}
+
+TEST(CliExit, BrokenShaderSourceFailsWithTheCompilerMessage) {
+  const std::string dir = filterlab::test::temp_dir("broken-source");
+  std::filesystem::copy(FILTERLAB_SHADER_SOURCE_DIR, dir, std::filesystem::copy_options::recursive);
+  std::ofstream(dir + "/passes/tonemap.comp") << "#version 460\nvoid main() { oops }\n";
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 1, "tonemap.comp:2");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliExit, RunsAreDeterministicByteForByte) {
+  const std::string dir = filterlab::test::temp_dir("determinism");
+  std::string outputs[2];
+  for (int run = 0; run < 2; ++run) {
+    const std::string prefix = dir + "/" + std::to_string(run);
+    auto r = run_binary("run --headless --validation --size 120x80 --frames 2 --warmup 1 --chain copy --jitter"
+                        " --capture final=" + prefix + "-final.png --capture scene=" + prefix + "-scene.pfm"
+                        " --capture depth=" + prefix + "-depth.png --capture motion=" + prefix + "-motion.pfm"
+                        " --timings " + prefix + ".json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("tonemap"), std::string::npos) << r.output;  // the table
+    for (const char* name : {"-final.png", "-scene.pfm", "-depth.png", "-motion.pfm"}) {
+      const std::string bytes = slurp(prefix + name);
+      EXPECT_GT(bytes.size(), 1000u) << name;
+      outputs[run] += bytes;
+    }
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliExit, RuntimeShaderCompilationMatchesBuildTimeSpirv) {
+  const std::string dir = filterlab::test::temp_dir("runtime-glsl");
+  auto a = run_binary("run --headless --validation --size 64x48 --frames 1 --warmup 0 --capture final=" + dir + "/a.png");
+  auto b = run_binary("run --headless --validation --size 64x48 --frames 1 --warmup 0 --shader-source " +
+                      std::string(FILTERLAB_SHADER_SOURCE_DIR) + " --capture final=" + dir + "/b.png");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(slurp(dir + "/a.png"), slurp(dir + "/b.png"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliExit, InfoReportsTheDeviceFacts) {
+  auto r = run_binary("info --validation");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* field : {"subgroup size", "max compute shared memory", "timestamp valid bits",
+                            "shaderFloat16", "compute shader derivatives"})
+    EXPECT_NE(r.output.find(field), std::string::npos) << field;
+}

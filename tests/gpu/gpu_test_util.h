@@ -1,0 +1,49 @@
+#pragma once
+// Shared helpers for the GPU tier: every run has validation on and must report zero messages.
+#include "headless/headless_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+namespace filterlab::test {
+
+inline headless::RunOptions validated_run(uint32_t width, uint32_t height) {
+  headless::RunOptions o;
+  o.size = {width, height};
+  o.frames = 3;
+  o.warmup = 1;
+  o.validation = true;
+  o.shader_dir = FILTERLAB_SHADER_DIR;
+  o.print_table = false;
+  return o;
+}
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline ProcessResult run_binary(const std::string& args, const std::string& env = "") {
+  const std::string command = env + " " FILTERLAB_BINARY " " + args + " 2>&1";
+  ProcessResult r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::string temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("filterlab-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+}  // namespace filterlab::test

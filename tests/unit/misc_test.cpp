@@ -1,0 +1,119 @@
+// Unit tests for the small pure pieces: statistics, timestamp arithmetic, the CLI and chain
+// parsers, and the GPU-free parts of capture conversion.
+#include "cli.h"
+#include "filters/chain.h"
+#include "graph/gpu_timer.h"
+#include "headless/capture.h"
+#include "headless/stats.h"
+
+#include <gtest/gtest.h>
+
+using namespace filterlab;
+
+TEST(Stats, MedianAndPercentilesInterpolate) {
+  headless::Summary s = headless::summarize({5, 1, 4, 2, 3});
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 5);
+  EXPECT_DOUBLE_EQ(s.p5, 1.2);   // 0.05 * 4 = 0.2 of the way from 1 to 2
+  EXPECT_DOUBLE_EQ(s.p95, 4.8);
+  EXPECT_DOUBLE_EQ(headless::summarize({1, 2, 3, 4}).median, 2.5);
+  EXPECT_EQ(headless::summarize({}).count, 0u);
+}
+
+TEST(GpuTimer, ElapsedScalesByPeriod) {
+  EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(1000, 3000, 64, 1.0f), 0.002);
+  EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(0, 1000000, 64, 0.5f), 0.5);
+}
+
+TEST(GpuTimer, ElapsedMasksValidBitsAndSurvivesWrap) {
+  // 36 valid bits: the counter wraps at 2^36; upper garbage bits must be ignored.
+  const uint64_t wrap = 1ull << 36;
+  const uint64_t garbage = 0xABCull << 52;
+  EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(garbage | (wrap - 10), garbage | 5, 36, 1.0f), 15e-6);
+  EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(wrap - 10, 5, 36, 1.0f), 15e-6);
+}
+
+TEST(Cli, ParsesARun) {
+  auto o = app::parse_cli({"run", "--headless", "--size", "333x197", "--frames", "7", "--warmup", "0",
+                           "--chain", "copy", "--capture", "final=/tmp/x.png", "--camera", "fixed",
+                           "--animate", "off", "--jitter", "--validation", "--device", "llvm"},
+                          "/opt/fl");
+  EXPECT_EQ(o.command, app::Command::Run);
+  EXPECT_TRUE(o.headless);
+  EXPECT_EQ(o.run.size.width, 333u);
+  EXPECT_EQ(o.run.size.height, 197u);
+  EXPECT_EQ(o.run.frames, 7u);
+  EXPECT_EQ(o.run.warmup, 0u);
+  EXPECT_EQ(o.run.chain, "copy");
+  ASSERT_EQ(o.run.captures.size(), 1u);
+  EXPECT_EQ(o.run.captures[0].image, "final");
+  EXPECT_FALSE(o.run.scene.orbit_camera);
+  EXPECT_FALSE(o.run.scene.animate_objects);
+  EXPECT_TRUE(o.run.scene.jitter);
+  EXPECT_TRUE(o.run.validation);
+  EXPECT_EQ(o.run.device, "llvm");
+  EXPECT_EQ(o.run.shader_dir, std::filesystem::path("/opt/fl/shaders"));
+}
+
+void expect_usage_error(const std::vector<std::string>& args, const std::string& fragment) {
+  try {
+    app::parse_cli(args, "/tmp");
+    FAIL() << "no error for " << fragment;
+  } catch (const app::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Cli, RejectsBadInputWithAClearMessage) {
+  expect_usage_error({}, "no command");
+  expect_usage_error({"render"}, "unknown command 'render'");
+  expect_usage_error({"run", "--headless", "--bogus"}, "unknown option '--bogus'");
+  expect_usage_error({"run", "--headless", "--size", "0x0"}, "1..16384");
+  expect_usage_error({"run", "--headless", "--size", "640"}, "WxH");
+  expect_usage_error({"run", "--headless", "--size", "64x-3"}, "WxH");
+  expect_usage_error({"run", "--headless", "--frames", "-1"}, "--frames wants a whole number");
+  expect_usage_error({"run", "--headless", "--frames", "0"}, "--frames");
+  expect_usage_error({"run", "--headless", "--frames"}, "--frames needs a value");
+  expect_usage_error({"run", "--headless", "--capture", "final"}, "NAME=FILE");
+  expect_usage_error({"run", "--headless", "--capture", "final=x.jpg"}, ".png or .pfm");
+  expect_usage_error({"run", "--headless", "--capture", "final=/nonexistent/dir/x.png"}, "does not exist");
+  expect_usage_error({"run", "--headless", "--timings", "/etc/passwd/x.json"}, "does not exist");
+  expect_usage_error({"run", "--headless", "--dump-graph", "/tmp"}, "is a folder");
+  expect_usage_error({"run", "--headless", "--camera", "spin"}, "orbit or fixed");
+  expect_usage_error({"run", "--headless", "--exposure", "-2"}, "positive number");
+  expect_usage_error({"run", "--size", "64x64"}, "--headless");
+  expect_usage_error({"info", "--size", "1x1"}, "unknown option '--size' for info");
+}
+
+TEST(Chain, ParsesStepsMethodsAndParameters) {
+  auto steps = filters::parse_chain("gaussian.separable:radius=8:sigma=2.5,copy");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].filter, "gaussian");
+  EXPECT_EQ(steps[0].method, "separable");
+  EXPECT_EQ(steps[0].params.at("radius"), "8");
+  EXPECT_EQ(steps[0].params.at("sigma"), "2.5");
+  EXPECT_EQ(steps[1].filter, "copy");
+  EXPECT_TRUE(filters::parse_chain("").empty());
+  EXPECT_THROW(filters::parse_chain("copy,,copy"), filters::ChainError);
+  EXPECT_THROW(filters::parse_chain("gaussian:radius"), filters::ChainError);
+  EXPECT_NO_THROW(filters::check_chain(filters::parse_chain("copy,copy")));
+  try {
+    filters::check_chain(filters::parse_chain("sharpen"));
+    FAIL();
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown filter 'sharpen'"), std::string::npos);
+  }
+}
+
+TEST(Capture, HalfFloatsConvertExactly) {
+  // 1.0, -2.0, 65504 (max half), 2^-24 (smallest subnormal) in RGBA16F.
+  graph::Readback r{VK_FORMAT_R16G16B16A16_SFLOAT, {1, 1}, {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x01, 0x00}};
+  io::ImageF f = headless::to_float_image(r);
+  ASSERT_EQ(f.channels, 4u);
+  EXPECT_EQ(f.pixels[0], 1.0f);
+  EXPECT_EQ(f.pixels[1], -2.0f);
+  EXPECT_EQ(f.pixels[2], 65504.0f);
+  EXPECT_EQ(f.pixels[3], std::ldexp(1.0f, -24));
+}
