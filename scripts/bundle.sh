@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Packs a headless filterlab for a bare GPU server into dist/filterlab-bundle/ (and a .tar.gz):
+# the binary (libstdc++ linked statically), its SPIR-V, the Vulkan loader and the Khronos
+# validation layer, and run.sh which points the loader at them. The driver is the server's own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake -S . -B build-bundle -DCMAKE_BUILD_TYPE=Release -DFILTERLAB_TESTS=OFF -DFILTERLAB_STATIC_RUNTIME=ON >/dev/null
+cmake --build build-bundle -j"$(nproc)" --target filterlab
+
+out=dist/filterlab-bundle
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/lib/fallback" "$out/layers"
+cp build-bundle/filterlab "$out/"
+cp -r build-bundle/shaders "$out/shaders"
+find "$out/shaders" -name '*.d' -delete
+
+# Every shared library the binary needs beyond glibc itself.
+ldd build-bundle/filterlab | awk '/=> \//{print $3}' | while read -r lib; do
+  case "$(basename "$lib")" in
+    libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
+    *) cp -L "$lib" "$out/lib/" ;;
+  esac
+done
+# Validation layer, with its manifest pointing into the bundle.
+layer=$(find /usr/lib -name libVkLayer_khronos_validation.so | head -1)
+cp -L "$layer" "$out/layers/"
+sed 's#"library_path": *"[^"]*"#"library_path": "./libVkLayer_khronos_validation.so"#' \
+  /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$out/layers/VkLayer_khronos_validation.json"
+# The layer needs libstdc++; used only where the server has none.
+cp -L "$(g++ -print-file-name=libstdc++.so.6)" "$out/lib/fallback/"
+
+cat > "$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the bundled filterlab: ./run.sh info | ./run.sh run --headless ...
+here="$(cd "$(dirname "$0")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ldconfig -p 2>/dev/null | grep -q 'libstdc++.so.6 ' || export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$here/lib/fallback"
+export VK_LAYER_PATH="$here/layers"
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
+# A server without a loader package usually has no ICD manifest in the standard places.
+if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] && ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; then
+  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json; do
+    [ -f "$icd" ] && export VK_DRIVER_FILES="$icd" && break
+  done
+fi
+exec "$here/filterlab" "$@"
+RUN
+chmod +x "$out/run.sh"
+tar -C dist -czf dist/filterlab-bundle.tar.gz filterlab-bundle
+echo "bundle: $out ($(du -sh "$out" | cut -f1)); libraries: $(ls "$out/lib" | tr '\n' ' ')"
