@@ -22,6 +22,13 @@ ldd build-bundle/filterlab | awk '/=> \//{print $3}' | while read -r lib; do
     *) cp -L "$lib" "$out/lib/" ;;
   esac
 done
+# NVIDIA's Vulkan ICD (libGLX_nvidia.so.0) needs GLVND's vendor-neutral dispatch libraries at
+# run time, which a server without a desktop stack lacks (seen on the H100 server: without them
+# vk_icdGetInstanceProcAddr returns no vkCreateInstance). Debian's libglvnd0, libegl1, libglx0,
+# libgl1, libgles2 and libopengl0 provide them.
+for lib in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libGL.so.1 libGLESv2.so.2 libOpenGL.so.0; do
+  cp -L "/usr/lib/x86_64-linux-gnu/$lib" "$out/lib/"
+done
 # Validation layer, with its manifest pointing into the bundle.
 layer=$(find /usr/lib -name libVkLayer_khronos_validation.so | head -1)
 cp -L "$layer" "$out/layers/"

@@ -9,6 +9,7 @@ packages=(
   glslc libshaderc-dev glslang-dev spirv-tools
   libglfw3-dev libimgui-dev libglm-dev libstb-dev
   libgtest-dev nlohmann-json3-dev xvfb xauth
+  libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
 
 missing=()

@@ -1,5 +1,7 @@
 #include "graph/schedule.h"
 
+#include "vk/formats.h"
+
 #include <sstream>
 
 namespace filterlab::graph {
@@ -102,7 +104,7 @@ std::string to_dot(const CompiledGraph& graph, const std::vector<std::vector<Ima
   for (size_t i = 0; i < graph.images.size(); ++i) {
     const CompiledImage& image = graph.images[i];
     dot << "  img" << i << " [shape=ellipse, label=\"" << image.name << "\\n" << image.extent.width
-        << "x" << image.extent.height << " format " << image.desc.format << " mips "
+        << "x" << image.extent.height << " " << vk::format_name(image.desc.format) << " mips "
         << image.desc.mip_levels << (image.history ? "\\nhistory (2 images)" : "") << "\"];\n";
   }
   auto image_of = [&](uint32_t id) -> std::string {

@@ -80,7 +80,7 @@ Context::Context(const ContextOptions& options)
   try {
     create_instance(options);
     pick_device(options.device_selector);
-    create_device(options.swapchain);
+    create_device(options);
     fill_report();
   } catch (...) {
     this->~Context();
@@ -238,10 +238,10 @@ void Context::pick_device(const std::string& selector) {
                       " " + matching.front()->why_not);
 }
 
-void Context::create_device(bool swapchain) {
+void Context::create_device(const ContextOptions& options) {
   auto available = device_extensions(physical_device_);
   std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-  if (swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
   VkPhysicalDeviceVulkan11Features supported11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   VkPhysicalDeviceVulkan12Features supported12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -274,9 +274,14 @@ void Context::create_device(bool swapchain) {
       supported.features.shaderStorageImageWriteWithoutFormat;
 
   // Derivatives in compute shaders (quad grouping) let the derivative filters run in compute.
+  // Reported whenever supported, enabled only on request. Debian 12's validation layer does not
+  // know the KHR extension (it warns), so under validation the identical NV one is preferred.
   VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
-  for (const char* name : {"VK_KHR_compute_shader_derivatives", "VK_NV_compute_shader_derivatives"}) {
+  std::vector<const char*> derivative_extensions = {"VK_KHR_compute_shader_derivatives",
+                                                    "VK_NV_compute_shader_derivatives"};
+  if (options.validation) std::swap(derivative_extensions[0], derivative_extensions[1]);
+  for (const char* name : derivative_extensions) {
     if (!has_extension(available, name)) continue;
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceComputeShaderDerivativesFeaturesNV probe{
@@ -284,11 +289,12 @@ void Context::create_device(bool swapchain) {
     query.pNext = &probe;
     vkGetPhysicalDeviceFeatures2(physical_device_, &query);
     if (!probe.computeDerivativeGroupQuads) continue;
+    derivatives_extension_ = name;
+    if (!options.compute_derivatives) break;
     derivatives.computeDerivativeGroupQuads = VK_TRUE;
     derivatives.pNext = enable13.pNext;
     enable13.pNext = &derivatives;
     extensions.push_back(name);
-    derivatives_extension_ = name;
     break;
   }
 

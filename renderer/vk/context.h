@@ -15,6 +15,7 @@ struct ContextOptions {
   std::vector<const char*> instance_extensions;  // e.g. from glfwGetRequiredInstanceExtensions
   bool swapchain = false;          // enable VK_KHR_swapchain on the device
   bool print_messages = true;      // print validation messages to stderr
+  bool compute_derivatives = false;  // enable derivatives in compute shaders where supported
 };
 
 // What the filters need to know about the device, reported by `filterlab info`.
@@ -77,7 +78,7 @@ private:
                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);
   void create_instance(const ContextOptions& options);
   void pick_device(const std::string& selector);
-  void create_device(bool swapchain);
+  void create_device(const ContextOptions& options);
   void fill_report();
 
   bool validation_ = false;

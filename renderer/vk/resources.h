@@ -2,6 +2,7 @@
 // RAII owners for images, buffers, samplers and one-shot command submission. Each resource has
 // its own allocation: the graph creates a handful of images, so a sub-allocator would be noise.
 #include "vk/context.h"
+#include "vk/formats.h"
 
 #include <functional>
 #include <string>
@@ -62,10 +63,6 @@ private:
   std::vector<VkImageView> mip_views_;
   ImageInfo info_;
 };
-
-bool is_depth_format(VkFormat format);
-uint32_t format_texel_size(VkFormat format);  // bytes per texel of the formats the graph uses
-const char* format_name(VkFormat format);
 
 class Sampler {
 public:
