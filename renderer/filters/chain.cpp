@@ -1,5 +1,6 @@
 #include "filters/chain.h"
 
+#include "filters/blur_filter.h"
 #include "filters/copy_filter.h"
 
 namespace filterlab::filters {
@@ -39,12 +40,20 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
 const std::vector<FilterInfo>& available_filters() {
   static const std::vector<FilterInfo> filters = {
       {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against"},
+      {"gaussian",
+       "frag.full2d frag.separable frag.separable_linear frag.full2d_linear",
+       "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
+       "(gaussian|box|binomial), precision (fp16|fp32)"},
   };
   return filters;
 }
 
 void check_chain(const std::vector<FilterStep>& steps) {
   for (const FilterStep& step : steps) {
+    if (step.filter == "gaussian") {
+      parse_blur_settings(step);
+      continue;
+    }
     if (step.filter == "copy") {
       if (!step.method.empty()) throw ChainError("filter 'copy' has no methods (got '" + step.method + "')");
       if (!step.params.empty()) throw ChainError("filter 'copy' takes no parameters");
@@ -58,6 +67,7 @@ void check_chain(const std::vector<FilterStep>& steps) {
 
 std::unique_ptr<Filter> make_filter(const FilterStep& step, const passes::PassEnv& env) {
   check_chain({step});
+  if (step.filter == "gaussian") return std::make_unique<BlurFilter>(env, parse_blur_settings(step));
   return std::make_unique<CopyFilter>(env);
 }
 

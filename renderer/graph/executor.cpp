@@ -20,6 +20,12 @@ PassContext::BoundImage PassContext::image(const std::string& name, std::optiona
                    " without declaring it");
 }
 
+VkImage PassContext::image_handle(const std::string& name) const {
+  for (const Access& a : accesses_)
+    if (a.name == name && !a.history) return a.image->handle();
+  throw GraphError("pass uses image '" + name + "' without declaring it");
+}
+
 PassContext::BoundImage PassContext::history(const std::string& name) const {
   for (const Access& a : accesses_)
     if (a.name == name && a.history) return {a.image->view(), a.layout, a.image->mip_extent(0)};
@@ -274,7 +280,9 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
         VkRenderingAttachmentInfo att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
         att.imageView = bound.view;
         att.imageLayout = info.layout;
-        att.loadOp = a.attachment.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+        att.loadOp = a.attachment.clear     ? VK_ATTACHMENT_LOAD_OP_CLEAR
+                     : a.attachment.discard ? VK_ATTACHMENT_LOAD_OP_DONT_CARE
+                                            : VK_ATTACHMENT_LOAD_OP_LOAD;
         att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         att.clearValue = a.attachment.value;
         if (a.usage == Usage::ColorAttachment) colors.push_back(att);

@@ -62,6 +62,7 @@ public:
   // An image as this pass declared it; with `mip`, that single level.
   BoundImage image(const std::string& name, std::optional<uint32_t> mip = {}) const;
   BoundImage history(const std::string& name) const;  // the previous frame's version
+  VkImage image_handle(const std::string& name) const;  // for transfer commands
   Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
   VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
 

@@ -40,6 +40,12 @@ PassBuilder& PassBuilder::color(const std::string& image, std::optional<VkClearC
   pass().accesses.push_back({image, Usage::ColorAttachment, mip(0), false, attachment});
   return *this;
 }
+PassBuilder& PassBuilder::color_overwrite(const std::string& image) {
+  AttachmentClear attachment;
+  attachment.discard = true;
+  pass().accesses.push_back({image, Usage::ColorAttachment, mip(0), false, attachment});
+  return *this;
+}
 PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> clear) {
   AttachmentClear attachment;
   if (clear) attachment = {true, VkClearValue{.depthStencil = {*clear, 0}}};
@@ -207,7 +213,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
                            std::to_string(m) + " twice");
         // An attachment loaded rather than cleared reads what an earlier pass left there.
         const bool loads = (a.usage == Usage::ColorAttachment || a.usage == Usage::DepthAttachment) &&
-                           !a.attachment.clear;
+                           !a.attachment.clear && !a.attachment.discard;
         if (info.reads || loads) subs[p].reads.insert({it->second, m});
         if (info.writes) subs[p].writes.insert({it->second, m});
       }

@@ -51,8 +51,9 @@ enum class PassKind { Graphics, Compute, Transfer };
 const char* pass_kind_name(PassKind kind);
 
 struct AttachmentClear {
-  bool clear = false;  // false: load the previous contents
+  bool clear = false;    // false: load the previous contents (a read), unless discard
   VkClearValue value{};
+  bool discard = false;  // the pass overwrites every pixel: previous contents are not needed
 };
 
 struct ImageAccess {
@@ -85,6 +86,8 @@ public:
   PassBuilder& read_write(const std::string& image, MipRange mips = {});
   PassBuilder& read_history(const std::string& image, Usage usage);
   PassBuilder& color(const std::string& image, std::optional<VkClearColorValue> clear = {});
+  // A color attachment the pass covers completely (full-screen filters): no load, no clear.
+  PassBuilder& color_overwrite(const std::string& image);
   PassBuilder& depth(const std::string& image, std::optional<float> clear = {});
   PassBuilder& side_effect();
   PassBuilder& execute(PassCallback callback);

@@ -1,0 +1,69 @@
+#include "passes/upload_pass.h"
+
+#include "graph/executor.h"
+
+#include <cstring>
+
+namespace filterlab::passes {
+
+namespace {
+
+uint16_t float_to_half(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const int exponent = static_cast<int>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffffu;
+  if (((bits >> 23) & 0xff) == 0xff) return uint16_t(sign | 0x7c00u | (mantissa ? 0x200u : 0));
+  if (exponent >= 31) return uint16_t(sign | 0x7c00u);
+  if (exponent <= 0) {  // subnormal or zero, round to nearest even
+    if (exponent < -10) return uint16_t(sign);
+    mantissa |= 0x800000u;
+    const uint32_t shift = static_cast<uint32_t>(14 - exponent);
+    uint32_t half = mantissa >> shift;
+    const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+    return uint16_t(sign | half);
+  }
+  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
+  const uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent
+  return uint16_t(half);
+}
+
+}  // namespace
+
+UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format)
+    : format_(format), width_(image.width), height_(image.height) {
+  if (format != VK_FORMAT_R32G32B32A32_SFLOAT && format != VK_FORMAT_R16G16B16A16_SFLOAT)
+    throw std::invalid_argument("UploadPass: RGBA32F or RGBA16F only");
+  const size_t pixels = size_t(width_) * height_;
+  const uint32_t texel = format == VK_FORMAT_R32G32B32A32_SFLOAT ? 16 : 8;
+  staging_ = vk::Buffer(env.vk, pixels * texel, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "upload staging");
+  auto* out = static_cast<uint8_t*>(staging_.mapped());
+  for (size_t i = 0; i < pixels; ++i)
+    for (uint32_t c = 0; c < 4; ++c) {
+      const float v = c < image.channels ? image.pixels[i * image.channels + c] : (c == 3 ? 1.0f : 0.0f);
+      if (texel == 16) std::memcpy(out + i * 16 + c * 4, &v, 4);
+      else {
+        const uint16_t h = float_to_half(v);
+        std::memcpy(out + i * 8 + c * 2, &h, 2);
+      }
+    }
+}
+
+void UploadPass::add_to(graph::RenderGraph& graph, const std::string& name) {
+  graph.declare_image(name, {format_, graph::SizeRule::absolute(width_, height_)});
+  graph.add_pass("upload " + name, graph::PassKind::Transfer)
+      .write(name, graph::Usage::TransferDst)
+      .execute([this, name](graph::PassContext& ctx) {
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {width_, height_, 1};
+        // The host wrote the staging buffer before submission; submission makes it visible.
+        vkCmdCopyBufferToImage(ctx.cmd, staging_.handle(), ctx.image_handle(name),
+                               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+      });
+}
+
+}  // namespace filterlab::passes
