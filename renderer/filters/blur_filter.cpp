@@ -7,18 +7,11 @@
 
 namespace filterlab::filters {
 
-namespace {
-
-double two_pass_full(int r) { return fetches_separable(r); }
-double two_pass_linear(int r) { return fetches_separable_linear(r); }
-
-}  // namespace
-
 const std::vector<BlurMethod>& blur_methods() {
   static const std::vector<BlurMethod> methods = {
       {"frag.full2d", "fragment", true, 1, fetches_full2d, "(2r+1)^2 fetches per pixel"},
-      {"frag.separable", "fragment", true, 2, two_pass_full, "horizontal then vertical, 2r+1 fetches each"},
-      {"frag.separable_linear", "fragment", false, 2, two_pass_linear,
+      {"frag.separable", "fragment", true, 2, fetches_separable, "horizontal then vertical, 2r+1 fetches each"},
+      {"frag.separable_linear", "fragment", false, 2, fetches_separable_linear,
        "separable with bilinear fetches, r+1 per pass"},
       {"frag.full2d_linear", "fragment", false, 1, fetches_full2d_linear, "2D bilinear fetches, (r+1)^2"},
   };

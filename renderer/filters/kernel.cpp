@@ -15,18 +15,6 @@ void check_radius(int radius) {
                                 std::to_string(kMaxRadius) + "]");
 }
 
-// Neumaier-compensated sum: normalization divides by this, and the "sums to 1 within 1e-15" promise
-// for 65 weights needs a divisor accurate to ~1 ulp rather than the ~n ulp of a naive loop.
-double accurate_sum(const std::vector<double>& v) {
-  double sum = 0, comp = 0;
-  for (double x : v) {
-    double t = sum + x;
-    comp += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
-  return sum + comp;
-}
-
 // Boundary weight w[r] of the normalized Gaussian kernel, written as 1 / sum_i g(i)/g(r) so a tiny
 // sigma overflows harmlessly to 1/inf = 0 instead of producing 0/0.
 double gaussian_boundary_weight(int radius, double sigma) {
@@ -43,6 +31,18 @@ void check_weights(const std::vector<double>& weights) {
 }
 
 }  // namespace
+
+// Neumaier-compensated sum: normalization divides by this, and the "sums to 1 within 1e-15" promise
+// for 65 weights needs a divisor accurate to ~1 ulp rather than the ~n ulp of a naive loop.
+double compensated_sum(const std::vector<double>& v) {
+  double sum = 0, comp = 0;
+  for (double x : v) {
+    double t = sum + x;
+    comp += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  return sum + comp;
+}
 
 const char* kernel_type_name(KernelType type) {
   switch (type) {
@@ -120,7 +120,7 @@ std::vector<double> kernel_weights(const KernelSpec& spec) {
       break;
     }
   }
-  const double sum = accurate_sum(w);
+  const double sum = compensated_sum(w);
   for (double& x : w) x /= sum;  // same divisor for mirrored entries: symmetry is kept exactly
   return w;
 }

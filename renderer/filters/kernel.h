@@ -21,6 +21,9 @@ constexpr int kMaxRadius = 32;
 // kernel (the weights the filter actually uses, as kernel_weights returns them) equals epsilon.
 // Throws std::invalid_argument for radius outside [1, kMaxRadius] or epsilon outside
 // (0, 1/(2 radius + 1)) -- the boundary weight can never reach 1/(2r+1) (that is the box limit).
+// Neumaier-compensated sum: accurate to about one ulp, where a plain loop drifts by n ulps.
+double compensated_sum(const std::vector<double>& values);
+
 double ideal_sigma(int radius, double epsilon = 1.0 / 255.0);
 
 struct KernelSpec {
@@ -61,9 +64,6 @@ double apply_linear_taps_1d(const std::vector<LinearTap>& taps, const std::vecto
 
 // Texture fetches per output pixel for a (2r+1)x(2r+1) kernel (Chapman: "Separability" and
 // "Bilinear Filtering"; Zubatov: (2r+1)^2, 4r+2 and 2r+2 samples).
-struct FetchCount {
-  double texture_fetches_per_pixel;
-};
 double fetches_full2d(int r);            // (2r+1)^2
 double fetches_separable(int r);         // 2 (2r+1): one horizontal and one vertical pass
 double fetches_separable_linear(int r);  // 2 (r+1): each pass uses the r+1 bilinear taps

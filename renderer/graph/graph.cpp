@@ -34,23 +34,20 @@ PassBuilder& PassBuilder::read_history(const std::string& image, Usage usage) {
   pass().accesses.push_back({image, usage, {}, true, {}});
   return *this;
 }
-PassBuilder& PassBuilder::color(const std::string& image, std::optional<VkClearColorValue> clear) {
-  AttachmentClear attachment;
-  if (clear) attachment = {true, VkClearValue{.color = *clear}};
-  pass().accesses.push_back({image, Usage::ColorAttachment, mip(0), false, attachment});
+PassBuilder& PassBuilder::attachment(const std::string& image, Usage usage, AttachmentClear how) {
+  pass().accesses.push_back({image, usage, mip(0), false, how});
   return *this;
+}
+PassBuilder& PassBuilder::color(const std::string& image, std::optional<VkClearColorValue> clear) {
+  return clear ? attachment(image, Usage::ColorAttachment, {true, VkClearValue{.color = *clear}})
+               : attachment(image, Usage::ColorAttachment, {});
 }
 PassBuilder& PassBuilder::color_overwrite(const std::string& image) {
-  AttachmentClear attachment;
-  attachment.discard = true;
-  pass().accesses.push_back({image, Usage::ColorAttachment, mip(0), false, attachment});
-  return *this;
+  return attachment(image, Usage::ColorAttachment, {false, {}, true});
 }
 PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> clear) {
-  AttachmentClear attachment;
-  if (clear) attachment = {true, VkClearValue{.depthStencil = {*clear, 0}}};
-  pass().accesses.push_back({image, Usage::DepthAttachment, mip(0), false, attachment});
-  return *this;
+  return clear ? attachment(image, Usage::DepthAttachment, {true, VkClearValue{.depthStencil = {*clear, 0}}})
+               : attachment(image, Usage::DepthAttachment, {});
 }
 PassBuilder& PassBuilder::side_effect() {
   pass().side_effect = true;

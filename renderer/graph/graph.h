@@ -93,6 +93,7 @@ public:
   PassBuilder& execute(PassCallback callback);
 
 private:
+  PassBuilder& attachment(const std::string& image, Usage usage, AttachmentClear how);
   PassDecl& pass();
   RenderGraph& graph_;
   size_t index_;

@@ -4,36 +4,6 @@
 
 namespace filterlab::headless {
 
-namespace {
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f;
-  uint32_t mantissa = h & 0x3ffu;
-  uint32_t bits;
-  if (exponent == 0) {
-    if (mantissa == 0) {
-      bits = sign;
-    } else {  // subnormal: renormalize
-      exponent = 127 - 15 + 1;
-      while (!(mantissa & 0x400u)) {
-        mantissa <<= 1;
-        --exponent;
-      }
-      bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
-    }
-  } else if (exponent == 31) {
-    bits = sign | 0x7f800000u | (mantissa << 13);
-  } else {
-    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-}  // namespace
-
 io::ImageF to_float_image(const graph::Readback& r) {
   io::ImageF image;
   image.width = r.extent.width;
@@ -45,7 +15,7 @@ io::ImageF to_float_image(const graph::Readback& r) {
     for (size_t i = 0; i < image.pixels.size(); ++i) {
       uint16_t h;
       std::memcpy(&h, r.bytes.data() + 2 * i, 2);
-      image.pixels[i] = half_to_float(h);
+      image.pixels[i] = vk::half_to_float(h);
     }
   };
   auto floats = [&](uint32_t channels) {

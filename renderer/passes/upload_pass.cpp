@@ -6,33 +6,6 @@
 
 namespace filterlab::passes {
 
-namespace {
-
-uint16_t float_to_half(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  const uint32_t sign = (bits >> 16) & 0x8000u;
-  const int exponent = static_cast<int>((bits >> 23) & 0xff) - 127 + 15;
-  uint32_t mantissa = bits & 0x7fffffu;
-  if (((bits >> 23) & 0xff) == 0xff) return uint16_t(sign | 0x7c00u | (mantissa ? 0x200u : 0));
-  if (exponent >= 31) return uint16_t(sign | 0x7c00u);
-  if (exponent <= 0) {  // subnormal or zero, round to nearest even
-    if (exponent < -10) return uint16_t(sign);
-    mantissa |= 0x800000u;
-    const uint32_t shift = static_cast<uint32_t>(14 - exponent);
-    uint32_t half = mantissa >> shift;
-    const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
-    return uint16_t(sign | half);
-  }
-  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
-  const uint32_t rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent
-  return uint16_t(half);
-}
-
-}  // namespace
-
 UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format)
     : format_(format), width_(image.width), height_(image.height) {
   if (format != VK_FORMAT_R32G32B32A32_SFLOAT && format != VK_FORMAT_R16G16B16A16_SFLOAT)
@@ -46,7 +19,7 @@ UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat for
       const float v = c < image.channels ? image.pixels[i * image.channels + c] : (c == 3 ? 1.0f : 0.0f);
       if (texel == 16) std::memcpy(out + i * 16 + c * 4, &v, 4);
       else {
-        const uint16_t h = float_to_half(v);
+        const uint16_t h = vk::float_to_half(v);
         std::memcpy(out + i * 8 + c * 2, &h, 2);
       }
     }

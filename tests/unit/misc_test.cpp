@@ -5,6 +5,7 @@
 #include "graph/gpu_timer.h"
 #include "headless/capture.h"
 #include "headless/stats.h"
+#include "vk/formats.h"
 
 #include <gtest/gtest.h>
 
@@ -116,4 +117,20 @@ TEST(Capture, HalfFloatsConvertExactly) {
   EXPECT_EQ(f.pixels[1], -2.0f);
   EXPECT_EQ(f.pixels[2], 65504.0f);
   EXPECT_EQ(f.pixels[3], std::ldexp(1.0f, -24));
+}
+
+TEST(HalfFloat, EveryFiniteHalfRoundTripsThroughFloat) {
+  for (uint32_t h = 0; h < 0x10000u; ++h) {
+    if ((h & 0x7c00u) == 0x7c00u) continue;  // infinities and NaNs
+    ASSERT_EQ(vk::float_to_half(vk::half_to_float(uint16_t(h))), h) << std::hex << h;
+  }
+}
+
+TEST(HalfFloat, RoundsToNearestEvenAndOverflowsToInfinity) {
+  EXPECT_EQ(vk::float_to_half(1.0f), 0x3C00u);
+  EXPECT_EQ(vk::float_to_half(1.0f + std::ldexp(1.0f, -11)), 0x3C00u);  // halfway: to even (down)
+  EXPECT_EQ(vk::float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02u);  // halfway: to even (up)
+  EXPECT_EQ(vk::float_to_half(65520.0f), 0x7C00u);  // rounds past the largest half: infinity
+  EXPECT_EQ(vk::float_to_half(std::ldexp(1.0f, -25)), 0x0000u);  // halfway to the smallest subnormal: even
+  EXPECT_EQ(vk::float_to_half(std::ldexp(1.5f, -25)), 0x0001u);
 }
