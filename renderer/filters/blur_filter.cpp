@@ -1,6 +1,6 @@
 #include "filters/blur_filter.h"
 
-#include "graph/executor.h"
+#include "filters/blur_methods.h"
 
 #include <charconv>
 #include <cstring>
@@ -8,30 +8,43 @@
 namespace filterlab::filters {
 
 const std::vector<BlurMethod>& blur_methods() {
-  static const std::vector<BlurMethod> methods = {
-      {"frag.full2d", "fragment", true, 1, fetches_full2d, "(2r+1)^2 fetches per pixel"},
-      {"frag.separable", "fragment", true, 2, fetches_separable, "horizontal then vertical, 2r+1 fetches each"},
-      {"frag.separable_linear", "fragment", false, 2, fetches_separable_linear,
-       "separable with bilinear fetches, r+1 per pass"},
-      {"frag.full2d_linear", "fragment", false, 1, fetches_full2d_linear, "2D bilinear fetches, (r+1)^2"},
-  };
+  static const std::vector<BlurMethod> methods = [] {
+    std::vector<BlurMethod> all;
+    for (auto family : {fragment_blur_methods, quad_blur_methods, compute_blur_methods, tiled_blur_methods})
+      for (const BlurMethod& m : family()) all.push_back(m);
+    return all;
+  }();
   return methods;
 }
+
+const BlurMethod* find_blur_method(const std::string& name) {
+  for (const BlurMethod& m : blur_methods())
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+MethodSupport always_supported(const vk::Context&, const BlurSettings&) { return {}; }
+
+namespace {
+
+bool parse_int(std::string_view text, int& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
 
 BlurSettings parse_blur_settings(const FilterStep& step) {
   BlurSettings s;
   std::string names;
-  for (const BlurMethod& m : blur_methods()) {
-    names += " " + std::string(m.name);
-    if (step.method == m.name) s.method = &m;
-  }
+  for (const BlurMethod& m : blur_methods()) names += " " + std::string(m.name);
   if (step.method.empty()) throw ChainError("filter 'gaussian' needs a method: gaussian.<method> (methods:" + names + ")");
+  s.method = find_blur_method(step.method);
   if (!s.method) throw ChainError("unknown method '" + step.method + "' for gaussian (methods:" + names + ")");
   for (const auto& [key, value] : step.params) {
     if (key == "radius") {
       int r = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), r);
-      if (ec != std::errc() || end != value.data() + value.size() || r < 1 || r > kMaxRadius)
+      if (!parse_int(value, r) || r < 1 || r > kMaxRadius)
         throw ChainError("radius wants a whole number in 1.." + std::to_string(kMaxRadius) + ", got '" + value + "'");
       s.kernel.radius = r;
     } else if (key == "sigma") {
@@ -50,14 +63,36 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
     } else if (key == "precision") {
       if (value != "fp16" && value != "fp32") throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
       s.precision = value == "fp32" ? Precision::Fp32 : Precision::Fp16;
+    } else if (key == "src_roi" || key == "dst_roi") {
+      std::optional<Roi> roi = parse_roi(value);
+      if (!roi) throw ChainError(key + " wants x,y,w,h or WxH+X+Y with w, h >= 1 and x, y >= 0, got '" + value + "'");
+      (key == "src_roi" ? s.src_roi : s.dst_roi) = roi;
+    } else if (key == "outside") {
+      if (value != "copy" && value != "poison") throw ChainError("outside wants copy or poison, got '" + value + "'");
+      s.poison_outside = value == "poison";
     } else {
-      throw ChainError("unknown parameter '" + key + "' for gaussian (radius, sigma, kernel, precision)");
+      throw ChainError("unknown parameter '" + key +
+                       "' for gaussian (radius, sigma, kernel, precision; comp.tiled also src_roi, dst_roi, outside)");
     }
   }
+  const bool any_roi_param = s.src_roi || s.dst_roi || step.params.count("outside");
+  if (any_roi_param && !s.method->takes_roi)
+    throw ChainError(std::string("src_roi, dst_roi and outside are for comp.tiled, not ") + s.method->name);
+  if (s.src_roi.has_value() != s.dst_roi.has_value())
+    throw ChainError("src_roi and dst_roi go together (AMD's tiled convolution maps one onto the other)");
+  if (s.src_roi && (s.src_roi->width != s.dst_roi->width || s.src_roi->height != s.dst_roi->height))
+    throw ChainError("src_roi and dst_roi must have the same size");
   return s;
 }
 
 BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings) : env_(env), settings_(settings) {
+  const MethodSupport support = settings.method->support(env.vk, settings);
+  if (!support.available())
+    throw ChainError(std::string(settings.method->name) + " is not available on this device: " + support.reason);
+  if (settings.kernel.radius > support.max_radius)
+    throw ChainError(std::string(settings.method->name) + " serves radius up to " + std::to_string(support.max_radius) +
+                     " on this device, not " + std::to_string(settings.kernel.radius));
+
   const std::vector<double> weights = kernel_weights(settings.kernel);
   const std::vector<LinearTap> taps = linear_taps(weights);
   std::vector<float> w(weights.begin(), weights.end());
@@ -70,46 +105,13 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
   std::memcpy(weights_.mapped(), w.data(), w.size() * 4);
   taps_ = vk::Buffer(env.vk, t.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "blur taps");
   std::memcpy(taps_.mapped(), t.data(), t.size() * 4);
-
-  const std::string method = settings.method->name;
-  if (method == "frag.full2d") pipelines_.push_back(make_pipeline("frag_full2d.frag", 0));
-  else if (method == "frag.full2d_linear") pipelines_.push_back(make_pipeline("frag_full2d_linear.frag", 0));
-  else if (method == "frag.separable" || method == "frag.separable_linear") {
-    const std::string shader = method == "frag.separable" ? "frag_separable.frag" : "frag_separable_linear.frag";
-    pipelines_.push_back(make_pipeline(shader, 0));  // horizontal
-    pipelines_.push_back(make_pipeline(shader, 1));  // vertical
-  }
+  passes_ = settings.method->create(BlurEnv{env_, settings_, weights_, taps_});
 }
 
-std::unique_ptr<vk::Pipeline> BlurFilter::make_pipeline(const std::string& shader, uint32_t extra_constant) {
-  vk::GraphicsPipelineDesc desc;
-  desc.vertex_shader = "filters/fullscreen.vert";
-  desc.fragment_shader = "filters/blur/" + shader;
-  desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                          VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-  desc.color_formats = {settings_.format()};
-  desc.specialization = {static_cast<uint32_t>(settings_.kernel.radius), extra_constant};
-  return std::make_unique<vk::Pipeline>(env_.vk, env_.shaders, desc);
-}
+BlurFilter::~BlurFilter() = default;
 
 std::string BlurFilter::add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) {
-  const graph::Filter sampling = settings_.method->exact ? graph::Filter::Nearest : graph::Filter::Linear;
-  auto add_fragment_pass = [&](const std::string& pass, const std::string& from, const vk::Pipeline* pipeline) {
-    graph.declare_image(pass, {settings_.format(), graph::SizeRule::relative_to(input)});
-    graph.add_pass(pass, graph::PassKind::Graphics)
-        .read(from, graph::Usage::SampledFragment)
-        .color_overwrite(pass)
-        .execute([this, from, pipeline, sampling](graph::PassContext& ctx) {
-          ctx.bind(*pipeline).sampled(0, from, sampling).storage_buffer(1, weights_).storage_buffer(2, taps_).draw(3);
-        });
-  };
-  if (pipelines_.size() == 2) {
-    add_fragment_pass(name + ".horizontal", input, pipelines_[0].get());
-    add_fragment_pass(name, name + ".horizontal", pipelines_[1].get());
-  } else {
-    add_fragment_pass(name, input, pipelines_[0].get());
-  }
-  return name;
+  return passes_->add_to(graph, input, name);
 }
 
 }  // namespace filterlab::filters

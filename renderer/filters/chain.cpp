@@ -38,13 +38,17 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
 }
 
 const std::vector<FilterInfo>& available_filters() {
-  static const std::vector<FilterInfo> filters = {
-      {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against"},
-      {"gaussian",
-       "frag.full2d frag.separable frag.separable_linear frag.full2d_linear",
-       "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
-       "(gaussian|box|binomial), precision (fp16|fp32)"},
-  };
+  static const std::vector<FilterInfo> filters = [] {
+    std::string blur_methods_list;
+    for (const BlurMethod& m : blur_methods()) blur_methods_list += (blur_methods_list.empty() ? "" : " ") + std::string(m.name);
+    return std::vector<FilterInfo>{
+        {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against"},
+        {"gaussian", blur_methods_list,
+         "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
+         "(gaussian|box|binomial), precision (fp16|fp32); comp.tiled also src_roi, dst_roi (x,y,w,h "
+         "or WxH+X+Y) and outside (copy|poison)"},
+    };
+  }();
   return filters;
 }
 

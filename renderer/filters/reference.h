@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "filters/roi.h"
 #include "io/image_io.h"
 
 namespace filterlab::filters {
@@ -22,10 +23,6 @@ struct ImageD {
 ImageD reference_blur(const io::ImageF& input, const std::vector<double>& weights);
 // The same sum evaluated directly in 2D, (2r+1)^2 terms per sample: the cross-check for reference_blur.
 ImageD reference_blur_2d(const io::ImageF& input, const std::vector<double>& weights);
-
-struct Roi {
-  uint32_t x, y, width, height;
-};
 
 struct ErrorStats {
   double max_abs = 0;

@@ -1,7 +1,9 @@
 // Unit tests for the small pure pieces: statistics, timestamp arithmetic, the CLI and chain
 // parsers, and the GPU-free parts of capture conversion.
 #include "cli.h"
+#include "filters/blur_filter.h"
 #include "filters/chain.h"
+#include "filters/roi.h"
 #include "graph/gpu_timer.h"
 #include "headless/capture.h"
 #include "headless/stats.h"
@@ -106,6 +108,43 @@ TEST(Chain, ParsesStepsMethodsAndParameters) {
   } catch (const filters::ChainError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown filter 'sharpen'"), std::string::npos);
   }
+}
+
+TEST(Roi, ParsesBothFormsAndRejectsTheRest) {
+  using filters::Roi;
+  EXPECT_EQ(filters::parse_roi("3,4,100,50"), (Roi{3, 4, 100, 50}));
+  EXPECT_EQ(filters::parse_roi("100x50+3+4"), (Roi{3, 4, 100, 50}));
+  for (const char* bad : {"", "3,4,100", "3,4,100,0", "-1,4,10,10", "3,4,1a,5", "100x50+3", "100x50", "x+1+2",
+                          "100x0+1+1", "1,2,3,4,5", "99999999999,1,1,1"})
+    EXPECT_FALSE(filters::parse_roi(bad).has_value()) << bad;
+  EXPECT_TRUE((Roi{3, 4, 100, 50}).fits_in(103, 54));
+  EXPECT_FALSE((Roi{3, 4, 100, 50}).fits_in(102, 54));
+}
+
+TEST(Chain, BlurSettingsRejectBadParametersByName) {
+  auto expect_error = [](const std::string& spec, const std::string& fragment) {
+    try {
+      filters::parse_blur_settings(filters::parse_chain(spec).at(0));
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const filters::ChainError& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect_error("gaussian", "needs a method");
+  expect_error("gaussian.fastest", "unknown method 'fastest'");
+  expect_error("gaussian.frag.full2d:radius=33", "radius wants");
+  expect_error("gaussian.frag.full2d:radius=0", "radius wants");
+  expect_error("gaussian.frag.full2d:sigma=-1", "sigma wants");
+  expect_error("gaussian.frag.full2d:kernel=tent", "kernel wants");
+  expect_error("gaussian.frag.full2d:precision=fp64", "precision wants");
+  expect_error("gaussian.frag.full2d:src_roi=10x10+0+0:dst_roi=10x10+0+0", "are for comp.tiled");
+  expect_error("gaussian.frag.full2d:blend=2", "unknown parameter 'blend'");
+  const filters::BlurSettings s = filters::parse_blur_settings(
+      filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
+  EXPECT_STREQ(s.method->name, "frag.separable");
+  EXPECT_EQ(s.kernel.radius, 5);
+  EXPECT_EQ(s.kernel.type, filters::KernelType::Box);
+  EXPECT_EQ(s.format(), VK_FORMAT_R32G32B32A32_SFLOAT);
 }
 
 TEST(Capture, HalfFloatsConvertExactly) {

@@ -1,0 +1,38 @@
+#pragma once
+// What a blur method implements. BlurFilter owns the kernel buffers every method reads (the
+// same numbers the CPU reference uses) and hands them over in BlurEnv; a method builds its
+// pipelines once and declares its passes into the graph each time the graph is built.
+//
+// Buffer layouts (std430, set 0):
+//   weights: float[2r+1], weights[r + i] = w(i) for i in [-r, r]; the 2D kernel is w(i) w(j).
+//   taps:    vec2[r+1], (offset from the centre in texels, weight) of Chapman's bilinear taps.
+#include "filters/blur_filter.h"
+#include "passes/pass_env.h"
+
+namespace filterlab::filters {
+
+struct BlurEnv {
+  const passes::PassEnv& pass_env;
+  const BlurSettings& settings;
+  const vk::Buffer& weights;
+  const vk::Buffer& taps;
+};
+
+class BlurPasses {
+public:
+  virtual ~BlurPasses() = default;
+  // Declares the method's images and passes reading `input`; returns the image holding the result.
+  // The result image is named `name`; intermediates are named `name.<something>`.
+  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) = 0;
+};
+
+// One list per family file.
+std::vector<BlurMethod> fragment_blur_methods();  // blur_fragment.cpp
+std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared, comp.separable_shared
+std::vector<BlurMethod> tiled_blur_methods();     // blur_tiled.cpp: comp.tiled
+std::vector<BlurMethod> quad_blur_methods();      // blur_quad.cpp: frag.quad_derivative*, comp.quad_*
+
+// Support for methods that need nothing beyond the core device.
+MethodSupport always_supported(const vk::Context& device, const BlurSettings& settings);
+
+}  // namespace filterlab::filters
