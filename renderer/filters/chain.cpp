@@ -42,7 +42,7 @@ const std::vector<FilterInfo>& available_filters() {
     std::string blur_methods_list;
     for (const BlurMethod& m : blur_methods()) blur_methods_list += (blur_methods_list.empty() ? "" : " ") + std::string(m.name);
     return std::vector<FilterInfo>{
-        {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against"},
+        {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against; precision (fp16|fp32)"},
         {"gaussian", blur_methods_list,
          "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
          "(gaussian|box|binomial), precision (fp16|fp32); comp.tiled also src_roi, dst_roi (x,y,w,h "
@@ -59,8 +59,7 @@ void check_chain(const std::vector<FilterStep>& steps) {
       continue;
     }
     if (step.filter == "copy") {
-      if (!step.method.empty()) throw ChainError("filter 'copy' has no methods (got '" + step.method + "')");
-      if (!step.params.empty()) throw ChainError("filter 'copy' takes no parameters");
+      parse_copy_format(step);
       continue;
     }
     std::string names;
@@ -72,7 +71,7 @@ void check_chain(const std::vector<FilterStep>& steps) {
 std::unique_ptr<Filter> make_filter(const FilterStep& step, const passes::PassEnv& env) {
   check_chain({step});
   if (step.filter == "gaussian") return std::make_unique<BlurFilter>(env, parse_blur_settings(step));
-  return std::make_unique<CopyFilter>(env);
+  return std::make_unique<CopyFilter>(env, parse_copy_format(step));
 }
 
 }  // namespace filterlab::filters

@@ -144,7 +144,7 @@ TEST(Headless, ListsImagesAndDumpsTheGraph) {
   EXPECT_NE(dot.find("digraph"), std::string::npos);
   EXPECT_NE(dot.find("copy (compute)"), std::string::npos);
   EXPECT_NE(dot.find("barrier scene mip 0"), std::string::npos);
-  EXPECT_NE(dot.find("color_output/color_write -> compute/storage_read"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("color_output/color_write -> compute/sampled_read"), std::string::npos) << dot;
 
   o.list_images = true;
   headless::RunResult r = headless::run_headless(o);
