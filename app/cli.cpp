@@ -1,6 +1,9 @@
 #include "cli.h"
 
+#include "filters/chain.h"
+#include "filters/roi.h"
 #include "headless/capture.h"
+#include "io/image_files.h"
 
 #include <charconv>
 #include <unistd.h>
@@ -14,6 +17,10 @@ commands:
   run --headless      render frames with no window, capture images, time every pass
   info                print the Vulkan device facts the filters depend on
   filters             list the filters and methods usable in --chain
+  methods [--json]    every filter method: stage, exactness, availability on this device, limits, cost
+  filter              filter one image file (PNG, JPEG or PFM) with one method, no window
+  bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
+  quality             MSE and SSIM of every method against frag.full2d on the scene (the paper's tables)
   help, --help        this text;  --version  the version
 
 run options:
@@ -35,6 +42,25 @@ run options:
   --shader-dir DIR    SPIR-V folder (default: shaders/ next to the binary)
   --shader-source DIR compile GLSL from DIR at run time instead (shaderc)
   --quiet             no table
+
+filter options:
+  --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
+  --output FILE       .png (8-bit sRGB, or stored values with --raw) or .pfm (linear float, exact)
+  --filter gaussian --method M --radius R [--sigma S] [--kernel gaussian|box|binomial]
+  [--precision fp16|fp32] [--raw] [--src-roi x,y,w,h --dst-roi x,y,w,h [--outside copy|poison]] (comp.tiled)
+
+bench options:
+  --methods A,B       methods to time (default: every method; unavailable ones are listed as skipped)
+  --radii 1,2,...     (default 1,2,3,4,8,16,32)      --sizes WxH,...  (default 3840x2160)
+  --precision fp16,fp32 (default fp16)   --kernel K  --frames N (100)  --warmup N (20)
+  --inputs K          resident input images rotated every frame (default 3)
+  --no-error          skip the error against the CPU reference
+  --json FILE  --csv FILE  --quiet
+
+quality options:
+  --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
+
+methods, filter, bench and quality also take --device, --validation, --shader-dir, --shader-source.
 
 exit codes: 0 ok, 1 runtime error, 2 usage error, 3 no usable Vulkan device,
             4 validation messages were reported
@@ -89,63 +115,81 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
 
 }  // namespace
 
-CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir) {
-  CliOptions out;
-  out.run.shader_dir = exe_dir / "shaders";
-  if (args.empty()) throw UsageError("no command given (try: filterlab run --headless, or filterlab --help)");
-  const std::string& command = args[0];
-  if (command == "help" || command == "--help" || command == "-h") return out;
-  if (command == "--version") {
-    out.command = Command::Version;
-    return out;
+namespace {
+
+// Walks the flags after the command; value() takes the next argument or fails naming the flag.
+class Flags {
+public:
+  explicit Flags(const std::vector<std::string>& args) : args_(args) {}
+  bool next() { return ++i_ < args_.size(); }
+  const std::string& flag() const { return args_[i_]; }
+  const std::string& value() {
+    if (i_ + 1 >= args_.size()) throw UsageError(flag() + " needs a value");
+    return args_[++i_];
   }
-  if (command == "filters") out.command = Command::ListFilters;
-  else if (command == "info") out.command = Command::Info;
-  else if (command == "run") out.command = Command::Run;
-  else throw UsageError("unknown command '" + command + "' (commands: run, info, filters, help)");
 
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
-      return args[++i];
-    };
-    if (out.command == Command::Info) {
-      if (flag == "--device") out.info_device = value();
-      else if (flag == "--validation") out.info_validation = true;
-      else if (flag == "--json") {
-        out.info_json = value();
-        check_writable(flag, *out.info_json);
-      } else throw UsageError("unknown option '" + flag + "' for info (options: --device, --validation, --json)");
-      continue;
-    }
-    if (out.command == Command::ListFilters) throw UsageError("filters takes no options, got '" + flag + "'");
+private:
+  const std::vector<std::string>& args_;
+  size_t i_ = 0;
+};
 
-    headless::RunOptions& run = out.run;
+// --device, --validation, --shader-dir, --shader-source: true when `flag` was one of them.
+bool parse_device_flag(Flags& flags, DeviceOptions& gpu) {
+  const std::string& flag = flags.flag();
+  if (flag == "--device") gpu.device = flags.value();
+  else if (flag == "--validation") gpu.validation = true;
+  else if (flag == "--shader-dir") gpu.shader_dir = flags.value();
+  else if (flag == "--shader-source") gpu.glsl_dir = flags.value();
+  else return false;
+  return true;
+}
+
+std::vector<std::string> split_list(const std::string& flag, const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (items.back().empty()) throw UsageError(flag + " wants a comma-separated list, got '" + text + "'");
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+filters::Precision parse_precision(const std::string& flag, const std::string& text) {
+  if (text == "fp16") return filters::Precision::Fp16;
+  if (text == "fp32") return filters::Precision::Fp32;
+  throw UsageError(flag + " wants fp16 or fp32, got '" + text + "'");
+}
+
+void parse_run(Flags& flags, CliOptions& out) {
+  headless::RunOptions& run = out.run;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
     if (flag == "--headless") out.headless = true;
-    else if (flag == "--size") run.size = parse_size(value());
-    else if (flag == "--frames") run.frames = parse_count(flag, value(), 1, 1000000);
-    else if (flag == "--warmup") run.warmup = parse_count(flag, value(), 0, 1000000);
-    else if (flag == "--chain") run.chain = value();
+    else if (flag == "--size") run.size = parse_size(flags.value());
+    else if (flag == "--frames") run.frames = parse_count(flag, flags.value(), 1, 1000000);
+    else if (flag == "--warmup") run.warmup = parse_count(flag, flags.value(), 0, 1000000);
+    else if (flag == "--chain") run.chain = flags.value();
     else if (flag == "--validation") run.validation = true;
-    else if (flag == "--device") run.device = value();
+    else if (flag == "--device") run.device = flags.value();
     else if (flag == "--list-images") run.list_images = true;
     else if (flag == "--no-gpu-timing") run.gpu_timing = false;
     else if (flag == "--quiet") run.print_table = false;
     else if (flag == "--jitter") run.scene.jitter = true;
-    else if (flag == "--exposure") run.exposure = parse_float(flag, value());
-    else if (flag == "--shader-dir") run.shader_dir = value();
-    else if (flag == "--shader-source") run.glsl_dir = value();
+    else if (flag == "--exposure") run.exposure = parse_float(flag, flags.value());
+    else if (flag == "--shader-dir") run.shader_dir = flags.value();
+    else if (flag == "--shader-source") run.glsl_dir = flags.value();
     else if (flag == "--camera") {
-      const std::string& v = value();
+      const std::string& v = flags.value();
       if (v != "orbit" && v != "fixed") throw UsageError("--camera wants orbit or fixed, got '" + v + "'");
       run.scene.orbit_camera = v == "orbit";
     } else if (flag == "--animate") {
-      const std::string& v = value();
+      const std::string& v = flags.value();
       if (v != "on" && v != "off") throw UsageError("--animate wants on or off, got '" + v + "'");
       run.scene.animate_objects = v == "on";
     } else if (flag == "--capture") {
-      const std::string& v = value();
+      const std::string& v = flags.value();
       const size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
         throw UsageError("--capture wants NAME=FILE, e.g. final=out/final.png, got '" + v + "'");
@@ -155,17 +199,201 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
       check_writable(flag, c.path);
       run.captures.push_back(c);
     } else if (flag == "--timings") {
-      run.timings_json = value();
+      run.timings_json = flags.value();
       check_writable(flag, *run.timings_json);
     } else if (flag == "--dump-graph") {
-      run.dump_graph = value();
+      run.dump_graph = flags.value();
       check_writable(flag, *run.dump_graph);
     } else {
       throw UsageError("unknown option '" + flag + "' (see filterlab --help)");
     }
   }
-  if (out.command == Command::Run && !out.headless)
-    throw UsageError("the interactive window is not built yet: use filterlab run --headless");
+  if (!out.headless) throw UsageError("the interactive window is not built yet: use filterlab run --headless");
+}
+
+void parse_info(Flags& flags, CliOptions& out) {
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--device") out.info_device = flags.value();
+    else if (flag == "--validation") out.info_validation = true;
+    else if (flag == "--json") {
+      out.info_json = flags.value();
+      check_writable(flag, *out.info_json);
+    } else throw UsageError("unknown option '" + flag + "' for info (options: --device, --validation, --json)");
+  }
+}
+
+void parse_methods(Flags& flags, CliOptions& out) {
+  while (flags.next()) {
+    if (flags.flag() == "--json") out.methods.json = true;
+    else if (!parse_device_flag(flags, out.gpu))
+      throw UsageError("unknown option '" + flags.flag() + "' for methods (options: --json, --device, --validation)");
+  }
+}
+
+void parse_filter(Flags& flags, CliOptions& out) {
+  FilterOptions& f = out.filter;
+  std::string filter = "gaussian", method;
+  std::vector<std::pair<std::string, std::string>> params;
+  auto param = [&](const std::string& key, const std::string& value) {
+    // ':' and ',' separate parameters and steps in the chain syntax the flags are spelled into
+    // (ROIs are rewritten as WxH+X+Y below).
+    if (value.find(':') != std::string::npos || (!key.ends_with("_roi") && value.find(',') != std::string::npos))
+      throw UsageError("--" + key + " got '" + value + "', which is not a valid value");
+    params.emplace_back(key, value);
+  };
+  bool have_input = false, have_output = false;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--input") f.input = flags.value(), have_input = true;
+    else if (flag == "--output") f.output = flags.value(), have_output = true;
+    else if (flag == "--filter") filter = flags.value();
+    else if (flag == "--method") method = flags.value();
+    else if (flag == "--radius") param("radius", flags.value());
+    else if (flag == "--sigma") param("sigma", flags.value());
+    else if (flag == "--kernel") param("kernel", flags.value());
+    else if (flag == "--precision") param("precision", flags.value());
+    else if (flag == "--src-roi") param("src_roi", flags.value());
+    else if (flag == "--dst-roi") param("dst_roi", flags.value());
+    else if (flag == "--outside") param("outside", flags.value());
+    else if (flag == "--raw") f.raw = true;
+    else if (!parse_device_flag(flags, out.gpu))
+      throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
+  }
+  if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
+  if (!have_output) throw UsageError("filter needs --output FILE (.png or .pfm)");
+  if (!io::is_image_extension(f.input))
+    throw UsageError("--input " + f.input.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+  if (!io::is_output_extension(f.output))
+    throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png or .pfm)");
+  check_writable("--output", f.output);
+  if (filter != "gaussian") throw UsageError("--filter wants gaussian (the filter families so far), got '" + filter + "'");
+  if (method.empty()) throw UsageError("filter needs --method (see filterlab methods)");
+  f.spec = filter + "." + method;
+  for (const auto& [key, value] : params) {
+    // ROIs travel as WxH+X+Y inside a chain step, where commas separate steps.
+    std::string v = value;
+    if (key.ends_with("_roi")) {
+      const std::optional<filters::Roi> roi = filters::parse_roi(value);
+      if (!roi) throw UsageError("--" + std::string(key == "src_roi" ? "src-roi" : "dst-roi") +
+                                 " wants x,y,w,h with w, h >= 1, got '" + value + "'");
+      v = std::to_string(roi->width) + "x" + std::to_string(roi->height) + "+" + std::to_string(roi->x) + "+" +
+          std::to_string(roi->y);
+    }
+    f.spec += ":" + key + "=" + v;
+  }
+  try {
+    filters::parse_blur_settings(filters::parse_chain(f.spec).at(0));
+  } catch (const filters::ChainError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void parse_bench(Flags& flags, CliOptions& out) {
+  bench::BenchOptions& b = out.bench;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--methods") {
+      b.methods = split_list(flag, flags.value());
+      for (const std::string& m : b.methods)
+        if (!filters::find_blur_method(m)) throw UsageError("--methods: unknown method '" + m + "' (see filterlab methods)");
+    } else if (flag == "--radii") {
+      b.radii.clear();
+      for (const std::string& r : split_list(flag, flags.value()))
+        b.radii.push_back(int(parse_count(flag, r, 1, uint32_t(filters::kMaxRadius))));
+    } else if (flag == "--sizes") {
+      b.sizes.clear();
+      for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
+    } else if (flag == "--precision") {
+      b.precisions.clear();
+      for (const std::string& p : split_list(flag, flags.value())) b.precisions.push_back(parse_precision(flag, p));
+    } else if (flag == "--kernel") {
+      const std::string& v = flags.value();
+      auto type = filters::parse_kernel_type(v);
+      if (!type) throw UsageError("--kernel wants gaussian, box or binomial, got '" + v + "'");
+      b.kernel = *type;
+    } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
+    else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
+    else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
+    else if (flag == "--no-error") b.measure_error = false;
+    else if (flag == "--quiet") out.quiet = true;
+    else if (flag == "--json") {
+      out.bench_json = flags.value();
+      check_writable(flag, *out.bench_json);
+    } else if (flag == "--csv") {
+      out.bench_csv = flags.value();
+      check_writable(flag, *out.bench_csv);
+    } else if (!parse_device_flag(flags, out.gpu)) {
+      throw UsageError("unknown option '" + flag + "' for bench (see filterlab --help)");
+    }
+  }
+}
+
+void parse_quality(Flags& flags, CliOptions& out) {
+  QualityOptions& q = out.quality;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--size") q.size = parse_size(flags.value());
+    else if (flag == "--radii") {
+      q.radii.clear();
+      for (const std::string& r : split_list(flag, flags.value()))
+        q.radii.push_back(int(parse_count(flag, r, 1, uint32_t(filters::kMaxRadius))));
+    } else if (flag == "--markdown") {
+      q.markdown = flags.value();
+      check_writable(flag, *q.markdown);
+    } else if (flag == "--json") {
+      q.json = flags.value();
+      check_writable(flag, *q.json);
+    } else if (!parse_device_flag(flags, out.gpu)) {
+      throw UsageError("unknown option '" + flag + "' for quality (see filterlab --help)");
+    }
+  }
+  if (q.size.width < 16 || q.size.height < 16) throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+}
+
+}  // namespace
+
+CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir) {
+  CliOptions out;
+  out.run.shader_dir = exe_dir / "shaders";
+  out.gpu.shader_dir = exe_dir / "shaders";
+  if (args.empty()) throw UsageError("no command given (try: filterlab run --headless, or filterlab --help)");
+  const std::string& command = args[0];
+  if (command == "help" || command == "--help" || command == "-h") return out;
+  if (command == "--version") {
+    out.command = Command::Version;
+    return out;
+  }
+  Flags flags(args);
+  if (command == "filters") {
+    out.command = Command::ListFilters;
+    if (flags.next()) throw UsageError("filters takes no options, got '" + flags.flag() + "'");
+  } else if (command == "info") {
+    out.command = Command::Info;
+    parse_info(flags, out);
+  } else if (command == "run") {
+    out.command = Command::Run;
+    parse_run(flags, out);
+  } else if (command == "methods") {
+    out.command = Command::Methods;
+    parse_methods(flags, out);
+  } else if (command == "filter") {
+    out.command = Command::Filter;
+    parse_filter(flags, out);
+  } else if (command == "bench") {
+    out.command = Command::Bench;
+    parse_bench(flags, out);
+  } else if (command == "quality") {
+    out.command = Command::Quality;
+    parse_quality(flags, out);
+  } else {
+    throw UsageError("unknown command '" + command +
+                     "' (commands: run, info, filters, methods, filter, bench, quality, help)");
+  }
+  out.bench.device = out.gpu.device;
+  out.bench.validation = out.gpu.validation;
+  out.bench.shader_dir = out.gpu.shader_dir;
+  out.bench.glsl_dir = out.gpu.glsl_dir;
   return out;
 }
 

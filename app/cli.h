@@ -1,6 +1,7 @@
 #pragma once
 // Command-line parsing. Any problem throws UsageError, which main() turns into one line and
 // exit code 2.
+#include "bench/bench.h"
 #include "headless/headless_runner.h"
 
 #include <stdexcept>
@@ -14,7 +15,33 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Help, Version, Run, Info, ListFilters };
+enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality };
+
+// Where SPIR-V comes from and which device runs: shared by every command that touches the GPU.
+struct DeviceOptions {
+  std::string device;
+  bool validation = false;
+  std::filesystem::path shader_dir;
+  std::optional<std::filesystem::path> glsl_dir;
+};
+
+struct MethodsOptions {
+  bool json = false;
+};
+
+// `filterlab filter`: one image file through one blur method.
+struct FilterOptions {
+  std::filesystem::path input, output;
+  std::string spec;  // the chain step the flags spell, e.g. "gaussian.frag.full2d:radius=3"
+  bool raw = false;
+};
+
+// `filterlab quality`: the paper's quality tables, every method against frag.full2d on the scene.
+struct QualityOptions {
+  VkExtent2D size{1280, 720};
+  std::vector<int> radii = {1, 2, 3};  // 3x3, 5x5, 7x7
+  std::optional<std::filesystem::path> markdown, json;
+};
 
 struct CliOptions {
   Command command = Command::Help;
@@ -23,6 +50,13 @@ struct CliOptions {
   std::string info_device;
   bool info_validation = false;
   std::optional<std::filesystem::path> info_json;
+  DeviceOptions gpu;  // methods, filter, bench, quality
+  MethodsOptions methods;
+  FilterOptions filter;
+  bench::BenchOptions bench;
+  std::optional<std::filesystem::path> bench_json, bench_csv;
+  bool quiet = false;
+  QualityOptions quality;
 };
 
 // args excludes argv[0]. exe_dir locates the SPIR-V next to the binary by default.

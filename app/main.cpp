@@ -1,5 +1,6 @@
 // filterlab: real-time image filtering methods on Vulkan, measured and checked.
 #include "cli.h"
+#include "commands.h"
 
 #include "filters/chain.h"
 #include "graph/graph.h"
@@ -110,6 +111,10 @@ int main(int argc, char** argv) {
         return 0;
       case app::Command::Info: return print_info(options);
       case app::Command::Run: return run(options);
+      case app::Command::Methods: return app::list_methods(options);
+      case app::Command::Filter: return app::filter_file(options);
+      case app::Command::Bench: return app::run_benchmark(options);
+      case app::Command::Quality: return app::quality_tables(options);
     }
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());

@@ -6,8 +6,8 @@
 
 namespace filterlab::passes {
 
-UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format)
-    : format_(format), width_(image.width), height_(image.height) {
+UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format, When when)
+    : format_(format), width_(image.width), height_(image.height), when_(when) {
   if (format != VK_FORMAT_R32G32B32A32_SFLOAT && format != VK_FORMAT_R16G16B16A16_SFLOAT)
     throw std::invalid_argument("UploadPass: RGBA32F or RGBA16F only");
   const size_t pixels = size_t(width_) * height_;
@@ -27,9 +27,13 @@ UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat for
 
 void UploadPass::add_to(graph::RenderGraph& graph, const std::string& name) {
   graph.declare_image(name, {format_, graph::SizeRule::absolute(width_, height_)});
+  // With `once`, later frames still declare the write, so the graph keeps a producer for the image
+  // and the barriers stay derived; they record no copy, and the layout transition keeps the contents.
   graph.add_pass("upload " + name, graph::PassKind::Transfer)
       .write(name, graph::Usage::TransferDst)
       .execute([this, name](graph::PassContext& ctx) {
+        if (when_ == When::Once && uploaded_) return;
+        uploaded_ = true;
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {width_, height_, 1};

@@ -69,7 +69,36 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
   }
 }
 
+TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
+  const auto o = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--method", "comp.tiled",
+                                 "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
+                                "/bin");
+  EXPECT_EQ(o.command, app::Command::Filter);
+  EXPECT_EQ(o.filter.spec, "gaussian.comp.tiled:radius=3:src_roi=30x20+1+2:dst_roi=30x20+0+0");
+  EXPECT_TRUE(o.filter.raw);
+  const auto b = app::parse_cli({"bench", "--radii", "1,8", "--sizes", "64x32,128x64", "--precision", "fp32",
+                                 "--methods", "frag.full2d", "--device", "llvm"},
+                                "/bin");
+  EXPECT_EQ(b.bench.radii, (std::vector<int>{1, 8}));
+  ASSERT_EQ(b.bench.sizes.size(), 2u);
+  EXPECT_EQ(b.bench.sizes[1].width, 128u);
+  EXPECT_EQ(b.bench.precisions, (std::vector<filters::Precision>{filters::Precision::Fp32}));
+  EXPECT_EQ(b.bench.device, "llvm");
+  EXPECT_EQ(b.bench.shader_dir, std::filesystem::path("/bin/shaders"));
+}
+
 TEST(Cli, RejectsBadInputWithAClearMessage) {
+  expect_usage_error({"bench", "--radii", "0"}, "--radii wants a whole number in 1..32");
+  expect_usage_error({"bench", "--radii", "1,,2"}, "comma-separated");
+  expect_usage_error({"bench", "--methods", "frag.fastest"}, "unknown method 'frag.fastest'");
+  expect_usage_error({"filter", "--input", "a.png"}, "needs --output");
+  expect_usage_error({"filter", "--input", "a.tga", "--output", "b.png", "--method", "frag.full2d"}, "unsupported file type");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "frag.full2d", "--radius", "1:sigma=2"},
+                     "not a valid value");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--src-roi", "1,2"},
+                     "--src-roi wants x,y,w,h");
+  expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
+  expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
   expect_usage_error({}, "no command");
   expect_usage_error({"render"}, "unknown command 'render'");
   expect_usage_error({"run", "--headless", "--bogus"}, "unknown option '--bogus'");

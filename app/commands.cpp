@@ -1,0 +1,218 @@
+#include "commands.h"
+
+#include "bench/bench.h"
+#include "filters/apply.h"
+#include "filters/blur_filter.h"
+#include "filters/reference.h"
+#include "io/image_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace filterlab::app {
+
+namespace {
+
+vk::Context make_context(const DeviceOptions& gpu) {
+  vk::ContextOptions options;
+  options.device_selector = gpu.device;
+  options.validation = gpu.validation;
+  options.compute_derivatives = true;  // comp.quad_derivative needs them enabled at device creation
+  return vk::Context(options);
+}
+
+int validation_exit_code(const vk::Context& ctx) {
+  if (ctx.validation_messages() == 0) return 0;
+  std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", ctx.validation_messages());
+  return 4;
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw io::IoError("cannot write " + path.string());
+}
+
+const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
+
+}  // namespace
+
+int list_methods(const CliOptions& options) {
+  vk::Context ctx = make_context(options.gpu);
+  using nlohmann::json;
+  json list = json::array();
+  list.push_back({{"filter", "copy"},
+                  {"method", "copy"},
+                  {"stage", "compute"},
+                  {"exact", true},
+                  {"available", true},
+                  {"description", "one fetch and one store per pixel: the memory floor"},
+                  {"fetches_per_pixel", 1}});
+  if (!options.methods.json) std::printf("%-30s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
+  for (const filters::BlurMethod& m : filters::blur_methods()) {
+    filters::BlurSettings settings;
+    settings.method = &m;
+    const filters::MethodSupport fp16 = m.support(ctx, settings);
+    settings.precision = filters::Precision::Fp32;
+    const filters::MethodSupport fp32 = m.support(ctx, settings);
+    json cost = json::object();
+    for (int r : kCostRadii) {
+      const filters::MethodCost c = m.cost(r);
+      cost[std::to_string(r)] = {{"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
+    }
+    json entry = {{"filter", "gaussian"},
+                  {"method", m.name},
+                  {"stage", m.stage},
+                  {"exact", m.exact},
+                  {"passes", m.passes},
+                  {"available", fp16.available()},
+                  {"min_radius", 1},
+                  {"max_radius", fp16.available() ? fp16.max_radius : 0},
+                  {"max_radius_fp32", fp32.available() ? fp32.max_radius : 0},
+                  {"takes_roi", m.takes_roi},
+                  {"description", m.description},
+                  {"fetches_per_pixel", m.cost(filters::KernelSpec{}.radius).fetches},
+                  {"cost_per_pixel_by_radius", cost}};
+    if (!fp16.available()) entry["reason"] = fp16.reason;
+    list.push_back(entry);
+    if (!options.methods.json) {
+      const std::string radius = fp16.available() ? "1.." + std::to_string(fp16.max_radius) : "-";
+      std::printf("%-30s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
+                  m.exact ? "yes" : "no", radius.c_str(), fp16.available() ? "available" : fp16.reason.c_str());
+    }
+  }
+  if (options.methods.json) {
+    json out = {{"device", ctx.report().name}, {"methods", list}};
+    std::cout << out.dump(2) << "\n";
+  }
+  return validation_exit_code(ctx);
+}
+
+int filter_file(const CliOptions& options) {
+  const FilterOptions& f = options.filter;
+  const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
+  io::ImageF input;
+  try {
+    input = io::read_image_file(f.input, encoding);
+  } catch (const io::IoError& e) {
+    throw UsageError(e.what());  // a missing or corrupt input is bad input: exit 2
+  }
+  const filters::FilterStep step = filters::parse_chain(f.spec).at(0);
+  const filters::BlurSettings settings = filters::parse_blur_settings(step);
+  for (const auto& [flag, roi] : {std::pair{"--src-roi", settings.src_roi}, std::pair{"--dst-roi", settings.dst_roi}})
+    if (roi && !roi->fits_in(input.width, input.height))
+      throw UsageError(std::string(flag) + " leaves the " + std::to_string(input.width) + "x" +
+                       std::to_string(input.height) + " image");
+
+  vk::Context ctx = make_context(options.gpu);
+  vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
+  const io::ImageF output = filters::apply_filter(ctx, shaders, input, step, settings.format());
+  io::write_image_file(f.output, output, encoding);
+  std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(), f.spec.c_str(),
+              output.width, output.height);
+  return validation_exit_code(ctx);
+}
+
+int run_benchmark(const CliOptions& options) {
+  const bool tty = ::isatty(STDERR_FILENO);
+  auto progress = [&](const bench::Progress& p) {
+    if (options.quiet) return;
+    std::fprintf(stderr, "%s[%zu/%zu] %-48s %6.0f s elapsed, ~%.0f s left%s", tty ? "\r\033[K" : "", p.index, p.total,
+                 p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
+  };
+  const bench::BenchResult result = bench::run_bench(options.bench, progress);
+  if (tty && !options.quiet) std::fprintf(stderr, "\n");
+  if (options.bench_json) bench::write_bench_json(result, options.bench, *options.bench_json);
+  if (options.bench_csv) bench::write_bench_csv(result, *options.bench_csv);
+  if (!options.quiet) std::cout << bench::format_bench_table(result) << std::flush;
+  if (result.validation_messages) {
+    std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", result.validation_messages);
+    return 4;
+  }
+  return 0;
+}
+
+int quality_tables(const CliOptions& options) {
+  const QualityOptions& q = options.quality;
+  // The displayed scene (tonemapped, 8-bit sRGB as stored / 255) stands in for the paper's photographs.
+  headless::RunOptions run;
+  run.size = q.size;
+  run.frames = 1;
+  run.warmup = 0;
+  run.device = options.gpu.device;
+  run.validation = options.gpu.validation;
+  run.shader_dir = options.gpu.shader_dir;
+  run.glsl_dir = options.gpu.glsl_dir;
+  run.read_images = {"final"};
+  run.print_table = false;
+  headless::RunResult scene = headless::run_headless(run);
+  if (scene.validation_messages) {
+    std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", scene.validation_messages);
+    return 4;
+  }
+  const io::ImageF image = scene.images.at("final");
+
+  vk::Context ctx = make_context(options.gpu);
+  vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
+  using nlohmann::json;
+  json rows = json::array();
+  std::string table = "| method | exact |";
+  std::string rule = "| --- | --- |";
+  for (int r : q.radii) {
+    const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
+    table += " MSE " + k + " | SSIM " + k + " |";
+    rule += " --- | --- |";
+  }
+  table += "\n" + rule + "\n";
+  std::map<int, io::ImageF> baseline;
+  auto filtered = [&](const std::string& method, int r) {
+    const filters::FilterStep step =
+        filters::parse_chain("gaussian." + method + ":radius=" + std::to_string(r) + ":precision=fp32").at(0);
+    return filters::apply_filter(ctx, shaders, image, step);
+  };
+  for (int r : q.radii) baseline[r] = filtered("frag.full2d", r);
+  for (const filters::BlurMethod& m : filters::blur_methods()) {
+    std::string line = std::string("| ") + m.name + " | " + (m.exact ? "yes" : "no") + " |";
+    json row = {{"method", m.name}, {"exact", m.exact}, {"stage", m.stage}, {"by_radius", json::object()}};
+    for (int r : q.radii) {
+      io::ImageF out;
+      try {
+        out = filtered(m.name, r);
+      } catch (const filters::ChainError& e) {
+        line += " n/a | n/a |";
+        row["by_radius"][std::to_string(r)] = {{"skipped", e.what()}};
+        continue;
+      }
+      // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
+      double mse = 0, ssim = 0;
+      const io::ImageF& base = baseline[r];
+      for (size_t i = 0; i < out.pixels.size(); ++i)
+        if (i % 4 != 3) mse += (double(out.pixels[i]) - base.pixels[i]) * (double(out.pixels[i]) - base.pixels[i]);
+      mse /= double(out.width) * out.height * 3;
+      for (uint32_t c = 0; c < 3; ++c) ssim += filters::ssim(out, base, c) / 3.0;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
+      line += cell;
+      row["by_radius"][std::to_string(r)] = {{"mse", mse}, {"ssim", ssim}};
+    }
+    table += line + "\n";
+    rows.push_back(row);
+  }
+  const std::string header = "Every method against frag.full2d on the tonemapped scene (" + std::to_string(q.size.width) +
+                             "x" + std::to_string(q.size.height) + ", 8-bit sRGB values / 255, fp32 filtering, "
+                             "Gaussian kernel with the ideal sigma), device " + ctx.report().name + ".\n\n";
+  std::cout << header << table;
+  if (q.markdown) write_text(*q.markdown, header + table);
+  if (q.json) {
+    json out = {{"device", ctx.report().name}, {"size", {q.size.width, q.size.height}}, {"baseline", "frag.full2d"},
+                {"image", "tonemapped scene, 8-bit sRGB values / 255"}, {"methods", rows}};
+    write_text(*q.json, out.dump(2) + "\n");
+  }
+  return validation_exit_code(ctx);
+}
+
+}  // namespace filterlab::app

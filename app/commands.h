@@ -1,0 +1,12 @@
+#pragma once
+// The commands that drive the filters directly (no scene loop): each returns the exit code.
+#include "cli.h"
+
+namespace filterlab::app {
+
+int list_methods(const CliOptions& options);    // filterlab methods [--json]
+int filter_file(const CliOptions& options);     // filterlab filter --input ... --output ...
+int run_benchmark(const CliOptions& options);   // filterlab bench
+int quality_tables(const CliOptions& options);  // filterlab quality
+
+}  // namespace filterlab::app

@@ -1,0 +1,388 @@
+#include "bench/bench.h"
+
+#include "filters/blur_filter.h"
+#include "filters/reference.h"
+#include "graph/executor.h"
+#include "headless/capture.h"
+#include "headless/frame_ring.h"
+#include "passes/upload_pass.h"
+#include "vk/formats.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "git_revision.h"  // generated at build time by cmake/GitRevision.cmake
+
+namespace filterlab::bench {
+
+const char* git_revision() { return FILTERLAB_GIT_REVISION; }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* precision_name(filters::Precision p) { return p == filters::Precision::Fp32 ? "fp32" : "fp16"; }
+VkFormat precision_format(filters::Precision p) {
+  return p == filters::Precision::Fp32 ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R16G16B16A16_SFLOAT;
+}
+
+// fp16 inputs are rounded on the CPU first, so the reference sees exactly what the GPU reads and the
+// error columns measure the method, not the input's quantization.
+io::ImageF input_image(VkExtent2D size, filters::Precision precision, uint32_t seed) {
+  io::ImageF image = filters::random_image(size.width, size.height, 4, seed);
+  if (precision == filters::Precision::Fp16)
+    for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  return image;
+}
+
+struct Timed {
+  headless::Summary gpu_us;
+  std::vector<std::pair<std::string, double>> pass_median_us;
+  io::ImageF output;  // of input 0
+};
+
+// One graph per input, each with its own resident input and output images, recorded in turn: frame f
+// runs instance f mod K, so consecutive frames never find their data in the caches.
+Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const std::vector<io::ImageF>& inputs,
+                  VkFormat format, const filters::FilterStep& step, const BenchOptions& options) {
+  passes::PassEnv env{ctx, shaders, headless::kFramesInFlight};
+  std::unique_ptr<filters::Filter> filter = filters::make_filter(step, env);
+  struct Instance {
+    graph::RenderGraph graph;
+    std::unique_ptr<passes::UploadPass> upload;
+    std::unique_ptr<graph::Executor> executor;
+    std::string output;
+  };
+  std::vector<std::unique_ptr<Instance>> instances;
+  const VkExtent2D size{inputs.at(0).width, inputs.at(0).height};
+  for (const io::ImageF& input : inputs) {
+    auto instance = std::make_unique<Instance>();
+    instance->upload = std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
+    instance->upload->add_to(instance->graph, "input");
+    instance->output = filter->add_to(instance->graph, "input", step.filter);
+    instance->executor = std::make_unique<graph::Executor>(ctx, headless::kFramesInFlight, true);
+    instance->executor->prepare(instance->graph, {instance->output}, size);
+    instances.push_back(std::move(instance));
+  }
+
+  const uint64_t count = instances.size(), total = uint64_t(options.warmup) + options.frames;
+  std::vector<double> frame_us;
+  std::map<std::string, std::vector<double>> pass_us;
+  std::vector<std::string> pass_order;
+  auto collect = [&](uint64_t frame) {
+    auto timings = instances[frame % count]->executor->timings(frame % headless::kFramesInFlight);
+    if (!timings || frame < options.warmup) return;
+    double sum = 0;
+    for (const graph::PassTiming& t : *timings) {
+      if (t.name.rfind("upload ", 0) == 0) continue;  // not part of the method
+      sum += t.gpu_ms * 1000.0;
+      if (!pass_us.count(t.name)) pass_order.push_back(t.name);
+      pass_us[t.name].push_back(t.gpu_ms * 1000.0);
+    }
+    frame_us.push_back(sum);
+  };
+  {
+    headless::FrameRing ring(ctx);
+    for (uint64_t frame = 0; frame < total; ++frame) {
+      VkCommandBuffer cmd = ring.begin(frame);
+      if (frame >= headless::kFramesInFlight) collect(frame - headless::kFramesInFlight);
+      instances[frame % count]->executor->record(cmd, frame % headless::kFramesInFlight, frame);
+      ring.submit(frame);
+    }
+    ring.wait_for(total);
+    for (uint64_t frame = total >= headless::kFramesInFlight ? total - headless::kFramesInFlight : 0; frame < total;
+         ++frame)
+      collect(frame);
+  }
+  Timed timed;
+  timed.gpu_us = headless::summarize(frame_us);
+  for (const std::string& name : pass_order) timed.pass_median_us.emplace_back(name, headless::summarize(pass_us[name]).median);
+  timed.output = headless::to_float_image(instances[0]->executor->read_image(instances[0]->output));
+  return timed;
+}
+
+io::ImageF to_float(const filters::ImageD& image) {
+  io::ImageF out{image.width, image.height, image.channels, {}};
+  out.pixels.assign(image.pixels.begin(), image.pixels.end());
+  return out;
+}
+
+io::ImageF centre_crop(const io::ImageF& image, uint32_t max_side) {
+  const uint32_t w = std::min(image.width, max_side), h = std::min(image.height, max_side);
+  const uint32_t x0 = (image.width - w) / 2, y0 = (image.height - h) / 2;
+  io::ImageF out{w, h, image.channels, {}};
+  out.pixels.reserve(size_t(w) * h * image.channels);
+  for (uint32_t y = 0; y < h; ++y) {
+    const float* row = &image.pixels[(size_t(y0 + y) * image.width + x0) * image.channels];
+    out.pixels.insert(out.pixels.end(), row, row + size_t(w) * image.channels);
+  }
+  return out;
+}
+
+CaseError measure_error(const io::ImageF& output, const filters::ImageD& reference, uint32_t ssim_crop) {
+  const filters::ErrorStats stats = filters::compare(output, reference);
+  CaseError e{stats.max_abs, stats.mse, 0};
+  const io::ImageF a = centre_crop(output, ssim_crop), b = centre_crop(to_float(reference), ssim_crop);
+  if (a.width >= 11 && a.height >= 11) {
+    for (uint32_t c = 0; c < 4; ++c) e.ssim += filters::ssim(a, b, c) / 4.0;
+  } else {
+    e.ssim = std::nan("");  // SSIM's 11x11 window does not fit
+  }
+  return e;
+}
+
+std::string size_text(VkExtent2D s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
+}  // namespace
+
+BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress) {
+  std::vector<const filters::BlurMethod*> methods;
+  if (options.methods.empty())
+    for (const filters::BlurMethod& m : filters::blur_methods()) methods.push_back(&m);
+  for (const std::string& name : options.methods) {
+    const filters::BlurMethod* m = filters::find_blur_method(name);
+    if (!m) {
+      std::string names;
+      for (const filters::BlurMethod& b : filters::blur_methods()) names += " " + std::string(b.name);
+      throw filters::ChainError("unknown method '" + name + "' (methods:" + names + ")");
+    }
+    methods.push_back(m);
+  }
+
+  vk::ContextOptions context_options;
+  context_options.validation = options.validation;
+  context_options.device_selector = options.device;
+  context_options.compute_derivatives = true;
+  vk::Context ctx(context_options);
+  vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
+
+  BenchResult result;
+  result.device = ctx.report();
+  const size_t total = options.sizes.size() * options.precisions.size() * (1 + options.radii.size() * methods.size());
+  size_t index = 0;
+  const Clock::time_point start = Clock::now();
+  auto report = [&](const std::string& label) {
+    ++index;
+    if (!progress) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double left = index > 1 ? elapsed / double(index - 1) * double(total - index + 1) : 0.0;
+    progress({index, total, label, elapsed, left});
+  };
+
+  for (const VkExtent2D size : options.sizes)
+    for (const filters::Precision precision : options.precisions) {
+      const VkFormat format = precision_format(precision);
+      std::vector<io::ImageF> inputs;
+      for (uint32_t i = 0; i < options.inputs; ++i) inputs.push_back(input_image(size, precision, 1000 + i));
+      const std::string suffix = " " + size_text(size) + " " + precision_name(precision);
+
+      report("copy" + suffix);
+      const filters::FilterStep copy_step = filters::parse_chain(std::string("copy:precision=") + precision_name(precision)).at(0);
+      Timed copy = time_filter(ctx, shaders, inputs, format, copy_step, options);
+      CaseResult copy_case;
+      copy_case.filter = "copy";
+      copy_case.method = "copy";
+      copy_case.stage = "compute";
+      copy_case.precision = precision_name(precision);
+      copy_case.size = size;
+      copy_case.gpu_us = copy.gpu_us;
+      copy_case.pass_median_us = copy.pass_median_us;
+      copy_case.cost = {1, 0, 0};
+      copy_case.copy_ratio = 1;
+      if (options.measure_error) copy_case.error = measure_error(copy.output, filters::reference_blur(inputs[0], {1.0}), options.ssim_crop);
+      const double copy_median = copy.gpu_us.median;
+      result.cases.push_back(copy_case);
+
+      for (const int radius : options.radii) {
+        std::optional<filters::ImageD> reference;  // per radius, shared by the methods
+        for (const filters::BlurMethod* method : methods) {
+          const std::string spec = std::string("gaussian.") + method->name + ":radius=" + std::to_string(radius) +
+                                   ":kernel=" + filters::kernel_type_name(options.kernel) +
+                                   ":precision=" + precision_name(precision);
+          report(std::string("gaussian.") + method->name + " r=" + std::to_string(radius) + suffix);
+          const filters::FilterStep step = filters::parse_chain(spec).at(0);
+          const filters::BlurSettings settings = filters::parse_blur_settings(step);
+          Timed timed;
+          try {
+            timed = time_filter(ctx, shaders, inputs, format, step, options);
+          } catch (const filters::ChainError& e) {  // unavailable here, or a radius it cannot serve
+            result.skipped.push_back({method->name, radius, e.what()});
+            continue;
+          }
+          CaseResult c;
+          c.filter = "gaussian";
+          c.method = method->name;
+          c.stage = method->stage;
+          c.exact = method->exact;
+          c.radius = radius;
+          c.sigma = settings.kernel.type == filters::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
+          c.kernel = filters::kernel_type_name(settings.kernel.type);
+          c.precision = precision_name(precision);
+          c.size = size;
+          c.gpu_us = timed.gpu_us;
+          c.pass_median_us = timed.pass_median_us;
+          c.copy_ratio = copy_median > 0 ? timed.gpu_us.median / copy_median : 0;
+          c.cost = method->cost(radius);
+          if (options.measure_error) {
+            if (!reference) reference = filters::reference_blur(inputs[0], filters::kernel_weights(settings.kernel));
+            c.error = measure_error(timed.output, *reference, options.ssim_crop);
+          }
+          result.cases.push_back(c);
+        }
+      }
+    }
+  for (CaseResult& c : result.cases)
+    c.gpixels_per_s = c.gpu_us.median > 0 ? double(c.size.width) * c.size.height / (c.gpu_us.median * 1e3) : 0;
+  result.validation_messages = ctx.validation_messages();
+  return result;
+}
+
+namespace {
+
+bool is_cpu_device(const vk::DeviceReport& d) { return d.device_type == "cpu"; }
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+void write_atomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) throw io::IoError("cannot write " + path.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw io::IoError("cannot write " + path.string());
+  }
+}
+
+}  // namespace
+
+void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path) {
+  using nlohmann::json;
+  const vk::DeviceReport& d = result.device;
+  json j;
+  j["schema"] = "filterlab.bench/1";
+  j["tool"] = "filterlab";
+  j["git_revision"] = git_revision();
+  j["date"] = utc_now();
+  j["device"] = {{"name", d.name},
+                 {"type", d.device_type},
+                 {"driver", d.driver_name},
+                 {"driver_info", d.driver_info},
+                 {"api_version", vk::api_version_string(d.api_version)},
+                 {"timestamp_period_ns", d.timestamp_period_ns},
+                 {"timestamp_valid_bits", d.timestamp_valid_bits},
+                 {"max_compute_shared_memory", d.max_compute_shared_memory},
+                 {"subgroup_size", d.subgroup_size}};
+  j["timings_are"] = is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
+  j["timing_method"] =
+      "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; median, p5 "
+      "and p95 over the timed frames; inputs resident (uploaded once) and rotated every frame";
+  j["frames"] = options.frames;
+  j["warmup"] = options.warmup;
+  j["inputs"] = options.inputs;
+  j["kernel"] = filters::kernel_type_name(options.kernel);
+  j["validation"] = options.validation;
+  j["validation_messages"] = result.validation_messages;
+  j["error_method"] = "against the double-precision CPU reference on input 0; max_abs and mse over the whole frame "
+                      "and all 4 channels; ssim (Wang et al. 2004, mean of channels) over the centred crop of side "
+                      "<= " + std::to_string(options.ssim_crop);
+  j["cases"] = json::array();
+  for (const CaseResult& c : result.cases) {
+    json passes = json::array();
+    for (const auto& [name, us] : c.pass_median_us) passes.push_back({{"name", name}, {"median_us", us}});
+    json entry = {{"filter", c.filter},
+                  {"method", c.method},
+                  {"stage", c.stage},
+                  {"exact", c.exact},
+                  {"radius", c.radius},
+                  {"sigma", c.sigma},
+                  {"kernel", c.kernel},
+                  {"width", c.size.width},
+                  {"height", c.size.height},
+                  {"precision", c.precision},
+                  {"median_us", c.gpu_us.median},
+                  {"p5_us", c.gpu_us.p5},
+                  {"p95_us", c.gpu_us.p95},
+                  {"min_us", c.gpu_us.min},
+                  {"max_us", c.gpu_us.max},
+                  {"frames", c.gpu_us.count},
+                  {"gpixels_per_s", c.gpixels_per_s},
+                  {"copy_ratio", c.copy_ratio},
+                  {"fetches_per_pixel", c.cost.fetches},
+                  {"shared_reads_per_pixel", c.cost.shared_reads},
+                  {"shared_writes_per_pixel", c.cost.shared_writes},
+                  {"passes", passes}};
+    if (c.error) {
+      entry["error"] = {{"max_abs", c.error->max_abs}, {"mse", c.error->mse}};
+      entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);
+    } else {
+      entry["error"] = nullptr;
+    }
+    j["cases"].push_back(entry);
+  }
+  j["skipped"] = json::array();
+  for (const Skipped& s : result.skipped)
+    j["skipped"].push_back({{"method", s.method}, {"radius", s.radius}, {"reason", s.reason}});
+  write_atomically(path, j.dump(2) + "\n");
+}
+
+void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
+  std::ostringstream out;
+  out << "filter,method,stage,exact,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
+         "gpixels_per_s,copy_ratio,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,mse,ssim\n";
+  for (const CaseResult& c : result.cases) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,", c.filter.c_str(),
+                  c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.radius, c.sigma, c.kernel.c_str(), c.size.width,
+                  c.size.height, c.precision.c_str(), c.gpu_us.median, c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s,
+                  c.copy_ratio, c.cost.fetches, c.cost.shared_reads, c.cost.shared_writes);
+    out << line;
+    if (c.error) {
+      std::snprintf(line, sizeof line, "%.6g,%.6g,%.6g", c.error->max_abs, c.error->mse, c.error->ssim);
+      out << line;
+    } else {
+      out << ",,";
+    }
+    out << "\n";
+  }
+  write_atomically(path, out.str());
+}
+
+std::string format_bench_table(const BenchResult& result) {
+  std::ostringstream out;
+  const vk::DeviceReport& d = result.device;
+  out << d.name << " (" << d.driver_name << ")"
+      << (is_cpu_device(d) ? ": a CPU implementation, so these are CPU timings" : "") << "\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s\n", "method", "r", "size", "prec",
+                "median us", "p95 us", "x copy", "fetch/px", "max err");
+  out << line;
+  for (const CaseResult& c : result.cases) {
+    const std::string name = c.filter == "copy" ? "copy (memory floor)" : c.method;
+    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g\n", name.c_str(), c.radius,
+                  size_text(c.size).c_str(), c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95, c.copy_ratio,
+                  c.cost.fetches, c.error ? c.error->max_abs : std::nan(""));
+    out << line;
+  }
+  for (const Skipped& s : result.skipped) out << "skipped " << s.method << " r=" << s.radius << ": " << s.reason << "\n";
+  return out.str();
+}
+
+}  // namespace filterlab::bench

@@ -1,0 +1,82 @@
+#pragma once
+// `filterlab bench`: every requested method x radius x size x precision, timed on the GPU with
+// rotated resident inputs, beside a plain copy of the same size and format measured in the same
+// run (the memory floor), and checked against the exact CPU reference on one frame.
+#include "filters/blur_filter.h"
+#include "headless/stats.h"
+#include "vk/context.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab::bench {
+
+struct BenchOptions {
+  std::vector<std::string> methods;  // empty: every blur method (unavailable ones are skipped with the reason)
+  std::vector<int> radii = {1, 2, 3, 4, 8, 16, 32};
+  std::vector<VkExtent2D> sizes = {{3840, 2160}};
+  std::vector<filters::Precision> precisions = {filters::Precision::Fp16};
+  filters::KernelType kernel = filters::KernelType::Gaussian;
+  uint32_t frames = 100;  // timed frames per case
+  uint32_t warmup = 20;
+  uint32_t inputs = 3;    // resident input images, rotated every frame
+  bool measure_error = true;
+  uint32_t ssim_crop = 1024;  // SSIM over the centred crop of at most this size (it costs O(pixels))
+  std::string device;
+  bool validation = false;
+  std::filesystem::path shader_dir;
+  std::optional<std::filesystem::path> glsl_dir;
+};
+
+struct CaseError {
+  double max_abs = 0, mse = 0, ssim = 0;
+};
+
+struct CaseResult {
+  std::string filter, method, stage;  // filter "copy" is the memory-floor case
+  bool exact = true;
+  int radius = 0;
+  double sigma = 0;
+  std::string kernel, precision;
+  VkExtent2D size{};
+  headless::Summary gpu_us;  // per frame: the sum of the method's passes
+  std::vector<std::pair<std::string, double>> pass_median_us;
+  double gpixels_per_s = 0;
+  double copy_ratio = 0;  // median / the copy case's median at the same size and precision
+  filters::MethodCost cost;
+  std::optional<CaseError> error;
+};
+
+struct Skipped {
+  std::string method;
+  int radius = 0;
+  std::string reason;
+};
+
+struct Progress {
+  size_t index = 0, total = 0;  // case index (1-based) of total
+  std::string label;
+  double elapsed_s = 0, estimate_left_s = 0;
+};
+
+struct BenchResult {
+  vk::DeviceReport device;
+  std::vector<CaseResult> cases;
+  std::vector<Skipped> skipped;
+  uint32_t validation_messages = 0;
+};
+
+// Throws filters::ChainError for an unknown method name (a usage error).
+BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
+
+void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path);
+void write_bench_csv(const BenchResult& result, const std::filesystem::path& path);
+std::string format_bench_table(const BenchResult& result);
+
+// The build's git revision ("unknown" outside a checkout), set when CMake configures.
+const char* git_revision();
+
+}  // namespace filterlab::bench

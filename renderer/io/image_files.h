@@ -1,0 +1,27 @@
+#pragma once
+// Image files as filter inputs and outputs, chosen by extension: .png and .jpg/.jpeg (8-bit, sRGB
+// encoded) and .pfm (linear float, exact). Used by `filterlab filter` (and later `compare`).
+#include "io/image_io.h"
+
+namespace filterlab::io {
+
+enum class Encoding {
+  Srgb,  // 8-bit values are sRGB: decoded to linear on read, encoded on write (alpha stays linear)
+  Raw,   // 8-bit values are used as stored / 255, and written back as value * 255
+};
+
+// 4 channels from PNG/JPEG (alpha 1 when the file has none); PFM gives 1 or 3 channels. Throws
+// IoError for a missing, unreadable, corrupt or unsupported file.
+ImageF read_image_file(const std::filesystem::path& path, Encoding encoding);
+// .png: 8-bit RGBA, clamped to [0,1]; .pfm: RGB floats (alpha dropped). Atomic: a failed write leaves
+// no file behind. Throws IoError, also for an unsupported extension.
+void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding);
+
+bool is_image_extension(const std::filesystem::path& path);   // .png .jpg .jpeg .pfm
+bool is_output_extension(const std::filesystem::path& path);  // .png .pfm
+
+// The sRGB transfer functions (IEC 61966-2-1), on [0,1].
+double srgb_to_linear(double encoded);
+double linear_to_srgb(double linear);
+
+}  // namespace filterlab::io

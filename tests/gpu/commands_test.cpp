@@ -1,0 +1,182 @@
+// GPU tier, end to end through the binary: methods, filter, bench and quality, with validation on
+// wherever the command takes it. Small sizes: these check plumbing and file formats; the per-method
+// accuracy tests live in blur_*_test.cpp.
+#include "gpu_test_util.h"
+
+#include "filters/blur_filter.h"
+#include "filters/kernel.h"
+#include "filters/reference.h"
+#include "io/image_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace filterlab;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
+  auto r = test::run_binary("methods --json --validation");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = json::parse(r.output);
+  std::set<std::string> listed;
+  for (const json& m : j.at("methods")) {
+    listed.insert(m.at("method").get<std::string>());
+    for (const char* key : {"filter", "method", "stage", "exact", "available", "fetches_per_pixel"})
+      EXPECT_TRUE(m.contains(key)) << m.dump() << " lacks " << key;
+    if (m.at("filter") == "copy") continue;
+    EXPECT_TRUE(m.at("stage") == "fragment" || m.at("stage") == "compute") << m.dump();
+    if (m.at("available")) {
+      EXPECT_GE(m.at("max_radius").get<int>(), 1) << m.dump();
+      EXPECT_LE(m.at("max_radius").get<int>(), filters::kMaxRadius) << m.dump();
+    } else {
+      EXPECT_FALSE(m.at("reason").get<std::string>().empty()) << m.dump();
+    }
+  }
+  for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_TRUE(listed.count(m.name)) << m.name;
+  EXPECT_TRUE(listed.count("copy"));
+}
+
+TEST(Commands, FilterPfmIsExactAgainstTheReference) {
+  const std::string dir = test::temp_dir("filter-pfm");
+  io::ImageF input = filters::random_image(45, 29, 3, 21);
+  io::write_pfm(dir + "/in.pfm", input);
+  auto r = test::run_binary("filter --validation --input " + dir + "/in.pfm --output " + dir +
+                            "/out.pfm --method frag.separable --radius 4 --kernel binomial --precision fp32");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const io::ImageF output = io::read_pfm(dir + "/out.pfm");
+  filters::KernelSpec spec;
+  spec.type = filters::KernelType::Binomial;
+  spec.radius = 4;
+  const filters::ErrorStats e = filters::compare(output, filters::reference_blur(input, filters::kernel_weights(spec)));
+  EXPECT_LE(e.max_abs, 1e-5);
+}
+
+TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
+  const std::string dir = test::temp_dir("filter-png");
+  io::ImageU8 png{23, 17, {}};
+  for (size_t i = 0; i < size_t(23) * 17 * 4; ++i) png.rgba.push_back(uint8_t((i * 37 + i / 4 * 11) % 256));
+  io::write_png(dir + "/in.png", png);
+  filters::KernelSpec spec;
+  spec.radius = 2;
+  const std::vector<double> weights = filters::kernel_weights(spec);
+  for (bool raw : {false, true}) {
+    auto r = test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
+                              "/out.png --method frag.full2d --radius 2 --precision fp32" + (raw ? " --raw" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const io::Encoding encoding = raw ? io::Encoding::Raw : io::Encoding::Srgb;
+    const filters::ImageD expected = filters::reference_blur(io::read_image_file(dir + "/in.png", encoding), weights);
+    const io::ImageU8 out = io::read_png(dir + "/out.png");
+    int worst = 0;
+    for (size_t i = 0; i < out.rgba.size(); ++i) {
+      double v = std::clamp(expected.pixels[i], 0.0, 1.0);
+      if (!raw && i % 4 != 3) v = io::linear_to_srgb(v);
+      worst = std::max(worst, std::abs(int(out.rgba[i]) - int(std::lround(v * 255))));
+    }
+    EXPECT_LE(worst, 1) << (raw ? "raw" : "srgb");  // fp32 filtering, one 8-bit rounding step
+  }
+}
+
+TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
+  const std::string dir = test::temp_dir("filter-bad");
+  { std::ofstream(dir + "/corrupt.png") << "not a png"; }
+  { std::ofstream(dir + "/truncated.pfm") << "PF\n10 10\n-1.0\n1234"; }
+  io::write_pfm(dir + "/ok.pfm", filters::random_image(20, 10, 3, 1));
+  const std::string out = dir + "/out.png";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--input " + dir + "/corrupt.png --output " + out + " --method frag.full2d", "cannot read"},
+      {"--input " + dir + "/truncated.pfm --output " + out + " --method frag.full2d", "cannot read"},
+      {"--input " + dir + "/missing.png --output " + out + " --method frag.full2d", "cannot read"},
+      {"--input " + dir + "/ok.pfm --output " + dir + "/out.gif --method frag.full2d", "unsupported file type"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.none", "unknown method"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --radius 0", "radius wants"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --sigma x", "sigma wants"},
+      {"--input " + dir + "/ok.pfm --output " + out, "needs --method"},
+      {"--output " + out + " --method frag.full2d", "needs --input"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
+       "are for comp.tiled"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --bogus", "unknown option '--bogus'"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto r = test::run_binary("filter " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << args;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << "left behind: " << entry.path();
+}
+
+TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
+  const std::string dir = test::temp_dir("bench");
+  auto r = test::run_binary("bench --validation --sizes 37x23 --radii 1,2 --methods frag.full2d,frag.separable "
+                            "--frames 4 --warmup 1 --inputs 3 --precision fp16,fp32 --quiet --json " +
+                            dir + "/b.json --csv " + dir + "/b.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(dir + "/b.json");
+  for (const char* key : {"schema", "git_revision", "date", "device", "timings_are", "frames", "warmup", "inputs", "cases"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* key : {"name", "driver", "api_version", "timestamp_period_ns", "timestamp_valid_bits"})
+    EXPECT_TRUE(j["device"].contains(key)) << key;
+  EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos) << "lavapipe timings are CPU timings";
+  ASSERT_EQ(j["cases"].size(), 2u * (1 + 2 * 2));  // per precision: copy + 2 radii x 2 methods
+  int copies = 0;
+  for (const json& c : j["cases"]) {
+    for (const char* key : {"method", "stage", "radius", "width", "height", "precision", "median_us", "p5_us",
+                            "p95_us", "gpixels_per_s", "copy_ratio", "fetches_per_pixel", "shared_reads_per_pixel",
+                            "shared_writes_per_pixel", "error", "passes"})
+      EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
+    EXPECT_GT(c["median_us"].get<double>(), 0.0) << c.dump();
+    EXPECT_EQ(c["frames"].get<int>(), 4);
+    EXPECT_LE(c["p5_us"].get<double>(), c["median_us"].get<double>());
+    EXPECT_LE(c["median_us"].get<double>(), c["p95_us"].get<double>());
+    copies += c["method"] == "copy";
+    if (c["method"] == "copy") continue;
+    // fp16: output rounding plus the fp16 intermediate of a two-pass method (as in blur_test.cpp).
+    const double tolerance = c["precision"] == "fp32" ? 1e-5 : 2 * std::ldexp(1.0, -11);
+    EXPECT_LE(c["error"]["max_abs"].get<double>(), tolerance) << c.dump();
+    EXPECT_GT(c["error"]["ssim"].get<double>(), 0.999) << c.dump();
+  }
+  EXPECT_EQ(copies, 2);
+  std::ifstream csv(dir + "/b.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  EXPECT_EQ(lines, 1 + 10);
+}
+
+TEST(Commands, BenchRejectsBadArguments) {
+  for (const std::string& args : {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8",
+                                  "--frames 0", "--kernel tent", "--json /nonexistent/dir/b.json", "--what"}) {
+    auto r = test::run_binary("bench " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+  }
+}
+
+TEST(Commands, QualityTableCoversEveryMethod) {
+  const std::string dir = test::temp_dir("quality");
+  auto r = test::run_binary("quality --validation --size 48x32 --radii 1,2 --markdown " + dir + "/q.md --json " + dir + "/q.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(dir + "/q.json");
+  ASSERT_EQ(j["methods"].size(), filters::blur_methods().size());
+  for (const json& m : j["methods"]) {
+    if (m["method"] != "frag.full2d") continue;
+    EXPECT_EQ(m["by_radius"]["1"]["mse"].get<double>(), 0.0);  // the baseline against itself
+    EXPECT_EQ(m["by_radius"]["2"]["ssim"].get<double>(), 1.0);
+  }
+  std::ifstream md(dir + "/q.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
+}
