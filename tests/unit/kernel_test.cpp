@@ -1,3 +1,4 @@
+#include "filters/blur_filter.h"
 #include "filters/kernel.h"
 #include "filters/reference.h"
 
@@ -219,6 +220,32 @@ TEST(Kernel, FetchCountsMatchSeeds) {
     EXPECT_EQ(fetches_separable_linear(r), 2.0 * r + 2);
     EXPECT_EQ(fetches_full2d_linear(r), double((r + 1) * (r + 1)));
   }
+}
+
+// The costs each method reports (filterlab methods --json, the bench's fetches column) come from the
+// method table; the seeds' 5x5 figures at 1080p must come out of it too.
+TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
+  const double pixels = 1920.0 * 1080.0;
+  auto fetches = [&](const char* method) {
+    const BlurMethod* m = find_blur_method(method);
+    EXPECT_NE(m, nullptr) << method;
+    return m ? pixels * m->cost(2).fetches : 0.0;
+  };
+  EXPECT_EQ(fetches("frag.full2d"), 51'840'000.0);
+  EXPECT_EQ(fetches("frag.separable"), 20'736'000.0);
+  EXPECT_EQ(fetches("frag.separable_linear"), 12'441'600.0);
+  for (const BlurMethod& m : blur_methods())
+    for (int r = 1; r <= kMaxRadius; ++r) {
+      const MethodCost c = m.cost(r);
+      EXPECT_GT(c.fetches, 0.0) << m.name << " r=" << r;
+      EXPECT_GE(c.shared_reads, 0.0) << m.name;
+      EXPECT_GE(c.shared_writes, 0.0) << m.name;
+      if (std::string(m.stage) == "fragment") {
+        EXPECT_EQ(c.shared_reads + c.shared_writes, 0.0) << m.name;
+      }
+      // Nothing reads more than the naive 2D kernel; caching methods read each texel about once.
+      EXPECT_LE(c.fetches, fetches_full2d(r)) << m.name << " r=" << r;
+    }
 }
 
 TEST(Reference, SeparableEqualsDirect2d) {
