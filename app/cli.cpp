@@ -21,6 +21,7 @@ commands:
   filter              filter one image file (PNG, JPEG or PFM) with one method, no window
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against frag.full2d on the scene (the paper's tables)
+  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png as stored/255, or .pfm)
   help, --help        this text;  --version  the version
 
 run options:
@@ -59,6 +60,10 @@ bench options:
 
 quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
+
+compare options:
+  --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", ...}
+  --diff FILE.png     heat map of |A-B| (black, red, yellow, white)   --gain G  (default: max -> white)
 
 methods, filter, bench and quality also take --device, --validation, --shader-dir, --shader-source.
 
@@ -351,6 +356,34 @@ void parse_quality(Flags& flags, CliOptions& out) {
   if (q.size.width < 16 || q.size.height < 16) throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
 }
 
+void parse_compare(Flags& flags, CliOptions& out) {
+  CompareOptions& c = out.compare;
+  std::vector<std::filesystem::path> files;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--json") {
+      c.json = flags.value();
+      check_writable(flag, *c.json);
+    } else if (flag == "--diff") {
+      c.diff = flags.value();
+      if (!c.diff->string().ends_with(".png")) throw UsageError("--diff wants a .png file, got '" + c.diff->string() + "'");
+      check_writable(flag, *c.diff);
+    } else if (flag == "--gain") {
+      c.gain = parse_float(flag, flags.value());
+    } else if (flag.starts_with("--")) {
+      throw UsageError("unknown option '" + flag + "' for compare (options: --json, --diff, --gain)");
+    } else {
+      files.push_back(flag);
+    }
+  }
+  if (files.size() != 2) throw UsageError("compare wants two image files: filterlab compare A B");
+  for (const auto& f : files)
+    if (!io::is_image_extension(f))
+      throw UsageError(f.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+  c.a = files[0];
+  c.b = files[1];
+}
+
 }  // namespace
 
 CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir) {
@@ -386,9 +419,12 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else if (command == "quality") {
     out.command = Command::Quality;
     parse_quality(flags, out);
+  } else if (command == "compare") {
+    out.command = Command::Compare;
+    parse_compare(flags, out);
   } else {
     throw UsageError("unknown command '" + command +
-                     "' (commands: run, info, filters, methods, filter, bench, quality, help)");
+                     "' (commands: run, info, filters, methods, filter, bench, quality, compare, help)");
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;

@@ -15,7 +15,7 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality };
+enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality, Compare };
 
 // Where SPIR-V comes from and which device runs: shared by every command that touches the GPU.
 struct DeviceOptions {
@@ -43,6 +43,13 @@ struct QualityOptions {
   std::optional<std::filesystem::path> markdown, json;
 };
 
+// `filterlab compare A B`: metrics of two image files.
+struct CompareOptions {
+  std::filesystem::path a, b;
+  std::optional<std::filesystem::path> json, diff;
+  double gain = 0;  // heat map gain; 0: the largest difference is white
+};
+
 struct CliOptions {
   Command command = Command::Help;
   bool headless = false;
@@ -57,6 +64,7 @@ struct CliOptions {
   std::optional<std::filesystem::path> bench_json, bench_csv;
   bool quiet = false;
   QualityOptions quality;
+  CompareOptions compare;
 };
 
 // args excludes argv[0]. exe_dir locates the SPIR-V next to the binary by default.

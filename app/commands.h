@@ -8,5 +8,6 @@ int list_methods(const CliOptions& options);    // filterlab methods [--json]
 int filter_file(const CliOptions& options);     // filterlab filter --input ... --output ...
 int run_benchmark(const CliOptions& options);   // filterlab bench
 int quality_tables(const CliOptions& options);  // filterlab quality
+int compare_files(const CliOptions& options);   // filterlab compare A B
 
 }  // namespace filterlab::app

@@ -54,5 +54,6 @@ fi
 exec "$here/filterlab" "$@"
 RUN
 chmod +x "$out/run.sh"
+cp scripts/device-evidence.sh "$out/"
 tar -C dist -czf dist/filterlab-bundle.tar.gz filterlab-bundle
 echo "bundle: $out ($(du -sh "$out" | cut -f1)); libraries: $(ls "$out/lib" | tr '\n' ' ')"

@@ -180,3 +180,61 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
 }
+
+TEST(Commands, CompareKnownPairs) {
+  const std::string dir = test::temp_dir("compare");
+  io::ImageF a = filters::random_image(40, 30, 3, 5);
+  for (float& v : a.pixels) v = std::floor(v * 512) / 1024;  // k / 1024 in [0, 0.5): + 0.25 stays exact
+  io::ImageF b = a;
+  for (float& v : b.pixels) v += 0.25f;  // exact in float: a constant offset, MSE 0.0625
+  io::write_pfm(dir + "/a.pfm", a);
+  io::write_pfm(dir + "/b.pfm", b);
+  auto same = test::run_binary("compare " + dir + "/a.pfm " + dir + "/a.pfm --json " + dir + "/same.json");
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  const json s = read_json(dir + "/same.json");
+  EXPECT_EQ(s["mse"].get<double>(), 0.0);
+  EXPECT_TRUE(s["psnr"].is_null());  // infinite
+  EXPECT_NE(same.output.find("inf"), std::string::npos);
+  EXPECT_EQ(s["ssim"].get<double>(), 1.0);
+  EXPECT_EQ(s["max_abs"].get<double>(), 0.0);
+  auto offset = test::run_binary("compare " + dir + "/a.pfm " + dir + "/b.pfm --json " + dir + "/offset.json --diff " +
+                                 dir + "/diff.png");
+  ASSERT_EQ(offset.exit_code, 0) << offset.output;
+  const json o = read_json(dir + "/offset.json");
+  EXPECT_DOUBLE_EQ(o["mse"].get<double>(), 0.0625);
+  EXPECT_NEAR(o["psnr"].get<double>(), 10 * std::log10(16.0), 1e-9);
+  EXPECT_DOUBLE_EQ(o["max_abs"].get<double>(), 0.25);
+  EXPECT_LT(o["ssim"].get<double>(), 1.0);
+  const io::ImageU8 diff = io::read_png(dir + "/diff.png");
+  EXPECT_EQ(diff.width, 40u);
+  EXPECT_EQ(diff.rgba[0], 255);  // every difference is the largest: white
+  // PNGs compare as stored / 255: one step of 51 is 0.2.
+  io::ImageU8 p{12, 12, std::vector<uint8_t>(12 * 12 * 4, 100)}, q = p;
+  for (size_t i = 0; i < q.rgba.size(); ++i)
+    if (i % 4 != 3) q.rgba[i] = 151;
+  io::write_png(dir + "/p.png", p);
+  io::write_png(dir + "/q.png", q);
+  auto png = test::run_binary("compare " + dir + "/p.png " + dir + "/q.png --json " + dir + "/png.json");
+  ASSERT_EQ(png.exit_code, 0) << png.output;
+  // Alpha is equal; 151/255 - 100/255 in float is 0.2 within float rounding.
+  EXPECT_NEAR(read_json(dir + "/png.json")["mse"].get<double>(), 0.04 * 3 / 4, 1e-7);
+}
+
+TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
+  const std::string dir = test::temp_dir("compare-bad");
+  io::write_pfm(dir + "/a.pfm", filters::random_image(10, 10, 3, 1));
+  io::write_pfm(dir + "/b.pfm", filters::random_image(11, 10, 3, 1));
+  { std::ofstream(dir + "/bad.png") << "nope"; }
+  for (const std::string& args : {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {
+    std::string full;
+    for (size_t start = 0; start < args.size();) {
+      size_t space = args.find(' ', start);
+      if (space == std::string::npos) space = args.size();
+      full += " " + dir + "/" + args.substr(start, space - start);
+      start = space + 1;
+    }
+    auto r = test::run_binary("compare" + full);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+  }
+  EXPECT_EQ(test::run_binary("compare " + dir + "/a.pfm " + dir + "/a.pfm --bogus").exit_code, 2);
+}

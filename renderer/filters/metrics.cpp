@@ -1,0 +1,66 @@
+#include "filters/metrics.h"
+
+#include "filters/reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace filterlab::filters {
+
+namespace {
+
+void check_sizes(const io::ImageF& a, const io::ImageF& b) {
+  if (a.width != b.width || a.height != b.height)
+    throw std::invalid_argument("image sizes differ: " + std::to_string(a.width) + "x" + std::to_string(a.height) +
+                                " against " + std::to_string(b.width) + "x" + std::to_string(b.height));
+}
+
+}  // namespace
+
+ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b) {
+  check_sizes(a, b);
+  ImageMetrics m;
+  m.channels = std::min(a.channels, b.channels);
+  const size_t pixels = size_t(a.width) * a.height;
+  double sum = 0;
+  for (size_t p = 0; p < pixels; ++p)
+    for (uint32_t c = 0; c < m.channels; ++c) {
+      const double d = double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c]);
+      sum += d * d;
+      m.max_abs = std::max(m.max_abs, std::isnan(d) ? std::numeric_limits<double>::infinity() : std::abs(d));
+    }
+  m.mse = pixels ? sum / (double(pixels) * m.channels) : 0;
+  m.psnr = m.mse > 0 ? 10 * std::log10(1.0 / m.mse) : std::numeric_limits<double>::infinity();
+  if (a.width >= 11 && a.height >= 11) {
+    double total = 0;
+    for (uint32_t c = 0; c < m.channels; ++c) total += ssim(a, b, c);
+    m.ssim = total / m.channels;
+  }
+  return m;
+}
+
+io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double gain) {
+  check_sizes(a, b);
+  const uint32_t channels = std::min(a.channels, b.channels);
+  const size_t pixels = size_t(a.width) * a.height;
+  std::vector<double> diff(pixels, 0.0);
+  for (size_t p = 0; p < pixels; ++p)
+    for (uint32_t c = 0; c < channels; ++c)
+      diff[p] = std::max(diff[p], std::abs(double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c])));
+  if (gain <= 0) {
+    const double worst = pixels ? *std::max_element(diff.begin(), diff.end()) : 0;
+    gain = worst > 0 ? 1.0 / worst : 1.0;
+  }
+  io::ImageU8 out{a.width, a.height, std::vector<uint8_t>(pixels * 4, 255)};
+  for (size_t p = 0; p < pixels; ++p) {
+    const double t = std::clamp(diff[p] * gain, 0.0, 1.0) * 3;  // black -> red -> yellow -> white
+    out.rgba[p * 4 + 0] = uint8_t(std::lround(std::clamp(t, 0.0, 1.0) * 255));
+    out.rgba[p * 4 + 1] = uint8_t(std::lround(std::clamp(t - 1, 0.0, 1.0) * 255));
+    out.rgba[p * 4 + 2] = uint8_t(std::lround(std::clamp(t - 2, 0.0, 1.0) * 255));
+  }
+  return out;
+}
+
+}  // namespace filterlab::filters

@@ -1,0 +1,26 @@
+#pragma once
+// Image-against-image metrics: `filterlab compare`, the quality tables and (with #3) the A/B panel.
+// Values on the 0..1 scale; means over the channels both images have (at most RGB when one of
+// them is a 3-channel PFM).
+#include "io/image_io.h"
+
+#include <optional>
+
+namespace filterlab::filters {
+
+struct ImageMetrics {
+  uint32_t channels = 0;
+  double mse = 0;                // mean over pixels and channels
+  double psnr = 0;               // 10 log10(1 / mse); +infinity when mse == 0
+  std::optional<double> ssim;    // mean of per-channel SSIM; none when an image is under 11x11
+  double max_abs = 0;
+};
+
+// Throws std::invalid_argument when the sizes differ.
+ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b);
+
+// |a - b| (largest over the channels) times gain, through a black-red-yellow-white ramp; gain <= 0
+// picks 1 / max_abs so the largest difference is white.
+io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double gain = 0);
+
+}  // namespace filterlab::filters

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs on the GPU server from inside the bundle (scripts/bundle.sh copies it there):
+#   ./device-evidence.sh OUT_DIR [quick]
+# 1. device facts and method availability; 2. every method against the CPU reference on this GPU
+# with validation on (fp32, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
+# (fp16, 100 frames after 20 warm-up, 3 rotated inputs, copy floor in the same run); 4. the quality
+# table (every method against frag.full2d on the tonemapped scene).
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:?usage: device-evidence.sh OUT_DIR [quick]}"
+mode="${2:-full}"
+mkdir -p "$out"
+run() { echo "+ filterlab $*" >&2; "$here/run.sh" "$@"; echo "exit $?" >&2; }
+start=$(date +%s)
+run info --json "$out/device.json" > "$out/info.txt" 2>&1
+run methods --json > "$out/methods.json" 2> "$out/methods.err"
+
+run bench --validation --sizes 257x131 --precision fp32 --radii 1,2,3,4,7,8,16,32 --frames 3 --warmup 1 \
+  --json "$out/correctness_257x131_fp32.json" > "$out/correctness.txt" 2>&1
+echo "correctness done after $(( $(date +%s) - start )) s" >&2
+if [ "$mode" = quick ]; then exit 0; fi
+run bench --sizes 3840x2160 --precision fp16 --frames 100 --warmup 20 --inputs 3 \
+  --json "$out/bench_3840x2160_fp16.json" --csv "$out/bench_3840x2160_fp16.csv" > "$out/bench_3840x2160.txt" 2>&1
+echo "4K bench done after $(( $(date +%s) - start )) s" >&2
+run bench --sizes 1920x1080 --precision fp16 --frames 100 --warmup 20 --inputs 3 \
+  --json "$out/bench_1920x1080_fp16.json" --csv "$out/bench_1920x1080_fp16.csv" > "$out/bench_1920x1080.txt" 2>&1
+echo "1080p bench done after $(( $(date +%s) - start )) s" >&2
+run quality --size 1280x720 --markdown "$out/quality.md" --json "$out/quality.json" > "$out/quality.txt" 2>&1
+echo "all done after $(( $(date +%s) - start )) s" >&2
