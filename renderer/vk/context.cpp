@@ -295,6 +295,7 @@ void Context::create_device(const ContextOptions& options) {
     derivatives.pNext = enable13.pNext;
     enable13.pNext = &derivatives;
     extensions.push_back(name);
+    report_.compute_derivatives_enabled = true;
     break;
   }
 

@@ -33,6 +33,7 @@ struct DeviceReport {
   bool storage_16bit = false;
   bool compute_shader_derivatives = false;  // KHR or NV extension, quad grouping
   std::string compute_derivatives_extension;
+  bool compute_derivatives_enabled = false;  // ContextOptions::compute_derivatives asked and it was enabled
   bool storage_read_without_format = false;
 };
 

@@ -1,0 +1,5 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#define QUAD_SUBGROUP
+#define QUAD_OUTPUT_FORMAT rgba32f
+#include "quad_common.glsl"
