@@ -54,6 +54,7 @@ bench options:
   --methods A,B       methods to time (default: every method; unavailable ones are listed as skipped)
   --radii 1,2,...     (default 1,2,3,4,8,16,32)      --sizes WxH,...  (default 3840x2160)
   --precision fp16,fp32 (default fp16)   --kernel K  --frames N (100)  --warmup N (20)
+  --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
   --inputs K          resident input images rotated every frame (default 3)
   --no-error          skip the error against the CPU reference
   --json FILE  --csv FILE  --quiet
@@ -319,6 +320,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
       b.kernel = *type;
     } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
     else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
+    else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
     else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
     else if (flag == "--no-error") b.measure_error = false;
     else if (flag == "--quiet") out.quiet = true;

@@ -53,7 +53,7 @@ int list_methods(const CliOptions& options) {
                   {"available", true},
                   {"description", "one fetch and one store per pixel: the memory floor"},
                   {"fetches_per_pixel", 1}});
-  if (!options.methods.json) std::printf("%-30s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
+  if (!options.methods.json) std::printf("%-38s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
   for (const filters::BlurMethod& m : filters::blur_methods()) {
     filters::BlurSettings settings;
     settings.method = &m;
@@ -82,7 +82,7 @@ int list_methods(const CliOptions& options) {
     list.push_back(entry);
     if (!options.methods.json) {
       const std::string radius = fp16.available() ? "1.." + std::to_string(fp16.max_radius) : "-";
-      std::printf("%-30s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
+      std::printf("%-38s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
                   m.exact ? "yes" : "no", radius.c_str(), fp16.available() ? "available" : fp16.reason.c_str());
     }
   }

@@ -71,13 +71,14 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
     instances.push_back(std::move(instance));
   }
 
-  const uint64_t count = instances.size(), total = uint64_t(options.warmup) + options.frames;
+  const uint64_t count = instances.size();
+  uint64_t timed_from = UINT64_MAX;  // the first measured frame, once warm-up is over
   std::vector<double> frame_us;
   std::map<std::string, std::vector<double>> pass_us;
   std::vector<std::string> pass_order;
   auto collect = [&](uint64_t frame) {
     auto timings = instances[frame % count]->executor->timings(frame % headless::kFramesInFlight);
-    if (!timings || frame < options.warmup) return;
+    if (!timings || frame < timed_from) return;
     double sum = 0;
     for (const graph::PassTiming& t : *timings) {
       if (t.name.rfind("upload ", 0) == 0) continue;  // not part of the method
@@ -89,16 +90,21 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
   };
   {
     headless::FrameRing ring(ctx);
-    for (uint64_t frame = 0; frame < total; ++frame) {
+    const Clock::time_point start = Clock::now();
+    const auto warmup_time = std::chrono::milliseconds(options.warmup_ms);
+    uint64_t frame = 0;
+    for (;; ++frame) {
+      if (timed_from == UINT64_MAX && frame >= options.warmup && Clock::now() - start >= warmup_time)
+        timed_from = frame;
+      if (timed_from != UINT64_MAX && frame >= timed_from + options.frames) break;
       VkCommandBuffer cmd = ring.begin(frame);
       if (frame >= headless::kFramesInFlight) collect(frame - headless::kFramesInFlight);
       instances[frame % count]->executor->record(cmd, frame % headless::kFramesInFlight, frame);
       ring.submit(frame);
     }
-    ring.wait_for(total);
-    for (uint64_t frame = total >= headless::kFramesInFlight ? total - headless::kFramesInFlight : 0; frame < total;
-         ++frame)
-      collect(frame);
+    ring.wait_for(frame);
+    for (uint64_t f = frame >= headless::kFramesInFlight ? frame - headless::kFramesInFlight : 0; f < frame; ++f)
+      collect(f);
   }
   Timed timed;
   timed.gpu_us = headless::summarize(frame_us);
@@ -293,9 +299,11 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
   j["timings_are"] = is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; median, p5 "
-      "and p95 over the timed frames; inputs resident (uploaded once) and rotated every frame";
+      "and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of warm-up per case; inputs "
+      "resident (uploaded once) and rotated every frame";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
+  j["warmup_ms"] = options.warmup_ms;
   j["inputs"] = options.inputs;
   j["kernel"] = filters::kernel_type_name(options.kernel);
   j["validation"] = options.validation;

@@ -21,7 +21,10 @@ struct BenchOptions {
   std::vector<filters::Precision> precisions = {filters::Precision::Fp16};
   filters::KernelType kernel = filters::KernelType::Gaussian;
   uint32_t frames = 100;  // timed frames per case
-  uint32_t warmup = 20;
+  uint32_t warmup = 20;   // at least this many warm-up frames per case...
+  // ...and at least this long: GPUs idle at low clocks (an H200 at 345 MHz) and take a while to
+  // ramp up after the CPU-side gaps between cases, which a few short frames do not cover.
+  uint32_t warmup_ms = 500;
   uint32_t inputs = 3;    // resident input images, rotated every frame
   bool measure_error = true;
   uint32_t ssim_crop = 1024;  // SSIM over the centred crop of at most this size (it costs O(pixels))

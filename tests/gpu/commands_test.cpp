@@ -122,7 +122,7 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
 TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
   const std::string dir = test::temp_dir("bench");
   auto r = test::run_binary("bench --validation --sizes 37x23 --radii 1,2 --methods frag.full2d,frag.separable "
-                            "--frames 4 --warmup 1 --inputs 3 --precision fp16,fp32 --quiet --json " +
+                            "--frames 4 --warmup 1 --warmup-ms 0 --inputs 3 --precision fp16,fp32 --quiet --json " +
                             dir + "/b.json --csv " + dir + "/b.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/b.json");
