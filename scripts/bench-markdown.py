@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Markdown tables from `filterlab bench` JSON: median time per method (rows) and radius (columns),
+with the ratio to the copy pass measured in the same run. Usage: bench-markdown.py BENCH.json [...]"""
+import json
+import sys
+
+
+def table(path):
+    bench = json.load(open(path))
+    device = bench["device"]
+    lines = []
+    for (width, height, precision) in sorted({(c["width"], c["height"], c["precision"]) for c in bench["cases"]}):
+        cases = [c for c in bench["cases"]
+                 if (c["width"], c["height"], c["precision"]) == (width, height, precision)]
+        copy = next(c for c in cases if c["method"] == "copy")
+        radii = sorted({c["radius"] for c in cases if c["method"] != "copy"})
+        methods = []
+        for c in cases:
+            if c["method"] != "copy" and c["method"] not in methods:
+                methods.append(c["method"])
+        lines.append(f"**{device['name']}** ({device['driver']} {device['driver_info']}, Vulkan "
+                     f"{device['api_version']}), {width}x{height} {precision}, {bench['timings_are']}; "
+                     f"median of {bench['frames']} frames, git {bench['git_revision']}, {bench['date']}. "
+                     f"Copy pass (memory floor, same run): **{copy['median_us']:.1f} µs**. "
+                     f"Cells: median µs (× copy).\n")
+        lines.append("| method | stage | exact | " + " | ".join(f"r={r}" for r in radii) + " |")
+        lines.append("| --- | --- | --- | " + " | ".join("---:" for _ in radii) + " |")
+        for m in methods:
+            row = [c for c in cases if c["method"] == m]
+            cells = []
+            for r in radii:
+                hit = [c for c in row if c["radius"] == r]
+                if hit:
+                    c = hit[0]
+                    us = c["median_us"]
+                    text = f"{us:.0f}" if us >= 100 else f"{us:.1f}"
+                    cells.append(f"{text} ({c['copy_ratio']:.1f}×)")
+                else:
+                    cells.append("—")
+            lines.append(f"| {m} | {row[0]['stage']} | {'yes' if row[0]['exact'] else 'no'} | " + " | ".join(cells) + " |")
+        skipped = bench.get("skipped", [])
+        if skipped:
+            lines.append("")
+            for s in skipped:
+                lines.append(f"- skipped {s['method']} r={s['radius']}: {s['reason']}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        print(table(path))
