@@ -32,11 +32,7 @@ int validation_exit_code(const vk::Context& ctx) {
   return 4;
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw io::IoError("cannot write " + path.string());
-}
+void write_text(const std::filesystem::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
 const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
 

@@ -262,21 +262,6 @@ std::string utc_now() {
   return text;
 }
 
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw io::IoError("cannot write " + path.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw io::IoError("cannot write " + path.string());
-  }
-}
-
 }  // namespace
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path) {
@@ -348,7 +333,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
   j["skipped"] = json::array();
   for (const Skipped& s : result.skipped)
     j["skipped"].push_back({{"method", s.method}, {"radius", s.radius}, {"reason", s.reason}});
-  write_atomically(path, j.dump(2) + "\n");
+  io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
@@ -370,7 +355,7 @@ void write_bench_csv(const BenchResult& result, const std::filesystem::path& pat
     }
     out << "\n";
   }
-  write_atomically(path, out.str());
+  io::write_file_atomically(path, out.str());
 }
 
 std::string format_bench_table(const BenchResult& result) {

@@ -173,16 +173,7 @@ void write_timings_json(const RunResult& result, const RunOptions& options, cons
   for (const PassStats& p : result.passes)
     j["passes"].push_back({{"name", p.name}, {"gpu_ms", summary(p.gpu_ms)}, {"cpu_ms", summary(p.cpu_ms)}});
   j["culled"] = result.culled;
-  const std::string text = j.dump(2) + "\n";
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw io::IoError("cannot write " + path.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw io::IoError("cannot write " + path.string() + ": " + ec.message());
+  io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace filterlab::headless

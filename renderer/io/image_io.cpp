@@ -124,6 +124,10 @@ ImageU8 read_png(const fs::path& path) {
     return out;
 }
 
+void write_file_atomically(const fs::path& path, const std::string& text) {
+    write_atomic(path, text.data(), text.size());
+}
+
 // ---- PFM ------------------------------------------------------------------
 
 void write_pfm(const fs::path& path, const ImageF& image) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace filterlab::io {
@@ -26,7 +27,10 @@ struct ImageU8 {
     std::vector<uint8_t> rgba;  // width * height * 4
 };
 
-// Writes are atomic: data goes to "<path>.tmp-<pid>" and is renamed over <path>.
+// Writes are atomic: data goes to "<path>.tmp-<pid>" and is renamed over <path>; a failed write
+// leaves nothing behind. Also for text files (JSON, CSV, Markdown).
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
 void write_png(const std::filesystem::path& path, const ImageU8& image);
 // Any PNG (gray, palette, 16-bit, ...) is converted to RGBA8.
 ImageU8 read_png(const std::filesystem::path& path);

@@ -1,12 +1,9 @@
 // GPU tier for blur_compute.cpp (comp.full2d_shared, comp.separable_shared): exact against the
 // double-precision CPU reference at every radius the device serves, on odd sizes, on an image smaller
 // than one workgroup tile, for every kernel type, in fp16 and on the HDR scene. Validation on.
-#include "gpu_test_util.h"
+#include "blur_fixture.h"
 
-#include "filters/apply.h"
-#include "filters/blur_filter.h"
 #include "filters/blur_methods.h"
-#include "filters/reference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,49 +13,7 @@ using namespace filterlab;
 
 namespace {
 
-// One validated context for the whole suite, as in blur_test.cpp.
-class BlurCompute : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() {
-    vk::ContextOptions options;
-    options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
-  }
-  static void TearDownTestSuite() {
-    shaders_.reset();
-    context_.reset();
-  }
-  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
-
-  static filters::ErrorStats run(const std::string& method, int radius, const io::ImageF& input,
-                                 const std::string& extra = ":precision=fp32",
-                                 filters::KernelType kernel = filters::KernelType::Gaussian) {
-    const std::string spec = "gaussian." + method + ":radius=" + std::to_string(radius) + ":kernel=" +
-                             filters::kernel_type_name(kernel) + extra;
-    const filters::FilterStep step = filters::parse_chain(spec).at(0);
-    const filters::BlurSettings settings = filters::parse_blur_settings(step);
-    const io::ImageF output = filters::apply_filter(*context_, *shaders_, input, step);
-    EXPECT_EQ(output.width, input.width);
-    EXPECT_EQ(output.height, input.height);
-    return filters::compare(output, filters::reference_blur(input, filters::kernel_weights(settings.kernel)));
-  }
-
-  // The radius up to which this device serves `method` (its MethodSupport for this device).
-  static int max_radius(const char* method) {
-    const filters::BlurMethod* m = filters::find_blur_method(method);
-    EXPECT_NE(m, nullptr) << method;
-    if (!m) return 0;
-    filters::BlurSettings settings;
-    settings.method = m;
-    const filters::MethodSupport support = m->support(*context_, settings);
-    EXPECT_TRUE(support.available()) << method << ": " << support.reason;
-    return support.available() ? support.max_radius : 0;
-  }
-
-  static inline std::unique_ptr<vk::Context> context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
-};
+class BlurCompute : public test::BlurFixture {};
 
 const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared"};
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};

@@ -3,11 +3,8 @@
 // bottom edges), every radius, three kernels, fp16 and the HDR scene; the coarse-derivative one
 // measured against it; comp.quad_derivative where the device has compute derivatives, and its
 // refusal where it does not. Validation on.
-#include "gpu_test_util.h"
+#include "blur_fixture.h"
 
-#include "filters/apply.h"
-#include "filters/blur_filter.h"
-#include "filters/reference.h"
 #include "graph/executor.h"
 #include "headless/capture.h"
 #include "passes/upload_pass.h"
@@ -26,59 +23,38 @@ const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 constexpr double kExactTolerance = 1e-5;
 const char* const kExactMethods[] = {"frag.quad_derivative", "comp.quad_subgroup"};
 
-// One validated context per context kind for the whole suite: creating one per case would
-// dominate the run time. The second asks for compute-shader derivatives, which the first leaves
-// off (as the application does unless told), so both refusals of comp.quad_derivative show.
-class BlurQuad : public ::testing::Test {
- protected:
+// A second validated context beside the fixture's, with compute-shader derivatives requested.
+class BlurQuad : public test::BlurFixture {
+protected:
   static void SetUpTestSuite() {
+    BlurFixture::SetUpTestSuite();
     vk::ContextOptions options;
     options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
     options.compute_derivatives = true;
     derivatives_context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
   }
   static void TearDownTestSuite() {
-    shaders_.reset();
     derivatives_context_.reset();
-    context_.reset();
+    BlurFixture::TearDownTestSuite();
   }
   void TearDown() override {
-    EXPECT_EQ(context_->validation_messages(), 0u);
+    BlurFixture::TearDown();
     EXPECT_EQ(derivatives_context_->validation_messages(), 0u);
   }
 
   static filters::FilterStep step(const std::string& method, int radius, const std::string& extra,
                                   filters::KernelType kernel) {
-    return filters::parse_chain("gaussian." + method + ":radius=" + std::to_string(radius) +
-                                ":kernel=" + filters::kernel_type_name(kernel) + extra)
-        .at(0);
+    return blur_step(method, radius, extra, kernel);
   }
-
   static io::ImageF output(const std::string& method, int radius, const io::ImageF& input,
                            const std::string& extra = ":precision=fp32",
                            filters::KernelType kernel = filters::KernelType::Gaussian,
                            const vk::Context* context = nullptr) {
-    io::ImageF out = filters::apply_filter(context ? *context : *context_, *shaders_, input,
-                                           step(method, radius, extra, kernel));
-    EXPECT_EQ(out.width, input.width);
-    EXPECT_EQ(out.height, input.height);
-    return out;
+    return apply(blur_step(method, radius, extra, kernel), input, context);
   }
-
   static filters::ImageD reference(const io::ImageF& input, int radius,
                                    filters::KernelType kernel = filters::KernelType::Gaussian) {
-    const filters::BlurSettings s = filters::parse_blur_settings(step("frag.full2d", radius, "", kernel));
-    return filters::reference_blur(input, filters::kernel_weights(s.kernel));
-  }
-
-  static filters::ErrorStats run(const std::string& method, int radius, const io::ImageF& input,
-                                 const std::string& extra = ":precision=fp32",
-                                 filters::KernelType kernel = filters::KernelType::Gaussian,
-                                 const vk::Context* context = nullptr) {
-    return filters::compare(output(method, radius, input, extra, kernel, context),
-                            reference(input, radius, kernel));
+    return BlurFixture::reference(input, blur_step("frag.full2d", radius, "", kernel));
   }
 
   // The message BlurFilter refuses the method with, or "" when it is created.
@@ -120,8 +96,9 @@ class BlurQuad : public ::testing::Test {
     return headless::to_float_image(executor.read_image("probe"));
   }
 
-  static inline std::unique_ptr<vk::Context> context_, derivatives_context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
+  // Asks for compute-shader derivatives, which the suite's context leaves off (as the application
+  // does unless told), so both refusals of comp.quad_derivative show.
+  static inline std::unique_ptr<vk::Context> derivatives_context_;
 };
 
 bool compute_derivatives_on(const vk::Context& context) {

@@ -1,47 +1,12 @@
 // GPU tier: every blur method against the double-precision CPU reference of the same kernel and
 // clamp-to-edge border, on random images of odd sizes and on a scene capture. Validation on.
-#include "gpu_test_util.h"
-
-#include "filters/apply.h"
-#include "filters/blur_filter.h"
-#include "filters/reference.h"
-
-#include <memory>
+#include "blur_fixture.h"
 
 using namespace filterlab;
 
 namespace {
 
-// One validated context for the whole suite: creating one per case would dominate the run time.
-class BlurGpu : public ::testing::Test {
-protected:
-  static void SetUpTestSuite() {
-    vk::ContextOptions options;
-    options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
-  }
-  static void TearDownTestSuite() {
-    shaders_.reset();
-    context_.reset();
-  }
-  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
-
-  static filters::ErrorStats run(const std::string& method, int radius, const io::ImageF& input,
-                                 const std::string& extra = ":precision=fp32", filters::KernelType kernel = filters::KernelType::Gaussian) {
-    const std::string spec = "gaussian." + method + ":radius=" + std::to_string(radius) + ":kernel=" +
-                             filters::kernel_type_name(kernel) + extra;
-    const filters::FilterStep step = filters::parse_chain(spec).at(0);
-    const filters::BlurSettings settings = filters::parse_blur_settings(step);
-    const io::ImageF output = filters::apply_filter(*context_, *shaders_, input, step);
-    EXPECT_EQ(output.width, input.width);
-    EXPECT_EQ(output.height, input.height);
-    return filters::compare(output, filters::reference_blur(input, filters::kernel_weights(settings.kernel)));
-  }
-
-  static inline std::unique_ptr<vk::Context> context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
-};
+class BlurGpu : public test::BlurFixture {};
 
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 

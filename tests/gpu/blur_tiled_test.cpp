@@ -3,11 +3,7 @@
 // and smaller than one tile; ROIs with the outside poisoned (the convolution writes nothing there)
 // and with huge values around the source ROI (it reads nothing there); ROIs that do not fit are
 // refused with a ChainError. Validation on.
-#include "gpu_test_util.h"
-
-#include "filters/apply.h"
-#include "filters/blur_filter.h"
-#include "filters/reference.h"
+#include "blur_fixture.h"
 
 #include <cmath>
 #include <cstdio>
@@ -17,43 +13,20 @@ using namespace filterlab;
 
 namespace {
 
-class BlurTiled : public ::testing::Test {
+class BlurTiled : public test::BlurFixture {
 protected:
-  static void SetUpTestSuite() {
-    vk::ContextOptions options;
-    options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
-  }
-  static void TearDownTestSuite() {
-    shaders_.reset();
-    context_.reset();
-  }
-  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
-
   static std::string spec(int radius, const std::string& extra = ":precision=fp32",
                           filters::KernelType kernel = filters::KernelType::Gaussian) {
     return "gaussian.comp.tiled:radius=" + std::to_string(radius) + ":kernel=" + filters::kernel_type_name(kernel) +
            extra;
   }
   static io::ImageF apply(const std::string& spec, const io::ImageF& input) {
-    const filters::FilterStep step = filters::parse_chain(spec).at(0);
-    const io::ImageF output = filters::apply_filter(*context_, *shaders_, input, step);
-    EXPECT_EQ(output.width, input.width);
-    EXPECT_EQ(output.height, input.height);
-    return output;
+    return BlurFixture::apply(filters::parse_chain(spec).at(0), input);
   }
   static std::vector<double> weights(const std::string& spec) {
     return filters::kernel_weights(filters::parse_blur_settings(filters::parse_chain(spec).at(0)).kernel);
   }
-  // Largest radius comp.tiled serves on this device (its shared memory decides).
-  static int max_radius() {
-    const filters::BlurSettings s = filters::parse_blur_settings(filters::parse_chain(spec(1)).at(0));
-    return s.method->support(*context_, s).max_radius;
-  }
-
-  static inline std::unique_ptr<vk::Context> context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
+  static int max_radius() { return BlurFixture::max_radius("comp.tiled"); }
 };
 
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};

@@ -23,8 +23,6 @@ json read_json(const std::string& path) {
   return json::parse(in);
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
 }  // namespace
 
 TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
@@ -158,9 +156,9 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
 }
 
 TEST(Commands, BenchRejectsBadArguments) {
-  for (const std::string& args : {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8",
+  for (const char* args : {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8",
                                   "--frames 0", "--kernel tent", "--json /nonexistent/dir/b.json", "--what"}) {
-    auto r = test::run_binary("bench " + args);
+    auto r = test::run_binary(std::string("bench ") + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
   }
 }
@@ -225,7 +223,7 @@ TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
   io::write_pfm(dir + "/a.pfm", filters::random_image(10, 10, 3, 1));
   io::write_pfm(dir + "/b.pfm", filters::random_image(11, 10, 3, 1));
   { std::ofstream(dir + "/bad.png") << "nope"; }
-  for (const std::string& args : {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {
+  for (const std::string args : {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {
     std::string full;
     for (size_t start = 0; start < args.size();) {
       size_t space = args.find(' ', start);
