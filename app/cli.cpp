@@ -21,6 +21,7 @@ commands:
   filter              filter one image file (PNG, JPEG or PFM) with one method, no window
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against frag.full2d on the scene (the paper's tables)
+  report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html
   compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png as stored/255, or .pfm)
   help, --help        this text;  --version  the version
 
@@ -386,6 +387,25 @@ void parse_compare(Flags& flags, CliOptions& out) {
   c.b = files[1];
 }
 
+void parse_report(Flags& flags, CliOptions& out) {
+  bool have_out = false;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--out") {
+      out.report_out = flags.value();
+      have_out = true;
+      if (out.report_out.extension() != ".html") throw UsageError("--out wants a .html file, got '" + out.report_out.string() + "'");
+      check_writable(flag, out.report_out);
+    } else if (flag.starts_with("--")) {
+      throw UsageError("unknown option '" + flag + "' for report (options: --out)");
+    } else {
+      out.report_inputs.push_back(flag);
+    }
+  }
+  if (out.report_inputs.empty()) throw UsageError("report wants at least one bench JSON file");
+  if (!have_out) throw UsageError("report needs --out FILE.html");
+}
+
 }  // namespace
 
 CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir) {
@@ -424,9 +444,12 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else if (command == "compare") {
     out.command = Command::Compare;
     parse_compare(flags, out);
+  } else if (command == "report") {
+    out.command = Command::Report;
+    parse_report(flags, out);
   } else {
     throw UsageError("unknown command '" + command +
-                     "' (commands: run, info, filters, methods, filter, bench, quality, compare, help)");
+                     "' (commands: run, info, filters, methods, filter, bench, quality, compare, report, help)");
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;

@@ -15,7 +15,7 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality, Compare };
+enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality, Compare, Report };
 
 // Where SPIR-V comes from and which device runs: shared by every command that touches the GPU.
 struct DeviceOptions {
@@ -65,6 +65,8 @@ struct CliOptions {
   bool quiet = false;
   QualityOptions quality;
   CompareOptions compare;
+  std::vector<std::filesystem::path> report_inputs;  // filterlab report A.json [B.json ...] --out F
+  std::filesystem::path report_out;
 };
 
 // args excludes argv[0]. exe_dir locates the SPIR-V next to the binary by default.

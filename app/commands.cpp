@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "bench/bench.h"
+#include "bench/report.h"
 #include "filters/apply.h"
 #include "filters/blur_filter.h"
 #include "filters/metrics.h"
@@ -246,6 +247,19 @@ int compare_files(const CliOptions& options) {
     write_text(*c.json, j.dump(2) + "\n");
   }
   if (c.diff) io::write_png(*c.diff, filters::difference_heatmap(a, b, c.gain));
+  return 0;
+}
+
+int write_report(const CliOptions& options) {
+  bench::ReportSummary report;
+  try {
+    report = bench::make_report(options.report_inputs);
+  } catch (const bench::ReportInputError& e) {
+    throw UsageError(e.what());
+  }
+  write_text(options.report_out, report.html);
+  std::printf("%s: %d plots from %zu file(s)\n", options.report_out.string().c_str(), report.plots,
+              options.report_inputs.size());
   return 0;
 }
 

@@ -9,5 +9,6 @@ int filter_file(const CliOptions& options);     // filterlab filter --input ... 
 int run_benchmark(const CliOptions& options);   // filterlab bench
 int quality_tables(const CliOptions& options);  // filterlab quality
 int compare_files(const CliOptions& options);   // filterlab compare A B
+int write_report(const CliOptions& options);    // filterlab report A.json ... --out F.html
 
 }  // namespace filterlab::app

@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
       case app::Command::Bench: return app::run_benchmark(options);
       case app::Command::Quality: return app::quality_tables(options);
       case app::Command::Compare: return app::compare_files(options);
+      case app::Command::Report: return app::write_report(options);
     }
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());

@@ -236,3 +236,50 @@ TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
   }
   EXPECT_EQ(test::run_binary("compare " + dir + "/a.pfm " + dir + "/a.pfm --bogus").exit_code, 2);
 }
+
+// The report opens in headless Chromium (Debian's chromium, installed by scripts/install-deps.sh)
+// without console errors and shows two plots per stage and size.
+TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
+  const std::string dir = test::temp_dir("report");
+  auto bench = test::run_binary("bench --sizes 29x17,31x19 --radii 1,2 --methods frag.full2d,comp.tiled --frames 3 "
+                                "--warmup 1 --warmup-ms 0 --quiet --json " + dir + "/b.json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  // 2 sizes x 2 stages (fragment, compute) x 2 plots (time, ratio to copy).
+  EXPECT_NE(report.output.find("8 plots"), std::string::npos) << report.output;
+
+  if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed";
+  const std::string command = "chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 "
+                              "--user-data-dir=" + dir + "/profile --dump-dom file://" + dir + "/report.html 2>" +
+                              dir + "/console.txt";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string dom;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) dom.append(buffer, n);
+  ASSERT_EQ(pclose(pipe), 0) << "chromium failed";
+  size_t plots = 0;
+  for (size_t at = dom.find("<svg class=\"plot\""); at != std::string::npos; at = dom.find("<svg class=\"plot\"", at + 1))
+    ++plots;
+  EXPECT_EQ(plots, 8u) << "the DOM Chromium built";
+  std::ifstream console(dir + "/console.txt");
+  std::string line;
+  while (std::getline(console, line)) EXPECT_EQ(line.find("CONSOLE"), std::string::npos) << line;
+}
+
+TEST(Commands, ReportRejectsBadInput) {
+  const std::string dir = test::temp_dir("report-bad");
+  { std::ofstream(dir + "/not.json") << "{ nope"; }
+  { std::ofstream(dir + "/other.json") << R"({"schema": "something/1"})"; }
+  { std::ofstream(dir + "/partial.json") << R"({"schema": "filterlab.bench/1", "device": {"name": "x"}})"; }
+  for (const std::string args : {"not.json", "other.json", "partial.json", "missing.json"}) {
+    auto r = test::run_binary("report " + dir + "/" + args + " --out " + dir + "/r.html");
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/r.html")) << args;
+  }
+  EXPECT_EQ(test::run_binary("report --out " + dir + "/r.html").exit_code, 2);
+  EXPECT_EQ(test::run_binary("report " + dir + "/not.json").exit_code, 2);
+  EXPECT_EQ(test::run_binary("report " + dir + "/not.json --out " + dir + "/r.txt").exit_code, 2);
+}

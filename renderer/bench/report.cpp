@@ -1,0 +1,244 @@
+#include "bench/report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace filterlab::bench {
+
+namespace {
+
+using nlohmann::json;
+
+struct Case {
+  std::string source;  // device (and tool) the case comes from
+  std::string filter, method, stage, precision;
+  int radius = 0;
+  uint32_t width = 0, height = 0;
+  double median_us = 0, copy_ratio = 0;
+  bool exact = true;
+  json error;
+};
+
+struct Source {
+  std::string label, device, timings_are, date, revision;
+  bool fragment_on_few_units = false;
+};
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v, int digits = 3) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", digits, v);
+  return text;
+}
+
+const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79", "#637939"};
+
+// A log-scale line plot of value against radius, one series per (source, method).
+struct Series {
+  std::string name;
+  std::vector<std::pair<int, double>> points;  // radius, value > 0
+};
+
+std::string line_plot(const std::string& title, const std::string& y_label, const std::vector<Series>& series) {
+  constexpr double W = 720, H = 380, left = 70, right = 250, top = 30, bottom = 50;
+  std::set<int> radii;
+  double lo = INFINITY, hi = 0;
+  for (const Series& s : series)
+    for (auto [r, v] : s.points) {
+      radii.insert(r);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  std::ostringstream svg;
+  svg << "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+      << "\" viewBox=\"0 0 " << W << " " << H << "\" role=\"img\" aria-label=\"" << escape(title) << "\">\n";
+  svg << "<text x=\"" << left << "\" y=\"18\" class=\"title\">" << escape(title) << "</text>\n";
+  if (radii.empty() || !(hi > 0)) return svg.str() + "<text x=\"80\" y=\"80\">no data</text></svg>\n";
+  const double y0 = std::floor(std::log10(lo)), y1 = std::max(y0 + 1, std::ceil(std::log10(hi)));
+  const std::vector<int> xs(radii.begin(), radii.end());
+  auto x_of = [&](int r) {
+    const size_t i = size_t(std::find(xs.begin(), xs.end(), r) - xs.begin());
+    return left + (xs.size() == 1 ? 0.5 : double(i) / double(xs.size() - 1)) * (W - left - right);
+  };
+  auto y_of = [&](double v) { return top + (y1 - std::log10(v)) / (y1 - y0) * (H - top - bottom); };
+  for (double e = y0; e <= y1; ++e) {  // decades
+    const double y = y_of(std::pow(10.0, e));
+    svg << "<line x1=\"" << left << "\" x2=\"" << W - right << "\" y1=\"" << y << "\" y2=\"" << y
+        << "\" class=\"grid\"/><text x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" class=\"tick\" text-anchor=\"end\">"
+        << number(std::pow(10.0, e)) << "</text>\n";
+  }
+  for (int r : xs)
+    svg << "<text x=\"" << x_of(r) << "\" y=\"" << H - bottom + 18 << "\" class=\"tick\" text-anchor=\"middle\">" << r
+        << "</text>\n";
+  svg << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 10 << "\" class=\"axis\" text-anchor=\"middle\">radius r</text>\n";
+  svg << "<text x=\"14\" y=\"" << (top + H - bottom) / 2 << "\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
+      << (top + H - bottom) / 2 << ")\">" << escape(y_label) << "</text>\n";
+  for (size_t i = 0; i < series.size(); ++i) {
+    const Series& s = series[i];
+    const char* color = kPalette[i % std::size(kPalette)];
+    std::ostringstream points;
+    for (auto [r, v] : s.points) points << x_of(r) << "," << y_of(v) << " ";
+    svg << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\"" << points.str() << "\"/>\n";
+    for (auto [r, v] : s.points)
+      svg << "<circle cx=\"" << x_of(r) << "\" cy=\"" << y_of(v) << "\" r=\"3\" fill=\"" << color << "\"><title>"
+          << escape(s.name) << " r=" << r << ": " << number(v, 4) << "</title></circle>\n";
+    const double ly = top + 14.0 * double(i);
+    svg << "<rect x=\"" << W - right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\"" << color
+        << "\"/><text x=\"" << W - right + 26 << "\" y=\"" << ly + 1 << "\" class=\"legend\">" << escape(s.name) << "</text>\n";
+  }
+  return svg.str() + "</svg>\n";
+}
+
+std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& sources) {
+  std::ifstream in(path);
+  if (!in) throw ReportInputError("cannot read " + path.string());
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw ReportInputError(path.string() + " is not JSON: " + e.what());
+  }
+  try {
+    if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
+      throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() + ")");
+    Source source;
+    source.device = j.at("device").at("name").get<std::string>();
+    const std::string tool = j.value("tool", "filterlab");
+    source.label = tool == "filterlab" ? source.device : tool + " on " + source.device;
+    source.timings_are = j.at("timings_are").get<std::string>();
+    source.date = j.value("date", "");
+    source.revision = j.value("git_revision", "");
+    source.fragment_on_few_units =
+        source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
+    sources.push_back(source);
+    std::vector<Case> cases;
+    for (const json& c : j.at("cases")) {
+      Case k;
+      k.source = source.label;
+      k.filter = c.at("filter").get<std::string>();
+      k.method = c.at("method").get<std::string>();
+      k.stage = c.at("stage").get<std::string>();
+      k.precision = c.at("precision").get<std::string>();
+      k.radius = c.at("radius").get<int>();
+      k.width = c.at("width").get<uint32_t>();
+      k.height = c.at("height").get<uint32_t>();
+      k.median_us = c.at("median_us").get<double>();
+      k.copy_ratio = c.value("copy_ratio", 0.0);
+      k.exact = c.value("exact", true);
+      k.error = c.value("error", json());
+      cases.push_back(k);
+    }
+    return cases;
+  } catch (const json::exception& e) {
+    throw ReportInputError(path.string() + ": missing or malformed field (" + std::string(e.what()) + ")");
+  }
+}
+
+}  // namespace
+
+ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
+  std::vector<Source> sources;
+  std::vector<Case> cases;
+  for (const auto& path : inputs)
+    for (Case& c : load(path, sources)) cases.push_back(std::move(c));
+
+  ReportSummary report;
+  std::ostringstream body;
+  body << "<h1>filterlab benchmark report</h1>\n<ul>\n";
+  for (const Source& s : sources)
+    body << "<li><b>" << escape(s.label) << "</b>: timings are " << escape(s.timings_are) << "; " << escape(s.date)
+         << (s.revision.empty() ? "" : ", git " + escape(s.revision)) << "</li>\n";
+  body << "</ul>\n";
+
+  // One section per filter, size and precision; the copy cases give the floor line in the text.
+  std::set<std::tuple<uint32_t, uint32_t, std::string>> groups;
+  for (const Case& c : cases)
+    if (c.filter != "copy") groups.insert({c.width, c.height, c.precision});
+  for (const auto& [width, height, precision] : groups) {
+    const std::string size = std::to_string(width) + "x" + std::to_string(height);
+    body << "<h2>gaussian, " << size << " " << escape(precision) << "</h2>\n<p>";
+    for (const Case& c : cases)
+      if (c.filter == "copy" && c.width == width && c.height == height && c.precision == precision)
+        body << "copy pass (memory floor) on " << escape(c.source) << ": " << number(c.median_us, 4) << " µs. ";
+    body << "</p>\n";
+    std::set<std::string> noted;
+    for (const Source& s : sources)
+      if (s.fragment_on_few_units && noted.insert(s.device).second)
+        body << "<p class=\"note\">" << escape(s.device)
+             << " runs fragment shaders on few units: compare fragment methods with fragment methods only.</p>\n";
+    auto series_for = [&](auto keep, auto value) {
+      std::map<std::string, Series> by_name;
+      std::vector<std::string> order;
+      for (const Case& c : cases) {
+        if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision || !keep(c)) continue;
+        const std::string name = (sources.size() > 1 ? c.source + ": " : "") + c.method;
+        if (!by_name.count(name)) order.push_back(name);
+        by_name[name].name = name;
+        const double v = value(c);
+        if (v > 0) by_name[name].points.push_back({c.radius, v});
+      }
+      std::vector<Series> out;
+      for (const std::string& n : order) out.push_back(by_name[n]);
+      return out;
+    };
+    const auto median = [](const Case& c) { return c.median_us; };
+    const auto ratio = [](const Case& c) { return c.copy_ratio; };
+    std::set<std::string> stages;
+    for (const Case& c : cases)
+      if (c.filter != "copy") stages.insert(c.stage);
+    for (const std::string& stage : stages) {
+      const auto in_stage = [&](const Case& c) { return c.stage == stage; };
+      body << "<div class=\"row\">" << line_plot(stage + " methods: GPU time, " + size, "median µs (log)", series_for(in_stage, median))
+           << line_plot(stage + " methods: time / copy pass, " + size, "× copy (log)", series_for(in_stage, ratio)) << "</div>\n";
+      report.plots += 2;
+    }
+    // Error table.
+    body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
+            "<th>× copy</th><th>max abs</th><th>MSE</th><th>SSIM</th></tr>\n";
+    for (const Case& c : cases) {
+      if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision) continue;
+      auto field = [&](const char* key) {
+        return c.error.is_object() && c.error.contains(key) && c.error[key].is_number() ? number(c.error[key].get<double>())
+                                                                                         : std::string("—");
+      };
+      body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method) << "</td><td>" << escape(c.stage)
+           << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>" << c.radius << "</td><td>" << number(c.median_us, 4)
+           << "</td><td>" << number(c.copy_ratio) << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
+           << "</td><td>" << field("ssim") << "</td></tr>\n";
+    }
+    body << "</table>\n";
+  }
+
+  report.html = std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                            "<title>filterlab benchmark report</title><style>\n") +
+                "body{font-family:sans-serif;margin:2em;color:#222} .row{display:flex;flex-wrap:wrap;gap:1em}"
+                " svg.plot{background:#fff;border:1px solid #ddd} .title{font-size:14px;font-weight:bold}"
+                " .tick,.legend{font-size:11px} .axis{font-size:12px} .grid{stroke:#eee}"
+                " table{border-collapse:collapse;font-size:12px;margin:1em 0} td,th{border:1px solid #ccc;padding:2px 6px}"
+                " .note{color:#a33}\n</style></head><body>\n" +
+                body.str() + "</body></html>\n";
+  return report;
+}
+
+}  // namespace filterlab::bench

@@ -1,0 +1,25 @@
+#pragma once
+// `filterlab report BENCH.json [MORE.json ...] --out report.html`: one self-contained HTML file
+// (inline SVG and CSS, no script, no network) from one or more bench JSON files (several devices,
+// or filterlab beside peers written in the same schema).
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace filterlab::bench {
+
+// A file that is missing, is not JSON or lacks the bench schema's fields: a usage error.
+class ReportInputError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReportSummary {
+  std::string html;
+  int plots = 0;  // <svg class="plot"> elements
+};
+
+ReportSummary make_report(const std::vector<std::filesystem::path>& inputs);
+
+}  // namespace filterlab::bench
