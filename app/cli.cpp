@@ -58,6 +58,7 @@ bench options:
   --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
   --inputs K          resident input images rotated every frame (default 3)
   --no-error          skip the error against the CPU reference
+  --captures DIR      per case, the output's top-left 128x128 and a heat map of its error (for report)
   --json FILE  --csv FILE  --quiet
 
 quality options:
@@ -324,6 +325,12 @@ void parse_bench(Flags& flags, CliOptions& out) {
     else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
     else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
     else if (flag == "--no-error") b.measure_error = false;
+    else if (flag == "--captures") {
+      b.captures_dir = flags.value();
+      std::error_code ec;
+      if (!std::filesystem::is_directory(*b.captures_dir, ec) || ::access(b.captures_dir->c_str(), W_OK) != 0)
+        throw UsageError("--captures " + b.captures_dir->string() + ": not a writable folder");
+    }
     else if (flag == "--quiet") out.quiet = true;
     else if (flag == "--json") {
       out.bench_json = flags.value();
@@ -455,6 +462,7 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   out.bench.validation = out.gpu.validation;
   out.bench.shader_dir = out.gpu.shader_dir;
   out.bench.glsl_dir = out.gpu.glsl_dir;
+  if (out.bench.captures_dir && !out.bench.measure_error) throw UsageError("--captures needs the error measurement (drop --no-error)");
   return out;
 }
 

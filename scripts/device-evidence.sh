@@ -15,15 +15,17 @@ start=$(date +%s)
 run info --json "$out/device.json" > "$out/info.txt" 2>&1
 run methods --json > "$out/methods.json" 2> "$out/methods.err"
 
-run bench --validation --sizes 257x131 --precision fp32 --radii 1,2,3,4,7,8,16,32 --frames 3 --warmup 1 \
+run bench --validation --sizes 257x131 --precision fp32 --radii 1,2,3,4,7,8,16,32 --frames 3 --warmup 1 --warmup-ms 0 \
   --json "$out/correctness_257x131_fp32.json" > "$out/correctness.txt" 2>&1
 echo "correctness done after $(( $(date +%s) - start )) s" >&2
 if [ "$mode" = quick ]; then exit 0; fi
-run bench --sizes 3840x2160 --precision fp16 --frames 100 --warmup 20 --inputs 3 \
+mkdir -p "$out/captures"
+run bench --sizes 3840x2160 --precision fp16 --frames 100 --warmup 20 --inputs 3 --captures "$out/captures" \
   --json "$out/bench_3840x2160_fp16.json" --csv "$out/bench_3840x2160_fp16.csv" > "$out/bench_3840x2160.txt" 2>&1
 echo "4K bench done after $(( $(date +%s) - start )) s" >&2
 run bench --sizes 1920x1080 --precision fp16 --frames 100 --warmup 20 --inputs 3 \
   --json "$out/bench_1920x1080_fp16.json" --csv "$out/bench_1920x1080_fp16.csv" > "$out/bench_1920x1080.txt" 2>&1
 echo "1080p bench done after $(( $(date +%s) - start )) s" >&2
+run report "$out"/bench_*.json --out "$out/report.html" > /dev/null 2>&1
 run quality --size 1280x720 --markdown "$out/quality.md" --json "$out/quality.json" > "$out/quality.txt" 2>&1
 echo "all done after $(( $(date +%s) - start )) s" >&2

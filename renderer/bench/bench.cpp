@@ -4,7 +4,9 @@
 #include "filters/reference.h"
 #include "graph/executor.h"
 #include "headless/capture.h"
+#include "filters/metrics.h"
 #include "headless/frame_ring.h"
+#include "io/image_files.h"
 #include "passes/upload_pass.h"
 #include "vk/formats.h"
 
@@ -143,6 +145,32 @@ CaseError measure_error(const io::ImageF& output, const filters::ImageD& referen
   return e;
 }
 
+io::ImageF top_left(const io::ImageF& image, uint32_t side) {
+  const uint32_t w = std::min(image.width, side), h = std::min(image.height, side);
+  io::ImageF out{w, h, image.channels, {}};
+  for (uint32_t y = 0; y < h; ++y) {
+    const float* row = &image.pixels[size_t(y) * image.width * image.channels];
+    out.pixels.insert(out.pixels.end(), row, row + size_t(w) * image.channels);
+  }
+  return out;
+}
+
+// The corner holds two image borders, where clamp-to-edge mistakes would show.
+void write_captures(CaseResult& c, const io::ImageF& output, const filters::ImageD& reference,
+                    const std::filesystem::path& dir) {
+  constexpr uint32_t kSide = 128;
+  constexpr double kGain = 256;  // an error of 1/256 of the range is white
+  const std::string stem = c.method + "_r" + std::to_string(c.radius) + "_" + std::to_string(c.size.width) + "x" +
+                           std::to_string(c.size.height) + "_" + c.precision;
+  const io::ImageF shown = top_left(output, kSide), expected = top_left(to_float(reference), kSide);
+  io::ImageF opaque = shown;  // the random inputs have random alpha: show colour only
+  for (size_t i = 3; i < opaque.pixels.size(); i += 4) opaque.pixels[i] = 1.0f;
+  c.capture = dir / (stem + ".png");
+  c.diff = dir / (stem + "_diff.png");
+  io::write_image_file(*c.capture, opaque, io::Encoding::Raw);
+  io::write_png(*c.diff, filters::difference_heatmap(shown, expected, kGain));
+}
+
 std::string size_text(VkExtent2D s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
 
 }  // namespace
@@ -201,7 +229,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       copy_case.pass_median_us = copy.pass_median_us;
       copy_case.cost = {1, 0, 0};
       copy_case.copy_ratio = 1;
-      if (options.measure_error) copy_case.error = measure_error(copy.output, filters::reference_blur(inputs[0], {1.0}), options.ssim_crop);
+      if (options.measure_error) {
+        const filters::ImageD identity = filters::reference_blur(inputs[0], {1.0});
+        copy_case.error = measure_error(copy.output, identity, options.ssim_crop);
+        if (options.captures_dir) write_captures(copy_case, copy.output, identity, *options.captures_dir);
+      }
       const double copy_median = copy.gpu_us.median;
       result.cases.push_back(copy_case);
 
@@ -238,6 +270,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           if (options.measure_error) {
             if (!reference) reference = filters::reference_blur(inputs[0], filters::kernel_weights(settings.kernel));
             c.error = measure_error(timed.output, *reference, options.ssim_crop);
+            if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
           }
           result.cases.push_back(c);
         }
@@ -322,6 +355,9 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
                   {"shared_reads_per_pixel", c.cost.shared_reads},
                   {"shared_writes_per_pixel", c.cost.shared_writes},
                   {"passes", passes}};
+    const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
+    for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
+      if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();
     if (c.error) {
       entry["error"] = {{"max_abs", c.error->max_abs}, {"mse", c.error->mse}};
       entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);

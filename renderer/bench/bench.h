@@ -27,6 +27,10 @@ struct BenchOptions {
   uint32_t warmup_ms = 500;
   uint32_t inputs = 3;    // resident input images, rotated every frame
   bool measure_error = true;
+  // Where to write, per case, the top-left 128x128 of the output (values as stored, 0..1 -> 0..255)
+  // and a heat map of |output - reference| (an error of 1/256 is white), for the report. Needs
+  // measure_error.
+  std::optional<std::filesystem::path> captures_dir;
   uint32_t ssim_crop = 1024;  // SSIM over the centred crop of at most this size (it costs O(pixels))
   std::string device;
   bool validation = false;
@@ -51,6 +55,7 @@ struct CaseResult {
   double copy_ratio = 0;  // median / the copy case's median at the same size and precision
   filters::MethodCost cost;
   std::optional<CaseError> error;
+  std::optional<std::filesystem::path> capture, diff;  // written when BenchOptions::captures_dir is set
 };
 
 struct Skipped {

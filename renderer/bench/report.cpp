@@ -24,6 +24,7 @@ struct Case {
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
   json error;
+  std::filesystem::path capture, diff;  // resolved against the JSON file's folder; empty when none
 };
 
 struct Source {
@@ -49,6 +50,29 @@ std::string number(double v, int digits = 3) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*g", digits, v);
   return text;
+}
+
+std::string base64(const std::string& bytes) {
+  static const char* const kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const uint32_t n = uint32_t(uint8_t(bytes[i])) << 16 | (i + 1 < bytes.size() ? uint32_t(uint8_t(bytes[i + 1])) << 8 : 0) |
+                       (i + 2 < bytes.size() ? uint32_t(uint8_t(bytes[i + 2])) : 0);
+    out += kDigits[n >> 18 & 63];
+    out += kDigits[n >> 12 & 63];
+    out += i + 1 < bytes.size() ? kDigits[n >> 6 & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
+
+// The PNG inline, so the report stays one file; nothing when the file is gone.
+std::string inline_png(const std::filesystem::path& path, const std::string& alt) {
+  if (path.empty()) return "";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(bytes) + "\">";
 }
 
 const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
@@ -147,6 +171,9 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
       k.error = c.value("error", json());
+      const std::filesystem::path folder = path.parent_path();
+      if (c.contains("capture")) k.capture = folder / c["capture"].get<std::string>();
+      if (c.contains("diff")) k.diff = folder / c["diff"].get<std::string>();
       cases.push_back(k);
     }
     return cases;
@@ -215,7 +242,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     }
     // Error table.
     body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
-            "<th>× copy</th><th>max abs</th><th>MSE</th><th>SSIM</th></tr>\n";
+            "<th>× copy</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output (top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
       if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision) continue;
       auto field = [&](const char* key) {
@@ -225,7 +252,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method) << "</td><td>" << escape(c.stage)
            << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>" << c.radius << "</td><td>" << number(c.median_us, 4)
            << "</td><td>" << number(c.copy_ratio) << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
-           << "</td><td>" << field("ssim") << "</td></tr>\n";
+           << "</td><td>" << field("ssim") << "</td><td>" << inline_png(c.capture, c.method + " output")
+           << "</td><td>" << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
     }
     body << "</table>\n";
   }
@@ -236,7 +264,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
                 " svg.plot{background:#fff;border:1px solid #ddd} .title{font-size:14px;font-weight:bold}"
                 " .tick,.legend{font-size:11px} .axis{font-size:12px} .grid{stroke:#eee}"
                 " table{border-collapse:collapse;font-size:12px;margin:1em 0} td,th{border:1px solid #ccc;padding:2px 6px}"
-                " .note{color:#a33}\n</style></head><body>\n" +
+                " .note{color:#a33} img.thumb{width:64px;height:64px;image-rendering:pixelated}\n</style></head><body>\n" +
                 body.str() + "</body></html>\n";
   return report;
 }

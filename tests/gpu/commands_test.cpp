@@ -242,8 +242,9 @@ TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
 TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   const std::string dir = test::temp_dir("report");
   auto bench = test::run_binary("bench --sizes 29x17,31x19 --radii 1,2 --methods frag.full2d,comp.tiled --frames 3 "
-                                "--warmup 1 --warmup-ms 0 --quiet --json " + dir + "/b.json");
+                                "--warmup 1 --warmup-ms 0 --quiet --json " + dir + "/b.json --captures " + dir);
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/comp.tiled_r2_31x19_fp16_diff.png"));
   auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
   ASSERT_EQ(report.exit_code, 0) << report.output;
   // 2 sizes x 2 stages (fragment, compute) x 2 plots (time, ratio to copy).
@@ -264,6 +265,10 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   for (size_t at = dom.find("<svg class=\"plot\""); at != std::string::npos; at = dom.find("<svg class=\"plot\"", at + 1))
     ++plots;
   EXPECT_EQ(plots, 8u) << "the DOM Chromium built";
+  size_t thumbnails = 0;  // an output and an error heat map per case, inline
+  for (size_t at = dom.find("data:image/png;base64,"); at != std::string::npos; at = dom.find("data:image/png;base64,", at + 1))
+    ++thumbnails;
+  EXPECT_EQ(thumbnails, 2u * 2 * 2 * 2) << "sizes x radii x methods x (output, diff)";
   std::ifstream console(dir + "/console.txt");
   std::string line;
   while (std::getline(console, line)) EXPECT_EQ(line.find("CONSOLE"), std::string::npos) << line;
