@@ -1,0 +1,92 @@
+#pragma once
+// A/B compare on the GPU, every frame: the metrics of two images (MSE, PSNR, max |A-B| over RGB,
+// by a two-step reduction into a host-visible buffer per frame in flight) and a display image
+// (split screen, or |A-B| x gain as a heat map, with an optional magnifier square).
+//
+//   ComparePass compare(env);
+//   compare.add_to(graph, "scene", "gaussian", "compare");  // declares "compare" (the display)
+//   compare.settings.mode = CompareSettings::Mode::Difference;  // any time before recording
+//   ... after frame k's fence or timeline value: compare.metrics(k % frames_in_flight)
+//
+// The display holds the images' stored values (no tonemap: compare display-ready images, or HDR
+// ones where 0..1 is what matters), alpha 1.
+//
+// The graph tracks images only, so the pass synchronizes its buffers itself: buffer memory
+// barriers recorded inside its passes order the partial sums, the result and the host read.
+#include "filters/metrics.h"
+#include "graph/graph.h"
+#include "passes/pass_env.h"
+#include "vk/resources.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab::passes {
+
+// What the UI edits between frames; read when the frame is recorded.
+struct CompareSettings {
+  enum class Mode : uint32_t { Split, Difference };
+  enum class Source : uint32_t { A, B, Difference };
+
+  Mode mode = Mode::Split;
+  // Split: columns x < divider_x show A, the others B; with divider_line, column divider_x is a
+  // 1-pixel cyan line.
+  int32_t divider_x = 0;
+  bool divider_line = true;
+  // Difference: max over R, G, B of |A-B|, times gain, on the ramp; gain <= 0 picks
+  // 1 / (this frame's max |A-B|), so the largest difference is white.
+  float gain = 0.0f;
+  // Magnifier: a square of inset_size pixels (its 1-pixel cyan border included; clamped to
+  // 3..4096) centred on the cursor pixel (clamped to the image), shifted to stay inside the image
+  // where it fits. Each texel of the source around the cursor becomes zoom x zoom pixels
+  // (nearest; zoom clamped to 1..64). It also shows over the difference view.
+  bool magnifier = false;
+  Source magnifier_source = Source::A;
+  int32_t cursor_x = 0, cursor_y = 0;
+  uint32_t zoom = 4;
+  uint32_t inset_size = 128;
+};
+
+struct CompareMetrics {
+  filters::ImageMetrics values;  // over R, G, B: channels 3, no SSIM
+  std::array<double, 3> channel_mse{};
+  uint64_t frame = 0;  // the frame these values were computed in
+  VkExtent2D extent{};
+};
+
+class ComparePass {
+public:
+  // display_format: VK_FORMAT_R8G8B8A8_UNORM (stored values clamped to 0..1), R16G16B16A16_SFLOAT
+  // or R32G32B32A32_SFLOAT (exact). Throws std::invalid_argument for another format.
+  explicit ComparePass(const PassEnv& env, VkFormat display_format = VK_FORMAT_R8G8B8A8_UNORM);
+
+  // Declares `output` (the display, A's size) and two compute passes reading A and B:
+  // "<output> metrics" (never culled: the host reads its result) and "<output>" (the display).
+  // A and B may name the same image. Their sizes must match; recording throws GraphError
+  // otherwise. One ComparePass serves one graph at a time (its buffers are per pass object).
+  void add_to(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+              const std::string& output);
+
+  // The metrics computed by the frame last recorded in `slot` (frame % frames_in_flight). Call only
+  // after that frame has finished (its fence or timeline value); nullopt before the slot's first
+  // frame. Throws std::out_of_range for a slot >= frames_in_flight.
+  std::optional<CompareMetrics> metrics(uint32_t slot) const;
+
+  CompareSettings settings;
+
+private:
+  void record_metrics(graph::PassContext& ctx, const std::string& a, const std::string& b);
+  void record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
+                      const std::string& output);
+
+  const vk::Context& vk_;
+  VkFormat display_format_;
+  std::unique_ptr<vk::Pipeline> reduce_, finish_, display_;
+  vk::Buffer partials_;              // one vec4 per 32x32 tile; grows with the image
+  std::vector<vk::Buffer> results_;  // per frame in flight, host-visible
+};
+
+}  // namespace filterlab::passes

@@ -1,0 +1,83 @@
+// A/B compare, the display: split screen (A left of the divider, B from it on) or |A-B| x gain
+// on the black-red-yellow-white ramp of filters::difference_heatmap, with an optional magnifier
+// square (nearest sampling, integer zoom) centred on the cursor. The includer defines
+// OUTPUT_FORMAT, the storage image's format qualifier. Colours are the stored values (no
+// tonemap), alpha 1.
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(set = 0, binding = 0) uniform sampler2D image_a;
+layout(set = 0, binding = 1) uniform sampler2D image_b;
+layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D display;
+// This frame's metrics from compare_finish.comp: sums.w is the largest |A-B|, for the automatic gain.
+layout(set = 0, binding = 3, std430) readonly buffer Result {
+  vec4 sums;
+  uvec4 info;
+};
+// Mirrors ComparePass's DisplayPush.
+layout(push_constant) uniform Push {
+  uint mode;     // 0 split, 1 difference
+  int divider;   // split: x < divider shows A
+  float gain;    // difference: <= 0 picks 1 / max |A-B| of this frame
+  uint flags;    // 1: divider line, 2: magnifier
+  int cursor_x;
+  int cursor_y;
+  uint zoom;     // >= 1
+  uint inset;    // side of the magnifier square in pixels, border included (>= 3)
+  uint source;   // magnifier: 0 A, 1 B, 2 difference
+};
+
+// Not in any heat-map colour (those never have more green than red), so lines stay visible.
+const vec4 kLineColor = vec4(0.0, 1.0, 1.0, 1.0);
+
+vec4 heat(float t) {
+  t = clamp(t, 0.0, 1.0) * 3.0;
+  return vec4(clamp(vec3(t, t - 1.0, t - 2.0), 0.0, 1.0), 1.0);
+}
+
+vec4 difference(ivec2 p, float g) {
+  const vec3 d = abs(texelFetch(image_a, p, 0).rgb - texelFetch(image_b, p, 0).rgb);
+  return heat(max(d.r, max(d.g, d.b)) * g);
+}
+
+vec4 opaque(vec4 c) { return vec4(c.rgb, 1.0); }
+
+// Rounds towards minus infinity: with truncating division the centre texel would cover
+// 2 zoom - 1 pixels across instead of zoom like every other texel.
+ivec2 floor_div(ivec2 a, int b) {
+  return ivec2(a.x >= 0 ? a.x / b : -((-a.x + b - 1) / b), a.y >= 0 ? a.y / b : -((-a.y + b - 1) / b));
+}
+
+void main() {
+  const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  const ivec2 size = imageSize(display);
+  if (any(greaterThanEqual(p, size))) return;
+  float g = gain;
+  if (g <= 0.0) g = sums.w > 0.0 ? 1.0 / sums.w : 1.0;
+
+  vec4 color;
+  if (mode == 1u) {
+    color = difference(p, g);
+  } else if ((flags & 1u) != 0u && p.x == divider) {
+    color = kLineColor;
+  } else {
+    color = opaque(p.x < divider ? texelFetch(image_a, p, 0) : texelFetch(image_b, p, 0));
+  }
+
+  if ((flags & 2u) != 0u) {
+    const int side = int(inset);
+    const ivec2 cursor = clamp(ivec2(cursor_x, cursor_y), ivec2(0), size - 1);
+    // The square is centred on the cursor but kept inside the image where it fits.
+    const ivec2 origin = clamp(cursor - side / 2, ivec2(0), max(size - side, ivec2(0)));
+    const ivec2 rel = p - origin;
+    if (all(greaterThanEqual(rel, ivec2(0))) && all(lessThan(rel, ivec2(side)))) {
+      if (any(equal(rel, ivec2(0))) || any(equal(rel, ivec2(side - 1)))) {
+        color = kLineColor;
+      } else {
+        const ivec2 texel = clamp(cursor + floor_div(rel - side / 2, int(zoom)), ivec2(0), size - 1);
+        color = source == 0u   ? opaque(texelFetch(image_a, texel, 0))
+                : source == 1u ? opaque(texelFetch(image_b, texel, 0))
+                               : difference(texel, g);
+      }
+    }
+  }
+  imageStore(display, p, color);
+}

@@ -1,0 +1,4 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#define OUTPUT_FORMAT rgba8
+#include "compare_common.glsl"

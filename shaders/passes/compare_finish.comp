@@ -1,0 +1,50 @@
+#version 460
+// A/B compare, step 2 of the metrics: one workgroup folds the per-tile partials into the frame's
+// result (a host-visible buffer per frame in flight). Each invocation sums its share with Kahan
+// compensation (`precise` keeps the compiler from simplifying the correction away), then a
+// shared-memory tree adds the 256 shares.
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0, std430) readonly buffer Partials { vec4 partials[]; };
+// sums: squared-difference sums of R, G, B, then the largest |A-B|; info: width, height and the
+// frame index (low, high word). width == 0 means "never written".
+layout(set = 0, binding = 1, std430) writeonly buffer Result {
+  vec4 sums;
+  uvec4 info;
+};
+layout(push_constant) uniform Push {
+  uint count;  // partials written by step 1
+  uint width;
+  uint height;
+  uint frame_low;
+  uint frame_high;
+};
+
+shared vec4 scratch[256];
+
+void main() {
+  const uint index = gl_LocalInvocationIndex;
+  precise vec3 sum = vec3(0.0);
+  precise vec3 carry = vec3(0.0);
+  float worst = 0.0;
+  for (uint i = index; i < count; i += 256) {
+    const vec4 p = partials[i];
+    precise vec3 y = p.xyz - carry;
+    precise vec3 t = sum + y;
+    carry = (t - sum) - y;
+    sum = t;
+    worst = max(worst, p.w);
+  }
+  scratch[index] = vec4(sum, worst);
+  barrier();
+  for (uint stride = 128; stride > 0; stride >>= 1) {
+    if (index < stride) {
+      const vec4 other = scratch[index + stride];
+      scratch[index] = vec4(scratch[index].xyz + other.xyz, max(scratch[index].w, other.w));
+    }
+    barrier();
+  }
+  if (index == 0) {
+    sums = scratch[0];
+    info = uvec4(width, height, frame_low, frame_high);
+  }
+}
