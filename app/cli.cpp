@@ -14,6 +14,7 @@ std::string usage_text() {
   return R"(usage: filterlab <command> [options]
 
 commands:
+  run                 show the scene and chain in a window (resizable; closes with the window)
   run --headless      render frames with no window, capture images, time every pass
   info                print the Vulkan device facts the filters depend on
   filters             list the filters and methods usable in --chain
@@ -44,6 +45,13 @@ run options:
   --shader-dir DIR    SPIR-V folder (default: shaders/ next to the binary)
   --shader-source DIR compile GLSL from DIR at run time instead (shaderc)
   --quiet             no table
+window options (run without --headless):
+  --frames N          present N frames, then exit (default: until the window is closed)
+  --screenshot FILE   write the last presented image (.png or .pfm), read back from the swapchain
+  --present-mode M    fifo (default, vsync), mailbox or immediate; unsupported: fifo, with a note
+  --test-resize F:WxH resize the window during frame F (repeatable)
+  --test-minimize F   iconify at frame F and restore a moment later
+  --test-close F      ask the window to close at frame F
 
 filter options:
   --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
@@ -172,11 +180,12 @@ filters::Precision parse_precision(const std::string& flag, const std::string& t
 
 void parse_run(Flags& flags, CliOptions& out) {
   headless::RunOptions& run = out.run;
+  std::string window_only;  // the last flag that means nothing without a window
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--headless") out.headless = true;
     else if (flag == "--size") run.size = parse_size(flags.value());
-    else if (flag == "--frames") run.frames = parse_count(flag, flags.value(), 1, 1000000);
+    else if (flag == "--frames") out.window.frames = run.frames = parse_count(flag, flags.value(), 1, 1000000);
     else if (flag == "--warmup") run.warmup = parse_count(flag, flags.value(), 0, 1000000);
     else if (flag == "--chain") run.chain = flags.value();
     else if (flag == "--validation") run.validation = true;
@@ -206,6 +215,32 @@ void parse_run(Flags& flags, CliOptions& out) {
         throw UsageError("--capture " + c.path.string() + ": the file must end in .png or .pfm");
       check_writable(flag, c.path);
       run.captures.push_back(c);
+    } else if (flag == "--screenshot") {
+      out.window.screenshot = flags.value();
+      if (!headless::capture_extension_supported(*out.window.screenshot))
+        throw UsageError("--screenshot " + out.window.screenshot->string() + ": the file must end in .png or .pfm");
+      check_writable(flag, *out.window.screenshot);
+      window_only = flag;
+    } else if (flag == "--present-mode") {
+      const std::string& v = flags.value();
+      const auto mode = vk::parse_present_mode(v);
+      if (!mode) throw UsageError("--present-mode wants fifo, mailbox or immediate, got '" + v + "'");
+      out.window.present_mode = *mode;
+      window_only = flag;
+    } else if (flag == "--test-resize") {
+      const std::string& v = flags.value();
+      const size_t colon = v.find(':');
+      if (colon == std::string::npos || colon == 0)
+        throw UsageError("--test-resize wants FRAME:WxH, e.g. 40:640x360, got '" + v + "'");
+      out.window.test_resizes.push_back(
+          {parse_count(flag, v.substr(0, colon), 0, 1000000), parse_size(v.substr(colon + 1))});
+      window_only = flag;
+    } else if (flag == "--test-minimize") {
+      out.window.test_minimize_at = parse_count(flag, flags.value(), 0, 1000000);
+      window_only = flag;
+    } else if (flag == "--test-close") {
+      out.window.test_close_at = parse_count(flag, flags.value(), 0, 1000000);
+      window_only = flag;
     } else if (flag == "--timings") {
       run.timings_json = flags.value();
       check_writable(flag, *run.timings_json);
@@ -216,7 +251,9 @@ void parse_run(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' (see filterlab --help)");
     }
   }
-  if (!out.headless) throw UsageError("the interactive window is not built yet: use filterlab run --headless");
+  if (out.headless && !window_only.empty()) throw UsageError(window_only + " needs the window: drop --headless");
+  if (!out.headless && (run.timings_json || run.list_images))
+    throw UsageError(std::string(run.timings_json ? "--timings" : "--list-images") + " needs --headless");
 }
 
 void parse_info(Flags& flags, CliOptions& out) {

@@ -3,6 +3,7 @@
 // exit code 2.
 #include "bench/bench.h"
 #include "headless/headless_runner.h"
+#include "window_app.h"
 
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,7 @@ struct CliOptions {
   Command command = Command::Help;
   bool headless = false;
   headless::RunOptions run;
+  WindowOptions window;  // run without --headless
   std::string info_device;
   bool info_validation = false;
   std::optional<std::filesystem::path> info_json;

@@ -1,6 +1,7 @@
 // filterlab: real-time image filtering methods on Vulkan, measured and checked.
 #include "cli.h"
 #include "commands.h"
+#include "window_app.h"
 
 #include "filters/chain.h"
 #include "graph/graph.h"
@@ -79,6 +80,7 @@ int print_info(const app::CliOptions& options) {
 }
 
 int run(const app::CliOptions& options) {
+  if (!options.headless) return app::run_window(options.run, options.window);
   const headless::RunOptions& run = options.run;
   headless::RunResult result = headless::run_headless(run);
   if (run.list_images) {

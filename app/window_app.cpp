@@ -1,1 +1,431 @@
-// Placeholder: being written (issue #3).
+#include "window_app.h"
+
+#include "filters/chain.h"
+#include "graph/executor.h"
+#include "headless/capture.h"
+#include "headless/frame_graph.h"
+#include "headless/frame_ring.h"
+#include "passes/scene_pass.h"
+#include "passes/tonemap_pass.h"
+#include "vk/resources.h"
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace filterlab::app {
+
+namespace {
+
+constexpr uint32_t kFramesInFlight = headless::kFramesInFlight;
+
+// ---- GLFW ------------------------------------------------------------------------------------
+
+std::string g_glfw_error;  // GLFW reports errors through a callback with no user pointer
+
+void on_glfw_error(int, const char* description) {
+  g_glfw_error = description ? description : "unknown";
+}
+
+class Glfw {
+ public:
+  Glfw() {
+    g_glfw_error.clear();
+    glfwSetErrorCallback(on_glfw_error);
+    // An X server refuses connections for a moment while it resets after its last client left
+    // (Xvfb under xvfb-run does, between two windows of one test run): try again briefly.
+    const char* display = std::getenv("DISPLAY");
+    bool ok = glfwInit();
+    for (int attempt = 0; !ok && display && *display && attempt < 20; ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      ok = glfwInit();
+    }
+    if (!ok)
+      throw NoDisplayError(
+          "cannot open a window: " + (g_glfw_error.empty() ? "glfwInit failed" : g_glfw_error) +
+          " (use filterlab run --headless, or run under xvfb-run)");
+    if (!glfwVulkanSupported()) {
+      glfwTerminate();
+      throw vk::NoDeviceError("GLFW found no Vulkan loader for window surfaces");
+    }
+  }
+  ~Glfw() { glfwTerminate(); }
+  Glfw(const Glfw&) = delete;
+  Glfw& operator=(const Glfw&) = delete;
+
+  static std::vector<const char*> instance_extensions() {
+    uint32_t count = 0;
+    const char** names = glfwGetRequiredInstanceExtensions(&count);
+    if (!names) throw vk::NoDeviceError("GLFW cannot create Vulkan surfaces here: " + g_glfw_error);
+    return {names, names + count};  // valid until glfwTerminate
+  }
+};
+
+class Window {
+ public:
+  Window(VkExtent2D size, const std::string& title, bool visible) {
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+    window_ = glfwCreateWindow(int(size.width), int(size.height), title.c_str(), nullptr, nullptr);
+    if (!window_) throw NoDisplayError("cannot create a window: " + g_glfw_error);
+  }
+  ~Window() { glfwDestroyWindow(window_); }
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+  GLFWwindow* get() const { return window_; }
+
+  VkExtent2D framebuffer() const {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return {uint32_t(std::max(w, 0)), uint32_t(std::max(h, 0))};
+  }
+  bool minimized() const {
+    const VkExtent2D fb = framebuffer();
+    return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) || fb.width == 0 || fb.height == 0;
+  }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+};
+
+// ---- Frame pacing ----------------------------------------------------------------------------
+
+// headless::FrameRing with binary semaphores in the submit (wait for the acquired image, signal
+// the present). Same pacing: frame k signals timeline value k + 1; a slot is reused after the
+// frame that last used it completed. See the report: FrameRing::submit could take these.
+class PresentRing {
+ public:
+  explicit PresentRing(const vk::Context& ctx) : ctx_(ctx) {
+    for (uint32_t i = 0; i < kFramesInFlight; ++i) {
+      VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+      pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+      pool.queueFamilyIndex = ctx.queue_family();
+      VK_CHECK(vkCreateCommandPool(ctx.device(), &pool, nullptr, &pools_[i]));
+      VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+      alloc.commandPool = pools_[i];
+      alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      alloc.commandBufferCount = 1;
+      VK_CHECK(vkAllocateCommandBuffers(ctx.device(), &alloc, &cmds_[i]));
+      ctx.name(cmds_[i], VK_OBJECT_TYPE_COMMAND_BUFFER, "window frame slot " + std::to_string(i));
+    }
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    info.pNext = &type;
+    VK_CHECK(vkCreateSemaphore(ctx.device(), &info, nullptr, &timeline_));
+    ctx.name(timeline_, VK_OBJECT_TYPE_SEMAPHORE, "window frame timeline");
+  }
+  ~PresentRing() {
+    vkDeviceWaitIdle(ctx_.device());
+    vkDestroySemaphore(ctx_.device(), timeline_, nullptr);
+    for (VkCommandPool pool : pools_) vkDestroyCommandPool(ctx_.device(), pool, nullptr);
+  }
+  PresentRing(const PresentRing&) = delete;
+  PresentRing& operator=(const PresentRing&) = delete;
+
+  // Frame `frame - kFramesInFlight`, the slot's previous user, has completed.
+  void wait_slot(uint64_t frame) { wait_for(frame >= kFramesInFlight ? frame - kFramesInFlight + 1 : 0); }
+
+  VkCommandBuffer begin(uint64_t frame) {
+    const uint32_t slot = frame % kFramesInFlight;
+    VK_CHECK(vkResetCommandPool(ctx_.device(), pools_[slot], 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmds_[slot], &begin));
+    return cmds_[slot];
+  }
+
+  void submit(uint64_t frame, VkSemaphore wait, VkPipelineStageFlags2 wait_stages, VkSemaphore signal) {
+    VkCommandBuffer cmd = cmds_[frame % kFramesInFlight];
+    VK_CHECK(vkEndCommandBuffer(cmd));
+    VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmd_info.commandBuffer = cmd;
+    VkSemaphoreSubmitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    wait_info.semaphore = wait;
+    wait_info.stageMask = wait_stages;
+    VkSemaphoreSubmitInfo signals[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO},
+                                        {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO}};
+    signals[0].semaphore = timeline_;
+    signals[0].value = frame + 1;
+    signals[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    signals[1].semaphore = signal;
+    signals[1].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.waitSemaphoreInfoCount = 1;
+    submit.pWaitSemaphoreInfos = &wait_info;
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmd_info;
+    submit.signalSemaphoreInfoCount = 2;
+    submit.pSignalSemaphoreInfos = signals;
+    VK_CHECK(vkQueueSubmit2(ctx_.queue(), 1, &submit, VK_NULL_HANDLE));
+  }
+
+  void wait_for(uint64_t value) {
+    if (value == 0) return;
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &timeline_;
+    wait.pValues = &value;
+    VK_CHECK(vkWaitSemaphores(ctx_.device(), &wait, UINT64_MAX));
+  }
+
+ private:
+  const vk::Context& ctx_;
+  VkCommandPool pools_[kFramesInFlight]{};
+  VkCommandBuffer cmds_[kFramesInFlight]{};
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+};
+
+// ---- The graph -------------------------------------------------------------------------------
+
+// Where this frame's "present" pass copies "final": set before each record.
+struct PresentTarget {
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  const vk::Buffer* readback = nullptr;
+};
+
+// "final" read as TransferSrc by a side-effect pass, so the graph derives its barrier and
+// layout (tonemap write -> copy read, and back next frame) like any other access.
+void add_present_pass(graph::RenderGraph& graph, const PresentTarget& target) {
+  const VkFormat format = graph.image_desc(passes::TonemapPass::kOutput).format;
+  graph.add_pass("present", graph::PassKind::Transfer)
+      .read(passes::TonemapPass::kOutput, graph::Usage::TransferSrc)
+      .side_effect()
+      .execute([&target, format](graph::PassContext& ctx) {
+        vk::PresentCopy copy;
+        copy.src = ctx.image_handle(passes::TonemapPass::kOutput);
+        copy.src_format = format;
+        copy.src_extent = ctx.image(passes::TonemapPass::kOutput).extent;
+        copy.dst = target.image;
+        copy.dst_format = target.format;
+        copy.dst_extent = target.extent;
+        copy.readback = target.readback;
+        vk::record_present_copy(ctx.cmd, copy);
+      });
+}
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+}  // namespace
+
+WindowResult run_window_app(const headless::RunOptions& options, const WindowOptions& window_options) {
+  const std::vector<filters::FilterStep> steps = filters::parse_chain(options.chain);
+  filters::check_chain(steps);
+  if (window_options.frames && *window_options.frames == 0)
+    throw std::invalid_argument("--frames must be at least 1");
+
+  Glfw glfw;
+  vk::ContextOptions context_options;
+  context_options.validation = options.validation;
+  context_options.device_selector = options.device;
+  context_options.swapchain = true;
+  context_options.instance_extensions = Glfw::instance_extensions();
+  vk::Context ctx(context_options);
+
+  WindowResult result;
+  result.device = ctx.report();
+  {
+    const std::string title = "filterlab" + (options.chain.empty() ? std::string() : " - " + options.chain);
+    Window window(options.size, title, window_options.visible);
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    VK_CHECK(glfwCreateWindowSurface(ctx.instance(), window.get(), nullptr, &surface));
+    vk::SwapchainOptions swapchain_options;
+    swapchain_options.present_mode = window_options.present_mode;
+    swapchain_options.require_present_mode = window_options.require_present_mode;
+    swapchain_options.frames_in_flight = kFramesInFlight;
+    vk::Swapchain swapchain(ctx, surface, window.framebuffer(), swapchain_options);  // owns the surface now
+    result.swapchain_format = swapchain.format();
+    result.present_mode = vk::present_mode_name(swapchain.present_mode());
+    result.note = swapchain.note();
+    if (!result.note.empty()) std::fprintf(stderr, "filterlab: %s\n", result.note.c_str());
+    if (!vk::present_copy_supported(VK_FORMAT_R8G8B8A8_UNORM, swapchain.format()))
+      std::fprintf(stderr, "filterlab: the swapchain format cannot show the image exactly\n");
+    if (window_options.screenshot && !(swapchain.usage() & VK_IMAGE_USAGE_TRANSFER_SRC_BIT))
+      throw vk::SwapchainError("--screenshot: swapchain images cannot be read back on this surface");
+
+    vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
+    passes::PassEnv env{ctx, shaders, kFramesInFlight};
+    graph::RenderGraph graph;
+    const headless::ChainGraph chain = headless::build_chain_graph(graph, env, options, steps);
+    PresentTarget target;
+    add_present_pass(graph, target);
+
+    std::vector<std::string> outputs = {passes::TonemapPass::kOutput};
+    for (const headless::Capture& c : options.captures) outputs.push_back(c.image);
+    headless::check_images_exist(graph, outputs);
+
+    graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
+    std::optional<vk::Buffer> screenshot;  // before the ring: the ring's destructor waits for the GPU
+    PresentRing ring(ctx);
+
+    VkExtent2D built_for = window.framebuffer();  // framebuffer size the swapchain was built for
+    bool rebuild = !swapchain.valid();
+    bool graph_ready = false;
+    if (swapchain.valid()) result.builds.push_back({0, swapchain.extent()});
+    uint64_t frame = 0;
+    size_t next_resize = 0;
+    std::vector<ResizeStep> resizes = window_options.test_resizes;
+    std::stable_sort(resizes.begin(), resizes.end(), [](auto& a, auto& b) { return a.frame < b.frame; });
+    bool minimize_done = false;
+    uint32_t pretend_minimized = 0;  // remaining test waits that count as minimized (no WM under Xvfb)
+    uint32_t out_of_date_in_a_row = 0;
+    bool screenshot_frame = false;
+    VkExtent2D screenshot_extent{};
+
+    while (true) {
+      glfwPollEvents();
+      if (window_options.test_close_at && frame >= *window_options.test_close_at)
+        glfwSetWindowShouldClose(window.get(), GLFW_TRUE);  // as the window manager's close button does
+      const bool closing = glfwWindowShouldClose(window.get());
+      const bool done = window_options.frames && frame >= *window_options.frames;
+      // Closing with a screenshot still to take renders one more frame for it.
+      if (done || (closing && !(window_options.screenshot && !screenshot_frame && frame > 0))) break;
+
+      if (window_options.test_minimize_at && !minimize_done && frame >= *window_options.test_minimize_at) {
+        minimize_done = true;
+        glfwIconifyWindow(window.get());
+        pretend_minimized = window_options.test_minimize_waits;
+      }
+
+      if (window.minimized() || pretend_minimized > 0) {
+        if (closing) break;
+        // Nothing to show: let the GPU finish, then sleep in the event queue. No rebuild here;
+        // the size is looked at again once the window is back.
+        ring.wait_for(frame);
+        const auto wall_start = std::chrono::steady_clock::now();
+        const double cpu_start = cpu_seconds();
+        result.minimized_wait_frames.push_back(frame);
+        if (window_options.test_minimize_at) {
+          glfwWaitEventsTimeout(kTestWaitSeconds);  // nobody else will wake a test up
+          if (pretend_minimized > 0 && --pretend_minimized == 0) glfwRestoreWindow(window.get());
+        } else {
+          glfwWaitEvents();
+        }
+        result.minimized_wall_s +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        result.minimized_cpu_s += cpu_seconds() - cpu_start;
+        continue;
+      }
+
+      const VkExtent2D fb = window.framebuffer();
+      if (rebuild || fb.width != built_for.width || fb.height != built_for.height) {
+        if (!swapchain.recreate(fb)) {
+          // The surface is 0x0 although GLFW does not call the window minimized (yet): sleep
+          // until something happens rather than spin on rebuilds.
+          glfwWaitEventsTimeout(0.1);
+          continue;
+        }
+        built_for = fb;
+        rebuild = false;
+        graph_ready = false;
+        result.builds.push_back({frame, swapchain.extent()});
+      }
+      if (!graph_ready) {
+        // Same graph, new size: images whose description changed are recreated.
+        executor.prepare(graph, outputs, swapchain.extent());
+        ++result.graph_prepares;
+        graph_ready = true;
+      }
+
+      // Resized behind the loop's back, as a user would between the size check and the
+      // acquire: the swapchain reports itself out of date or suboptimal.
+      while (next_resize < resizes.size() && resizes[next_resize].frame <= frame) {
+        const VkExtent2D s = resizes[next_resize++].size;
+        glfwSetWindowSize(window.get(), int(s.width), int(s.height));
+      }
+
+      const uint32_t slot = frame % kFramesInFlight;
+      ring.wait_slot(frame);   // the slot's acquire semaphore and command buffer are free again
+      executor.timings(slot);  // drain; part 2 shows them
+      std::optional<vk::Swapchain::Frame> image = swapchain.acquire(slot);
+      if (!image) {
+        ++result.out_of_date;
+        if (++out_of_date_in_a_row > 100)
+          throw vk::SwapchainError("the swapchain stays out of date after rebuilds");
+        rebuild = true;
+        continue;
+      }
+      out_of_date_in_a_row = 0;
+
+      const bool last = (window_options.frames && frame + 1 == *window_options.frames) || closing;
+      target.image = image->image;
+      target.format = swapchain.format();
+      target.extent = swapchain.extent();
+      target.readback = nullptr;
+      if (last && window_options.screenshot) {
+        screenshot.emplace(ctx, VkDeviceSize(target.extent.width) * target.extent.height * 4,
+                           VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, "screenshot");
+        target.readback = &*screenshot;
+        screenshot_extent = target.extent;
+        screenshot_frame = true;
+      }
+      VkCommandBuffer cmd = ring.begin(frame);
+      executor.record(cmd, slot, frame);
+      ring.submit(frame, image->acquired, vk::kPresentCopyStages, image->rendered);
+      if (swapchain.present(*image)) {
+        ++result.out_of_date;
+        rebuild = true;
+      }
+      result.final_extent = swapchain.extent();
+      ++frame;
+    }
+    ring.wait_for(frame);
+    result.frames = frame;
+
+    if (window_options.screenshot && !screenshot)
+      std::fprintf(stderr, "filterlab: no screenshot: the window closed before a frame could be shown\n");
+    if (window_options.screenshot && screenshot) {
+      std::vector<uint8_t> rgba =
+          vk::swapchain_pixels_to_rgba(screenshot->mapped(), screenshot->size(), swapchain.format());
+      headless::write_capture(graph::Readback{VK_FORMAT_R8G8B8A8_UNORM, screenshot_extent, std::move(rgba)},
+                              *window_options.screenshot, options.exposure);
+      result.screenshot_written = true;
+    }
+    if (frame > 0)
+      for (const headless::Capture& c : options.captures)
+        headless::write_capture(executor.read_image(c.image), c.path, options.exposure);
+    if (options.dump_graph) {
+      std::ofstream dot(*options.dump_graph);
+      dot << executor.dot();
+      if (!dot) throw io::IoError("cannot write " + options.dump_graph->string());
+    }
+  }  // ring, executor, passes, swapchain, surface and window go here, before the count below
+  result.validation_messages = ctx.validation_messages();
+  return result;
+}
+
+int run_window(const headless::RunOptions& options, const WindowOptions& window) {
+  const WindowResult r = run_window_app(options, window);
+  if (options.print_table) {
+    std::printf("%s (%s), %llu frames, present mode %s, %zu swapchain build(s), last %ux%u\n",
+                r.device.name.c_str(), r.device.driver_name.c_str(),
+                static_cast<unsigned long long>(r.frames), r.present_mode.c_str(), r.builds.size(),
+                r.final_extent.width, r.final_extent.height);
+    if (r.screenshot_written) std::printf("wrote screenshot -> %s\n", window.screenshot->string().c_str());
+    for (const headless::Capture& c : options.captures)
+      std::printf("wrote %s -> %s\n", c.image.c_str(), c.path.string().c_str());
+  }
+  if (r.validation_messages) {
+    std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", r.validation_messages);
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace filterlab::app

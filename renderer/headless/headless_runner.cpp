@@ -3,6 +3,7 @@
 #include "filters/chain.h"
 #include "graph/executor.h"
 #include "headless/capture.h"
+#include "headless/frame_graph.h"
 #include "headless/frame_ring.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
@@ -49,32 +50,12 @@ RunResult run_headless(const RunOptions& options) {
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
   passes::PassEnv env{ctx, shaders, kFramesInFlight};
 
-  // Declare: scene -> filters in chain order -> tonemap -> "final".
   graph::RenderGraph graph;
-  passes::ScenePass scene(env, options.scene);
-  scene.add_to(graph);
-  std::string current = passes::ScenePass::kColor;
-  std::vector<std::unique_ptr<filters::Filter>> filters;
-  std::map<std::string, int> uses;
-  for (const filters::FilterStep& step : steps) {
-    filters.push_back(filters::make_filter(step, env));
-    const int n = ++uses[step.filter];
-    const std::string name = n == 1 ? step.filter : step.filter + "." + std::to_string(n);
-    current = filters.back()->add_to(graph, current, name);
-  }
-  passes::TonemapPass tonemap(env);
-  tonemap.exposure = options.exposure;
-  tonemap.add_to(graph, current);
-
+  const ChainGraph chain = build_chain_graph(graph, env, options, steps);
   std::vector<std::string> outputs = {passes::TonemapPass::kOutput};
   for (const Capture& c : options.captures) outputs.push_back(c.image);
   for (const std::string& name : options.read_images) outputs.push_back(name);
-  for (const std::string& name : outputs)
-    if (!graph.has_image(name)) {
-      std::string names;
-      for (const std::string& n : graph.image_names()) names += " " + n;
-      throw UnknownImageError("no image named '" + name + "' (images:" + names + ")");
-    }
+  check_images_exist(graph, outputs);
 
   graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
   executor.prepare(graph, outputs, options.size);

@@ -115,7 +115,9 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
   expect_usage_error({"run", "--headless", "--dump-graph", "/tmp"}, "is a folder");
   expect_usage_error({"run", "--headless", "--camera", "spin"}, "orbit or fixed");
   expect_usage_error({"run", "--headless", "--exposure", "-2"}, "positive number");
-  expect_usage_error({"run", "--size", "64x64"}, "--headless");
+  expect_usage_error({"run", "--size", "64x64", "--timings", "t.json"}, "--timings needs --headless");
+  expect_usage_error({"run", "--headless", "--screenshot", "s.png"}, "needs the window");
+  expect_usage_error({"run", "--present-mode", "vsync"}, "--present-mode");
   expect_usage_error({"info", "--size", "1x1"}, "unknown option '--size' for info");
 }
 

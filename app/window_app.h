@@ -1,0 +1,76 @@
+#pragma once
+// `filterlab run` without --headless: a GLFW window showing the graph's "final" image, the same
+// graph run_headless builds (scene -> chain -> tonemap) plus a "present" pass that copies "final"
+// into the acquired swapchain image. Resizing rebuilds the swapchain and the graph's images;
+// a minimized window waits for events without rendering. --frames / --screenshot and the test
+// hooks make a run deterministic, so the GPU tests drive it in-process under Xvfb.
+#include "headless/headless_runner.h"
+#include "vk/swapchain.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace filterlab::app {
+
+// During frame `frame`, the window is resized to `size` (glfwSetWindowSize).
+struct ResizeStep {
+  uint32_t frame = 0;
+  VkExtent2D size{};
+};
+
+struct WindowOptions {
+  std::optional<uint32_t> frames;                   // exit after this many frames; none: until closed
+  std::optional<std::filesystem::path> screenshot;  // the last presented image, read back (.png or .pfm)
+  vk::PresentMode present_mode = vk::PresentMode::Fifo;
+  bool require_present_mode = false;  // unsupported mode: error instead of FIFO with a note
+  bool visible = true;
+  // Test hooks. Minimize: glfwIconifyWindow at that frame, then glfwRestoreWindow after
+  // `test_minimize_waits` event waits of kTestWaitSeconds each. With no window manager (Xvfb)
+  // iconify does nothing, so for those waits the window is treated as minimized regardless.
+  // Resize: glfwSetWindowSize between the loop's size check and the acquire, so the swapchain
+  // finds out by itself (out of date or suboptimal) where the driver reports it.
+  std::vector<ResizeStep> test_resizes;
+  std::optional<uint32_t> test_minimize_at;
+  uint32_t test_minimize_waits = 6;
+  std::optional<uint32_t> test_close_at;  // glfwSetWindowShouldClose at this frame
+};
+
+constexpr double kTestWaitSeconds = 0.05;
+
+struct WindowResult {
+  vk::DeviceReport device;
+  uint64_t frames = 0;  // rendered and presented
+  // Each swapchain build: the frame it happened before and its extent (the first one included).
+  std::vector<std::pair<uint64_t, VkExtent2D>> builds;
+  uint32_t graph_prepares = 0;
+  uint32_t out_of_date = 0;  // acquire or present asked for a rebuild (normal during resizes)
+  // Event waits while minimized, the frame counter during each, and what they cost.
+  std::vector<uint64_t> minimized_wait_frames;
+  double minimized_wall_s = 0, minimized_cpu_s = 0;
+  VkFormat swapchain_format = VK_FORMAT_UNDEFINED;
+  std::string present_mode;  // as used
+  std::string note;          // present mode fallback or format remark
+  VkExtent2D final_extent{};
+  bool screenshot_written = false;
+  uint32_t validation_messages = 0;  // counted after the swapchain, surface and window are gone
+};
+
+// GLFW could not open a window (no DISPLAY, no X server). Exit code 3, like a missing device.
+class NoDisplayError : public vk::NoDeviceError {
+ public:
+  using vk::NoDeviceError::NoDeviceError;
+};
+
+// Runs the window until it is closed or `window.frames` frames were presented; then writes the
+// screenshot, run.captures and run.dump_graph. Throws on errors (usage errors as
+// headless::UnknownImageError and filters::ChainError, like run_headless).
+WindowResult run_window_app(const headless::RunOptions& run, const WindowOptions& window);
+
+// run_window_app, then a one-line summary on stdout unless run.print_table is false. Returns the
+// exit code: 0, or 4 when validation messages were reported.
+int run_window(const headless::RunOptions& run, const WindowOptions& window);
+
+}  // namespace filterlab::app
