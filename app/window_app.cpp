@@ -98,94 +98,6 @@ class Window {
   GLFWwindow* window_ = nullptr;
 };
 
-// ---- Frame pacing ----------------------------------------------------------------------------
-
-// headless::FrameRing with binary semaphores in the submit (wait for the acquired image, signal
-// the present). Same pacing: frame k signals timeline value k + 1; a slot is reused after the
-// frame that last used it completed. See the report: FrameRing::submit could take these.
-class PresentRing {
- public:
-  explicit PresentRing(const vk::Context& ctx) : ctx_(ctx) {
-    for (uint32_t i = 0; i < kFramesInFlight; ++i) {
-      VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-      pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-      pool.queueFamilyIndex = ctx.queue_family();
-      VK_CHECK(vkCreateCommandPool(ctx.device(), &pool, nullptr, &pools_[i]));
-      VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      alloc.commandPool = pools_[i];
-      alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-      alloc.commandBufferCount = 1;
-      VK_CHECK(vkAllocateCommandBuffers(ctx.device(), &alloc, &cmds_[i]));
-      ctx.name(cmds_[i], VK_OBJECT_TYPE_COMMAND_BUFFER, "window frame slot " + std::to_string(i));
-    }
-    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    VK_CHECK(vkCreateSemaphore(ctx.device(), &info, nullptr, &timeline_));
-    ctx.name(timeline_, VK_OBJECT_TYPE_SEMAPHORE, "window frame timeline");
-  }
-  ~PresentRing() {
-    vkDeviceWaitIdle(ctx_.device());
-    vkDestroySemaphore(ctx_.device(), timeline_, nullptr);
-    for (VkCommandPool pool : pools_) vkDestroyCommandPool(ctx_.device(), pool, nullptr);
-  }
-  PresentRing(const PresentRing&) = delete;
-  PresentRing& operator=(const PresentRing&) = delete;
-
-  // Frame `frame - kFramesInFlight`, the slot's previous user, has completed.
-  void wait_slot(uint64_t frame) { wait_for(frame >= kFramesInFlight ? frame - kFramesInFlight + 1 : 0); }
-
-  VkCommandBuffer begin(uint64_t frame) {
-    const uint32_t slot = frame % kFramesInFlight;
-    VK_CHECK(vkResetCommandPool(ctx_.device(), pools_[slot], 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(cmds_[slot], &begin));
-    return cmds_[slot];
-  }
-
-  void submit(uint64_t frame, VkSemaphore wait, VkPipelineStageFlags2 wait_stages, VkSemaphore signal) {
-    VkCommandBuffer cmd = cmds_[frame % kFramesInFlight];
-    VK_CHECK(vkEndCommandBuffer(cmd));
-    VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cmd_info.commandBuffer = cmd;
-    VkSemaphoreSubmitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    wait_info.semaphore = wait;
-    wait_info.stageMask = wait_stages;
-    VkSemaphoreSubmitInfo signals[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO},
-                                        {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO}};
-    signals[0].semaphore = timeline_;
-    signals[0].value = frame + 1;
-    signals[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    signals[1].semaphore = signal;
-    signals[1].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = 1;
-    submit.pWaitSemaphoreInfos = &wait_info;
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &cmd_info;
-    submit.signalSemaphoreInfoCount = 2;
-    submit.pSignalSemaphoreInfos = signals;
-    VK_CHECK(vkQueueSubmit2(ctx_.queue(), 1, &submit, VK_NULL_HANDLE));
-  }
-
-  void wait_for(uint64_t value) {
-    if (value == 0) return;
-    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    wait.semaphoreCount = 1;
-    wait.pSemaphores = &timeline_;
-    wait.pValues = &value;
-    VK_CHECK(vkWaitSemaphores(ctx_.device(), &wait, UINT64_MAX));
-  }
-
- private:
-  const vk::Context& ctx_;
-  VkCommandPool pools_[kFramesInFlight]{};
-  VkCommandBuffer cmds_[kFramesInFlight]{};
-  VkSemaphore timeline_ = VK_NULL_HANDLE;
-};
-
 // ---- The graph -------------------------------------------------------------------------------
 
 // Where this frame's "present" pass copies "final": set before each record.
@@ -272,7 +184,7 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
 
     graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
     std::optional<vk::Buffer> screenshot;  // before the ring: the ring's destructor waits for the GPU
-    PresentRing ring(ctx);
+    headless::FrameRing ring(ctx);
 
     VkExtent2D built_for = window.framebuffer();  // framebuffer size the swapchain was built for
     bool rebuild = !swapchain.valid();
@@ -377,7 +289,13 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
       }
       VkCommandBuffer cmd = ring.begin(frame);
       executor.record(cmd, slot, frame);
-      ring.submit(frame, image->acquired, vk::kPresentCopyStages, image->rendered);
+      VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+      wait.semaphore = image->acquired;
+      wait.stageMask = vk::kPresentCopyStages;
+      VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+      signal.semaphore = image->rendered;
+      signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+      ring.submit(frame, &wait, &signal);
       if (swapchain.present(*image)) {
         ++result.out_of_date;
         rebuild = true;

@@ -30,15 +30,21 @@ public:
     VK_CHECK(vkCreateSemaphore(ctx.device(), &info, nullptr, &timeline_));
     ctx.name(timeline_, VK_OBJECT_TYPE_SEMAPHORE, "frame timeline");
   }
+  FrameRing(const FrameRing&) = delete;
+  FrameRing& operator=(const FrameRing&) = delete;
   ~FrameRing() {
     vkDeviceWaitIdle(ctx_.device());
     vkDestroySemaphore(ctx_.device(), timeline_, nullptr);
     for (VkCommandPool pool : pools_) vkDestroyCommandPool(ctx_.device(), pool, nullptr);
   }
 
-  // Waits until frame `frame - kFramesInFlight` (the slot's previous user) has finished.
+  // Frame `frame - kFramesInFlight`, the slot's previous user, has completed. A window calls it
+  // before acquiring a swapchain image (the slot's acquire semaphore is then free again).
+  void wait_slot(uint64_t frame) { wait_for(frame >= kFramesInFlight ? frame - kFramesInFlight + 1 : 0); }
+
+  // Waits for the slot, then begins its command buffer.
   VkCommandBuffer begin(uint64_t frame) {
-    wait_for(frame >= kFramesInFlight ? frame - kFramesInFlight + 1 : 0);
+    wait_slot(frame);
     const uint32_t slot = frame % kFramesInFlight;
     VK_CHECK(vkResetCommandPool(ctx_.device(), pools_[slot], 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -47,20 +53,25 @@ public:
     return cmds_[slot];
   }
 
-  void submit(uint64_t frame) {
+  // Signals the timeline with frame + 1; a window adds the acquired image's semaphore to wait for
+  // and the binary semaphore its present waits for.
+  void submit(uint64_t frame, const VkSemaphoreSubmitInfo* wait = nullptr, const VkSemaphoreSubmitInfo* signal = nullptr) {
     VkCommandBuffer cmd = cmds_[frame % kFramesInFlight];
     VK_CHECK(vkEndCommandBuffer(cmd));
     VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
     cmd_info.commandBuffer = cmd;
-    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    signal.semaphore = timeline_;
-    signal.value = frame + 1;
-    signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSemaphoreSubmitInfo signals[2] = {{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO}, {}};
+    signals[0].semaphore = timeline_;
+    signals[0].value = frame + 1;
+    signals[0].stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    if (signal) signals[1] = *signal;
     VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.waitSemaphoreInfoCount = wait ? 1 : 0;
+    submit.pWaitSemaphoreInfos = wait;
     submit.commandBufferInfoCount = 1;
     submit.pCommandBufferInfos = &cmd_info;
-    submit.signalSemaphoreInfoCount = 1;
-    submit.pSignalSemaphoreInfos = &signal;
+    submit.signalSemaphoreInfoCount = signal ? 2 : 1;
+    submit.pSignalSemaphoreInfos = signals;
     VK_CHECK(vkQueueSubmit2(ctx_.queue(), 1, &submit, VK_NULL_HANDLE));
   }
 
