@@ -224,7 +224,11 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         const double cpu_start = cpu_seconds();
         result.minimized_wait_frames.push_back(frame);
         if (window_options.test_minimize_at) {
-          glfwWaitEventsTimeout(kTestWaitSeconds);  // nobody else will wake a test up
+          // Nobody else will wake a test up; events (e.g. the resizes before) may end a wait early,
+          // so sleep in the queue until the whole interval has passed.
+          const auto deadline = wall_start + std::chrono::duration<double>(kTestWaitSeconds);
+          for (auto now = wall_start; now < deadline; now = std::chrono::steady_clock::now())
+            glfwWaitEventsTimeout(std::chrono::duration<double>(deadline - now).count());
           if (pretend_minimized > 0 && --pretend_minimized == 0) glfwRestoreWindow(window.get());
         } else {
           glfwWaitEvents();
