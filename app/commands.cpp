@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -186,12 +187,8 @@ int quality_tables(const CliOptions& options) {
         continue;
       }
       // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
-      double mse = 0, ssim = 0;
-      const io::ImageF& base = baseline[r];
-      for (size_t i = 0; i < out.pixels.size(); ++i)
-        if (i % 4 != 3) mse += (double(out.pixels[i]) - base.pixels[i]) * (double(out.pixels[i]) - base.pixels[i]);
-      mse /= double(out.width) * out.height * 3;
-      for (uint32_t c = 0; c < 3; ++c) ssim += filters::ssim(out, base, c) / 3.0;
+      const filters::ImageMetrics m = filters::image_metrics(out, baseline[r], 3);
+      const double mse = m.mse, ssim = m.ssim.value_or(std::nan(""));
       char cell[64];
       std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
       line += cell;

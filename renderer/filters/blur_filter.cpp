@@ -2,6 +2,7 @@
 
 #include "filters/blur_methods.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -95,13 +96,17 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
 
   const std::vector<double> weights = kernel_weights(settings.kernel);
   const std::vector<LinearTap> taps = linear_taps(weights);
-  std::vector<float> w(weights.begin(), weights.end());
+  // Padded to the largest kernel so the same buffer also binds as a std140 uniform block of vec4s
+  // (comp.tiled reads its weights as uniform operands); the padding is never read as a weight.
+  std::vector<float> w(kWeightBufferFloats, 0.0f);
+  std::copy(weights.begin(), weights.end(), w.begin());
   std::vector<float> t;
   for (const LinearTap& tap : taps) {
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }
-  weights_ = vk::Buffer(env.vk, w.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "blur weights");
+  weights_ = vk::Buffer(env.vk, w.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
+                        "blur weights");
   std::memcpy(weights_.mapped(), w.data(), w.size() * 4);
   taps_ = vk::Buffer(env.vk, t.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "blur taps");
   std::memcpy(taps_.mapped(), t.data(), t.size() * 4);

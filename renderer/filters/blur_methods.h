@@ -5,11 +5,14 @@
 //
 // Buffer layouts (std430, set 0):
 //   weights: float[2r+1], weights[r + i] = w(i) for i in [-r, r]; the 2D kernel is w(i) w(j).
+//            Zero-padded to kWeightBufferFloats and also usable as a uniform block of vec4s.
 //   taps:    vec2[r+1], (offset from the centre in texels, weight) of Chapman's bilinear taps.
 #include "filters/blur_filter.h"
 #include "passes/pass_env.h"
 
 namespace filterlab::filters {
+
+constexpr int kWeightBufferFloats = (2 * kMaxRadius + 1 + 3) / 4 * 4;  // 17 vec4s
 
 struct BlurEnv {
   const passes::PassEnv& pass_env;

@@ -29,7 +29,6 @@ namespace {
 
 constexpr int kTile = 32;
 constexpr uint32_t kVec4Bytes = 16;
-constexpr int kWeightVec4s = (2 * kMaxRadius + 1 + 3) / 4;  // the shader's w4[17]
 
 uint32_t hsum_bytes(int r) { return uint32_t(kTile + 2 * r) * kTile * kVec4Bytes; }
 
@@ -56,16 +55,11 @@ std::string roi_text(const Roi& r) {
 
 class TiledBlur : public BlurPasses {
 public:
-  explicit TiledBlur(const BlurEnv& env) : env_(env.pass_env), settings_(env.settings) {
+  explicit TiledBlur(const BlurEnv& env) : env_(env.pass_env), settings_(env.settings), weights_(env.weights) {
     const int r = settings_.kernel.radius;
     const bool fp32 = settings_.precision == Precision::Fp32;
-    // w4[j / 4][j % 4] = w(j - r): the same floats as BlurFilter's weights buffer, in a uniform
-    // buffer (std140 vec4s), where the shader's multiplies can take them as constant operands.
-    const std::vector<double> weights = kernel_weights(settings_.kernel);
-    std::vector<float> w(kWeightVec4s * 4, 0.0f);
-    std::copy(weights.begin(), weights.end(), w.begin());
-    weights_ = vk::Buffer(env_.vk, w.size() * 4, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true, "comp.tiled weights");
-    std::memcpy(weights_.mapped(), w.data(), w.size() * 4);
+    // BlurFilter's weights buffer bound as a uniform block (std140 vec4s, w4[j / 4][j % 4] =
+    // w(j - r)), where the shader's multiplies can take the weights as constant operands.
     const std::vector<uint32_t> spec = {uint32_t(r), interleaved(r) ? 1u : 0u};
     const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                          VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
@@ -142,7 +136,7 @@ private:
 
   const passes::PassEnv& env_;
   const BlurSettings& settings_;
-  vk::Buffer weights_;
+  const vk::Buffer& weights_;
   std::unique_ptr<vk::Pipeline> convolution_, outside_;
 };
 

@@ -19,10 +19,10 @@ void check_sizes(const io::ImageF& a, const io::ImageF& b) {
 
 }  // namespace
 
-ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b) {
+ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t max_channels) {
   check_sizes(a, b);
   ImageMetrics m;
-  m.channels = std::min(a.channels, b.channels);
+  m.channels = std::min({a.channels, b.channels, max_channels});
   const size_t pixels = size_t(a.width) * a.height;
   double sum = 0;
   for (size_t p = 0; p < pixels; ++p)

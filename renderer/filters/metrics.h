@@ -16,8 +16,9 @@ struct ImageMetrics {
   double max_abs = 0;
 };
 
+// Over the first min(a.channels, b.channels, max_channels) channels (3: RGB, leaving alpha out).
 // Throws std::invalid_argument when the sizes differ.
-ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b);
+ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t max_channels = 4);
 
 // |a - b| (largest over the channels) times gain, through a black-red-yellow-white ramp; gain <= 0
 // picks 1 / max_abs so the largest difference is white.

@@ -1,7 +1,6 @@
 #pragma once
-// The fixture every blur test suite derives from: one validated context per suite (creating one per
-// case would dominate the run time), zero validation messages required after every case, and the
-// step -> GPU -> compare-with-the-CPU-reference loop each method is judged by.
+// The fixture every blur test suite derives from: a validated context per suite (ValidatedSuite)
+// and the step -> GPU -> compare-with-the-CPU-reference loop each method is judged by.
 #include "gpu_test_util.h"
 
 #include "filters/apply.h"
@@ -12,20 +11,8 @@
 
 namespace filterlab::test {
 
-class BlurFixture : public ::testing::Test {
+class BlurFixture : public ValidatedSuite {
 protected:
-  static void SetUpTestSuite() {
-    vk::ContextOptions options;
-    options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
-  }
-  static void TearDownTestSuite() {
-    shaders_.reset();
-    context_.reset();
-  }
-  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
-
   // "gaussian.<method>:radius=R:kernel=K<extra>" as one chain step.
   static filters::FilterStep blur_step(const std::string& method, int radius, const std::string& extra = ":precision=fp32",
                                        filters::KernelType kernel = filters::KernelType::Gaussian) {
@@ -65,9 +52,6 @@ protected:
     const filters::MethodSupport support = m->support(*context_, settings);
     return support.available() ? support.max_radius : 0;
   }
-
-  static inline std::unique_ptr<vk::Context> context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
 };
 
 }  // namespace filterlab::test

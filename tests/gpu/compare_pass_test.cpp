@@ -96,20 +96,8 @@ private:
   std::vector<vk::Buffer> staging_;
 };
 
-class ComparePassTest : public ::testing::Test {
+class ComparePassTest : public test::ValidatedSuite {
 protected:
-  static void SetUpTestSuite() {
-    vk::ContextOptions options;
-    options.validation = true;
-    context_ = std::make_unique<vk::Context>(options);
-    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
-  }
-  static void TearDownTestSuite() {
-    shaders_.reset();
-    context_.reset();
-  }
-  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
-
   // One frame: upload A (and B unless null: then the pass compares A with itself), compare, read back.
   static Outcome run(const io::ImageF& a, const io::ImageF* b, const CompareSettings& settings,
                      VkFormat display_format = VK_FORMAT_R32G32B32A32_SFLOAT) {
@@ -147,9 +135,6 @@ protected:
     // PSNR = -10 log10(MSE): a relative MSE error e moves it by 4.35 e dB.
     EXPECT_NEAR(gpu.values.psnr, cpu.psnr, 5 * kMseTolerance) << a.width << "x" << a.height;
   }
-
-  static inline std::unique_ptr<vk::Context> context_;
-  static inline std::unique_ptr<vk::ShaderSource> shaders_;
 };
 
 CompareSettings split(int32_t divider, bool line) {

@@ -1,10 +1,12 @@
 #pragma once
 // Shared helpers for the GPU tier: every run has validation on and must report zero messages.
 #include "headless/headless_runner.h"
+#include "vk/pipelines.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 
 namespace filterlab::test {
@@ -19,6 +21,26 @@ inline headless::RunOptions validated_run(uint32_t width, uint32_t height) {
   o.print_table = false;
   return o;
 }
+
+// One validated context (synchronization validation included) per suite: creating one per case
+// would dominate the run time. Any validation message fails the case that caused it.
+class ValidatedSuite : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    vk::ContextOptions options;
+    options.validation = true;
+    context_ = std::make_unique<vk::Context>(options);
+    shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
+  }
+  static void TearDownTestSuite() {
+    shaders_.reset();
+    context_.reset();
+  }
+  void TearDown() override { EXPECT_EQ(context_->validation_messages(), 0u); }
+
+  static inline std::unique_ptr<vk::Context> context_;
+  static inline std::unique_ptr<vk::ShaderSource> shaders_;
+};
 
 struct ProcessResult {
   int exit_code = -1;

@@ -98,10 +98,11 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
     EXPECT_GE(r.out_of_date, 2u);
   }
 
-  // Minimized: no frame rendered during the waits, and the waits sleep rather than spin.
+  // Minimized: no frame rendered during the waits, and the waits sleep rather than spin. (Under
+  // Xvfb, with no window manager, the hook stands in for iconify and sleeps a fixed interval, so
+  // the wall time is not checked; the CPU share still catches a loop that renders or polls.)
   ASSERT_GE(r.minimized_wait_frames.size(), 6u);
   for (uint64_t f : r.minimized_wait_frames) EXPECT_EQ(f, 60u);
-  EXPECT_GT(r.minimized_wall_s, 0.5 * 6 * app::kTestWaitSeconds);
   EXPECT_LT(r.minimized_cpu_s, 0.5 * r.minimized_wall_s);
 
   // The screenshot is the window's size, not blank, and exactly the graph's "final" image.
