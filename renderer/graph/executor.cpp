@@ -291,7 +291,8 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
       }
     }
 
-    if (pass.kind == PassKind::Graphics) {
+    const bool dynamic_rendering = pass.kind == PassKind::Graphics && !decl.own_render_pass;
+    if (dynamic_rendering) {
       VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
       rendering.renderArea = {{0, 0}, render_extent};
       rendering.layerCount = 1;
@@ -305,7 +306,7 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
       vkCmdSetScissor(cmd, 0, 1, &scissor);
     }
     decl.callback(ctx);
-    if (pass.kind == PassKind::Graphics) vkCmdEndRendering(cmd);
+    if (dynamic_rendering) vkCmdEndRendering(cmd);
 
     if (timer_) timer_->end_pass(cmd, slot, static_cast<uint32_t>(p));
     ctx_.end_label(cmd);

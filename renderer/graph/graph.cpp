@@ -49,6 +49,11 @@ PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> c
   return clear ? attachment(image, Usage::DepthAttachment, {true, VkClearValue{.depthStencil = {*clear, 0}}})
                : attachment(image, Usage::DepthAttachment, {});
 }
+PassBuilder& PassBuilder::own_render_pass() {
+  pass().own_render_pass = true;
+  return *this;
+}
+
 PassBuilder& PassBuilder::side_effect() {
   pass().side_effect = true;
   return *this;
@@ -183,6 +188,8 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
   for (size_t p = 0; p < passes_.size(); ++p) {
     const PassDecl& pass = passes_[p];
     if (!pass.callback) throw GraphError("pass '" + pass.name + "' has no execute callback");
+    if (pass.own_render_pass && pass.kind != PassKind::Graphics)
+      throw GraphError("pass '" + pass.name + "' is not a graphics pass and cannot begin its own render pass");
     std::set<Sub> touched;
     for (const ImageAccess& a : pass.accesses) {
       auto it = index.find(a.image);

@@ -73,6 +73,10 @@ struct PassDecl {
   std::vector<ImageAccess> accesses;
   PassCallback callback;
   bool side_effect = false;  // never culled
+  // Graphics only: the callback begins and ends its own VkRenderPass (Dear ImGui 1.86's backend
+  // needs one) instead of the executor's dynamic rendering. Barriers and layouts are still the
+  // graph's: attachments are in their attachment layout when the callback runs and must be left so.
+  bool own_render_pass = false;
 };
 
 class RenderGraph;
@@ -90,6 +94,7 @@ public:
   PassBuilder& color_overwrite(const std::string& image);
   PassBuilder& depth(const std::string& image, std::optional<float> clear = {});
   PassBuilder& side_effect();
+  PassBuilder& own_render_pass();
   PassBuilder& execute(PassCallback callback);
 
 private:

@@ -566,6 +566,21 @@ TEST(GraphErrors, UsageNotAllowedForPassKind) {
               "pass 't' is a transfer pass and cannot use image 'final' as depth-attachment");
 }
 
+TEST(GraphErrors, OwnRenderPassOnlyForGraphicsPasses) {
+    RenderGraph g;
+    declare(g, {"final"});
+    g.add_pass("c", PassKind::Compute).write("final", Usage::StorageWriteCompute).own_render_pass().execute(noop);
+    EXPECT_EQ(compile_error(g), "pass 'c' is not a graphics pass and cannot begin its own render pass");
+
+    RenderGraph ui;  // the UI pass: draws over an image another pass wrote, in its own render pass
+    declare(ui, {"final"});
+    ui.add_pass("w", PassKind::Compute).write("final", Usage::StorageWriteCompute).execute(noop);
+    ui.add_pass("ui", PassKind::Graphics).color("final").own_render_pass().execute(noop);
+    const CompiledGraph c = ui.compile({"final"}, {8, 8});
+    ASSERT_EQ(c.passes.size(), 2u);
+    EXPECT_TRUE(ui.passes()[c.passes[1].decl].own_render_pass);
+}
+
 TEST(GraphErrors, SameSubresourceTwiceInOnePass) {
     RenderGraph g;
     declare(g, {"x", "final"});
