@@ -151,26 +151,26 @@ std::string shader_name(const char* method, const BlurSettings& s) {
   return std::string("filters/blur/") + method + (s.precision == Precision::Fp32 ? "_fp32.comp" : "_fp16.comp");
 }
 
-std::unique_ptr<vk::Pipeline> make_pipeline(const BlurEnv& env, const char* method, std::vector<uint32_t> constants) {
+vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vector<uint32_t> constants) {
   vk::ComputePipelineDesc desc;
   desc.shader = shader_name(method, env.settings);
   desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                           VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
   desc.specialization = std::move(constants);
-  return std::make_unique<vk::Pipeline>(env.pass_env.vk, env.pass_env.shaders, desc);
+  return vk::make_pipeline(env.pass_env.pipelines, env.pass_env.vk, env.pass_env.shaders, desc);
 }
 
 // One compute pass `pass` reading `from` (sampled) and writing `pass` (storage), sized like `size_of`.
 void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, const vk::Buffer& weights,
                       const std::string& size_of, const std::string& pass, const std::string& from,
-                      const vk::Pipeline& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups) {
+                      const vk::PipelineRef& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups) {
   graph.declare_image(pass, {settings.format(), graph::SizeRule::relative_to(size_of)});
   graph.add_pass(pass, graph::PassKind::Compute)
       .read(from, graph::Usage::SampledCompute)
       .write(pass, graph::Usage::StorageWriteCompute)
       .execute([from, pass, &pipeline, &weights, groups](graph::PassContext& ctx) {
         const auto [x, y] = groups(ctx.image(pass).extent);
-        ctx.bind(pipeline)
+        ctx.bind(*pipeline)
             .sampled(0, from, graph::Filter::Nearest)
             .storage_buffer(1, weights)
             .storage(2, pass)
@@ -188,7 +188,7 @@ public:
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
     const Full2dTile tile = tile_;
-    add_compute_pass(graph, settings_, weights_, input, name, input, *pipeline_, [tile](VkExtent2D e) {
+    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, [tile](VkExtent2D e) {
       return std::pair{ceil_div(e.width, tile.width), ceil_div(e.height, tile.height)};
     });
     return name;
@@ -198,7 +198,7 @@ private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
   Full2dTile tile_;
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 class SeparableShared : public BlurPasses {
@@ -215,15 +215,15 @@ public:
     auto groups = [](const LinePass& p) {
       return [p](VkExtent2D e) { return std::pair{p.groups_x(e), p.groups_y(e)}; };
     };
-    add_compute_pass(graph, settings_, weights_, input, horizontal, input, *pipelines_[0], groups(kHorizontal));
-    add_compute_pass(graph, settings_, weights_, input, name, horizontal, *pipelines_[1], groups(kVertical));
+    add_compute_pass(graph, settings_, weights_, input, horizontal, input, pipelines_[0], groups(kHorizontal));
+    add_compute_pass(graph, settings_, weights_, input, name, horizontal, pipelines_[1], groups(kVertical));
     return name;
   }
 
 private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
-  std::vector<std::unique_ptr<vk::Pipeline>> pipelines_;
+  std::vector<vk::PipelineRef> pipelines_;  // filled once: the passes keep references to them
 };
 
 }  // namespace

@@ -17,16 +17,16 @@ public:
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
     if (pipelines_.size() == 2) {
-      add_pass(graph, input, name + ".horizontal", input, *pipelines_[0]);
-      add_pass(graph, input, name, name + ".horizontal", *pipelines_[1]);
+      add_pass(graph, input, name + ".horizontal", input, pipelines_[0]);
+      add_pass(graph, input, name, name + ".horizontal", pipelines_[1]);
     } else {
-      add_pass(graph, input, name, input, *pipelines_[0]);
+      add_pass(graph, input, name, input, pipelines_[0]);
     }
     return name;
   }
 
 private:
-  std::unique_ptr<vk::Pipeline> make_pipeline(const std::string& shader, uint32_t direction) {
+  vk::PipelineRef make_pipeline(const std::string& shader, uint32_t direction) {
     vk::GraphicsPipelineDesc desc;
     desc.vertex_shader = "filters/fullscreen.vert";
     desc.fragment_shader = "filters/blur/" + shader;
@@ -34,11 +34,11 @@ private:
                             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     desc.color_formats = {settings_.format()};
     desc.specialization = {static_cast<uint32_t>(settings_.kernel.radius), direction};
-    return std::make_unique<vk::Pipeline>(env_.vk, env_.shaders, desc);
+    return vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders, desc);
   }
 
   void add_pass(graph::RenderGraph& graph, const std::string& size_of, const std::string& pass,
-                const std::string& from, const vk::Pipeline& pipeline) {
+                const std::string& from, const vk::PipelineRef& pipeline) {
     // Exact methods fetch texels; bilinear ones let the sampler blend pairs of weights.
     const graph::Filter sampling = settings_.method->exact ? graph::Filter::Nearest : graph::Filter::Linear;
     graph.declare_image(pass, {settings_.format(), graph::SizeRule::relative_to(size_of)});
@@ -46,7 +46,7 @@ private:
         .read(from, graph::Usage::SampledFragment)
         .color_overwrite(pass)
         .execute([this, from, &pipeline, sampling](graph::PassContext& ctx) {
-          ctx.bind(pipeline).sampled(0, from, sampling).storage_buffer(1, weights_).storage_buffer(2, taps_).draw(3);
+          ctx.bind(*pipeline).sampled(0, from, sampling).storage_buffer(1, weights_).storage_buffer(2, taps_).draw(3);
         });
   }
 
@@ -54,7 +54,7 @@ private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
   const vk::Buffer& taps_;
-  std::vector<std::unique_ptr<vk::Pipeline>> pipelines_;
+  std::vector<vk::PipelineRef> pipelines_;  // filled once: add_pass keeps references to them
 };
 
 MethodCost cost_full2d(int r) { return {fetches_full2d(r)}; }

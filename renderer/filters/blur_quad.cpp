@@ -36,7 +36,7 @@ class FragmentQuadBlur : public BlurPasses {
     desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
     desc.color_formats = {settings_.format()};
     desc.specialization = specialization(settings_);
-    pipeline_ = std::make_unique<vk::Pipeline>(env.pass_env.vk, env.pass_env.shaders, desc);
+    pipeline_ = vk::make_pipeline(env.pass_env.pipelines, env.pass_env.vk, env.pass_env.shaders, desc);
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
@@ -52,7 +52,7 @@ class FragmentQuadBlur : public BlurPasses {
 
  private:
   const BlurSettings& settings_;
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 class ComputeQuadBlur : public BlurPasses {
@@ -64,7 +64,7 @@ class ComputeQuadBlur : public BlurPasses {
     desc.shader = "filters/blur/" + shader + suffix;
     desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
     desc.specialization = specialization(settings_);
-    pipeline_ = std::make_unique<vk::Pipeline>(env.pass_env.vk, env.pass_env.shaders, desc);
+    pipeline_ = vk::make_pipeline(env.pass_env.pipelines, env.pass_env.vk, env.pass_env.shaders, desc);
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
@@ -83,7 +83,7 @@ class ComputeQuadBlur : public BlurPasses {
 
  private:
   const BlurSettings& settings_;
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 // Every pixel reads the (r+1)^2 texels at offsets T x T, T = {-r, -r+2, ..., r}; the three

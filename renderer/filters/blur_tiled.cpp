@@ -64,13 +64,13 @@ public:
     const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                          VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
                                         sizeof(Push)};
-    convolution_ = std::make_unique<vk::Pipeline>(
-        env_.vk, env_.shaders,
+    convolution_ = vk::make_pipeline(
+        env_.pipelines, env_.vk, env_.shaders,
         vk::ComputePipelineDesc{fp32 ? "filters/blur/comp_tiled_fp32.comp" : "filters/blur/comp_tiled_fp16.comp",
                                 layout, spec});
     if (settings_.dst_roi)
-      outside_ = std::make_unique<vk::Pipeline>(
-          env_.vk, env_.shaders,
+      outside_ = vk::make_pipeline(
+          env_.pipelines, env_.vk, env_.shaders,
           vk::ComputePipelineDesc{
               fp32 ? "filters/blur/comp_tiled_outside_fp32.comp" : "filters/blur/comp_tiled_outside_fp16.comp",
               {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(Push)},
@@ -137,7 +137,7 @@ private:
   const passes::PassEnv& env_;
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
-  std::unique_ptr<vk::Pipeline> convolution_, outside_;
+  vk::PipelineRef convolution_, outside_;
 };
 
 // Per output pixel of a group that is free on read (the great majority; edge groups make the same

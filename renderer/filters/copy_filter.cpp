@@ -17,8 +17,8 @@ VkFormat parse_copy_format(const FilterStep& step) {
 
 CopyFilter::CopyFilter(const passes::PassEnv& env, VkFormat format) : format_(format) {
   const char* shader = format == VK_FORMAT_R32G32B32A32_SFLOAT ? "filters/copy_fp32.comp" : "filters/copy.comp";
-  pipeline_ = std::make_unique<vk::Pipeline>(
-      env.vk, env.shaders,
+  pipeline_ = vk::make_pipeline(
+      env.pipelines, env.vk, env.shaders,
       vk::ComputePipelineDesc{
           shader, {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0}, {}});
 }

@@ -13,7 +13,7 @@ public:
 
 private:
   VkFormat format_;
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 // Output format from the step's parameters; throws ChainError for anything but precision.

@@ -68,6 +68,22 @@ void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrie
   vkCmdPipelineBarrier2(cmd, &dep);
 }
 
+void check_same_size(const graph::PassContext& ctx, const std::string& a, const std::string& b) {
+  const VkExtent2D extent = ctx.image(a).extent;
+  const VkExtent2D other = ctx.image(b).extent;
+  if (extent.width != other.width || extent.height != other.height)
+    throw graph::GraphError("compare: image '" + a + "' is " + std::to_string(extent.width) + "x" +
+                            std::to_string(extent.height) + " but '" + b + "' is " +
+                            std::to_string(other.width) + "x" + std::to_string(other.height));
+}
+
+// Whether the display shader uses the automatic gain (and so reads max |A-B|) with these settings.
+bool uses_automatic_gain(const CompareSettings& s, float gain) {
+  const bool shows_difference = s.mode == CompareSettings::Mode::Difference ||
+                                (s.magnifier && s.magnifier_source == CompareSettings::Source::Difference);
+  return shows_difference && gain <= 0.0f;
+}
+
 }  // namespace
 
 ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) : vk_(env.vk) {
@@ -77,14 +93,14 @@ ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) : vk_(env.
   display_format_ = display_format;
   using T = VkDescriptorType;
   const T sampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, buffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  reduce_ = std::make_unique<vk::Pipeline>(
-      env.vk, env.shaders,
+  reduce_ = vk::make_pipeline(
+      env.pipelines, env.vk, env.shaders,
       vk::ComputePipelineDesc{"passes/compare_reduce.comp", {{sampled, sampled, buffer}, 0}, {}});
-  finish_ = std::make_unique<vk::Pipeline>(
-      env.vk, env.shaders,
+  finish_ = vk::make_pipeline(
+      env.pipelines, env.vk, env.shaders,
       vk::ComputePipelineDesc{"passes/compare_finish.comp", {{buffer, buffer}, sizeof(FinishPush)}, {}});
-  display_ = std::make_unique<vk::Pipeline>(
-      env.vk, env.shaders,
+  display_ = vk::make_pipeline(
+      env.pipelines, env.vk, env.shaders,
       vk::ComputePipelineDesc{
           display, {{sampled, sampled, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, buffer}, sizeof(DisplayPush)}, {}});
   for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
@@ -93,61 +109,86 @@ ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) : vk_(env.
     // width 0 marks "not computed yet"; the host write is visible to the first submission.
     std::memset(results_.back().mapped(), 0, sizeof(ResultGpu));
   }
+  // Host-visible only to start zeroed: a display with a fixed gain binds it without reducing.
+  display_gain_ = vk::Buffer(env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
+                             "compare display gain");
+  std::memset(display_gain_.mapped(), 0, sizeof(ResultGpu));
 }
+
+namespace {
+
+// Reading one image twice in a pass would declare two accesses to it; once is enough.
+graph::PassBuilder& read_pair(graph::PassBuilder& builder, const std::string& a, const std::string& b) {
+  builder.read(a, graph::Usage::SampledCompute);
+  if (b != a) builder.read(b, graph::Usage::SampledCompute);
+  return builder;
+}
+
+}  // namespace
 
 void ComparePass::add_to(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                          const std::string& output) {
-  graph.declare_image(output, {display_format_, graph::SizeRule::relative_to(a)});
-  // Reading one image twice in a pass would declare two accesses to it; once is enough.
-  auto reads = [&](graph::PassBuilder builder) -> graph::PassBuilder {
-    builder.read(a, graph::Usage::SampledCompute);
-    if (b != a) builder.read(b, graph::Usage::SampledCompute);
-    return builder;
-  };
-  // Side effect: the host reads the metrics even when nothing shows the display. Declared first,
-  // and the graph keeps declaration order, so the display pass can read this frame's result.
-  reads(graph.add_pass(output + " metrics", graph::PassKind::Compute))
-      .side_effect()
-      .execute([this, a, b](graph::PassContext& ctx) { record_metrics(ctx, a, b); });
-  reads(graph.add_pass(output, graph::PassKind::Compute))
-      .write(output, graph::Usage::StorageWriteCompute)
-      .execute([this, a, b, output](graph::PassContext& ctx) { record_display(ctx, a, b, output); });
+  // The metrics pass is declared first, and the graph keeps declaration order, so the display
+  // pass can read this frame's result.
+  add_metrics(graph, a, b, output + " metrics");
+  declare_display(graph, a, b, output, Gain::FromMetrics);
 }
 
-void ComparePass::record_metrics(graph::PassContext& ctx, const std::string& a, const std::string& b) {
+void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                              const std::string& pass_name) {
+  // Side effect: the host reads the metrics even when nothing shows the display.
+  graph::PassBuilder builder = graph.add_pass(pass_name, graph::PassKind::Compute);
+  read_pair(builder, a, b).side_effect().execute([this, a, b](graph::PassContext& ctx) {
+    check_same_size(ctx, a, b);
+    record_reduction(ctx, a, b, partials_, results_.at(ctx.slot), "compare partial sums");
+  });
+}
+
+void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                              const std::string& output) {
+  declare_display(graph, a, b, output, Gain::OwnReduction);
+}
+
+void ComparePass::declare_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                                  const std::string& output, Gain gain) {
+  graph.declare_image(output, {display_format_, graph::SizeRule::relative_to(a)});
+  graph::PassBuilder builder = graph.add_pass(output, graph::PassKind::Compute);
+  read_pair(builder, a, b)
+      .write(output, graph::Usage::StorageWriteCompute)
+      .execute(
+          [this, a, b, output, gain](graph::PassContext& ctx) { record_display(ctx, a, b, output, gain); });
+}
+
+void ComparePass::record_reduction(graph::PassContext& ctx, const std::string& a, const std::string& b,
+                                   vk::Buffer& partials, const vk::Buffer& result,
+                                   const char* partials_name) {
   const VkExtent2D extent = ctx.image(a).extent;
-  const VkExtent2D other = ctx.image(b).extent;
-  if (extent.width != other.width || extent.height != other.height)
-    throw graph::GraphError("compare: image '" + a + "' is " + std::to_string(extent.width) + "x" +
-                            std::to_string(extent.height) + " but '" + b + "' is " +
-                            std::to_string(other.width) + "x" + std::to_string(other.height));
   const uint32_t groups_x = (extent.width + kTile - 1) / kTile,
                  groups_y = (extent.height + kTile - 1) / kTile;
   const VkDeviceSize needed = VkDeviceSize(groups_x) * groups_y * 4 * sizeof(float);
-  if (partials_.size() < needed) {
+  if (partials.size() < needed) {
     // Only when the image grows. Earlier frames may still read the old buffer; waiting is rare
     // enough (a resize, which Executor::prepare already waits for) to beat tracking its lifetime.
-    if (partials_.handle() != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(vk_.device()));
-    partials_ = vk::Buffer(vk_, needed, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false, "compare partial sums");
+    if (partials.handle() != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(vk_.device()));
+    partials = vk::Buffer(vk_, needed, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false, partials_name);
   }
-  const vk::Buffer& result = results_.at(ctx.slot);
   constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
   constexpr VkAccessFlags2 kWrite = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
   constexpr VkAccessFlags2 kRead = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
 
-  // Earlier frames read and wrote both buffers (the partials every frame, this slot's result
-  // frames_in_flight ago, read by that frame's display): finish those before writing again.
-  record_barriers(ctx.cmd, {buffer_barrier(partials_, kCompute, kWrite, kCompute, kWrite),
+  // Earlier frames read and wrote both buffers (the partials every frame, the result when it was
+  // last used, read by that frame's display): finish those before writing again.
+  record_barriers(ctx.cmd, {buffer_barrier(partials, kCompute, kWrite, kCompute, kWrite),
                             buffer_barrier(result, kCompute, kWrite, kCompute, kWrite)});
   ctx.bind(*reduce_)
       .sampled(0, a, graph::Filter::Nearest)
       .sampled(1, b, graph::Filter::Nearest)
-      .storage_buffer(2, partials_)
+      .storage_buffer(2, partials)
       .dispatch(groups_x, groups_y);
-  record_barriers(ctx.cmd, {buffer_barrier(partials_, kCompute, kWrite, kCompute, kRead)});
+  record_barriers(ctx.cmd, {buffer_barrier(partials, kCompute, kWrite, kCompute, kRead)});
   const FinishPush push{groups_x * groups_y, extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
                         static_cast<uint32_t>(ctx.frame >> 32)};
-  ctx.bind(*finish_).storage_buffer(0, partials_).storage_buffer(1, result).constants(push).dispatch(1, 1);
+  ctx.bind(*finish_).storage_buffer(0, partials).storage_buffer(1, result).constants(push).dispatch(1, 1);
   // The display pass reads the result (automatic gain), and the host reads it after the frame's
   // fence; a fence or semaphore alone does not make device writes visible to the host.
   record_barriers(ctx.cmd, {buffer_barrier(result, kCompute, kWrite, kCompute | VK_PIPELINE_STAGE_2_HOST_BIT,
@@ -155,7 +196,8 @@ void ComparePass::record_metrics(graph::PassContext& ctx, const std::string& a, 
 }
 
 void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                                 const std::string& output) {
+                                 const std::string& output, Gain gain) {
+  check_same_size(ctx, a, b);
   const CompareSettings& s = settings;
   DisplayPush push{};
   push.mode = s.mode == CompareSettings::Mode::Difference ? 1u : 0u;
@@ -167,11 +209,14 @@ void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, 
   push.zoom = std::clamp(s.zoom, 1u, 64u);
   push.inset = std::clamp(s.inset_size, 3u, 4096u);
   push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
+  // With a fixed gain (or no difference shown) the shader does not use what the buffer holds.
+  if (gain == Gain::OwnReduction && uses_automatic_gain(s, push.gain))
+    record_reduction(ctx, a, b, display_partials_, display_gain_, "compare display partial sums");
   ctx.bind(*display_)
       .sampled(0, a, graph::Filter::Nearest)
       .sampled(1, b, graph::Filter::Nearest)
       .storage(2, output)
-      .storage_buffer(3, results_.at(ctx.slot))
+      .storage_buffer(3, gain == Gain::FromMetrics ? results_.at(ctx.slot) : display_gain_)
       .constants(push)
       .dispatch_over(output, 16, 16);
 }

@@ -63,7 +63,7 @@ ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
       {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, position)},
        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, normal)},
        {2, 0, VK_FORMAT_R32_UINT, offsetof(scene::Vertex, object)}}};
-  pipeline_ = std::make_unique<vk::Pipeline>(env.vk, env.shaders, desc);
+  pipeline_ = vk::make_pipeline(env.pipelines, env.vk, env.shaders, desc);
 }
 
 void ScenePass::add_to(graph::RenderGraph& graph) {
@@ -79,6 +79,7 @@ void ScenePass::add_to(graph::RenderGraph& graph) {
 
 void ScenePass::record(graph::PassContext& ctx) {
   const VkExtent2D extent = ctx.image(kColor).extent;
+  // ctx.frame drives the jitter; settings_.animation_frame, when set (pause, single step), the time.
   const scene::FrameData frame = scene::scene_frame(ctx.frame, extent.width, extent.height, settings_);
   // The slot's previous frame has finished (the runner waited), so its buffers are free.
   std::memcpy(cameras_[ctx.slot].mapped(), &frame.camera, sizeof(frame.camera));

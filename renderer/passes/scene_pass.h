@@ -27,7 +27,7 @@ private:
   vk::Buffer vertices_, indices_;
   uint32_t index_count_ = 0;
   std::vector<vk::Buffer> cameras_, objects_;  // per frame in flight, host-visible
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 }  // namespace filterlab::passes

@@ -4,20 +4,24 @@
 #include "graph/graph.h"
 #include "passes/pass_env.h"
 
-#include <memory>
+#include <string>
 
 namespace filterlab::passes {
 
 class TonemapPass {
 public:
   explicit TonemapPass(const PassEnv& env);
-  void add_to(graph::RenderGraph& graph, const std::string& input);
+  // Declares `output` (RGBA8, the output size) and the pass `pass_name` writing it. One TonemapPass
+  // may be added several times with other names (the window's A/B view tonemaps its B chain into
+  // "b.final" through "b.tonemap"); every use reads `exposure` when it is recorded.
+  void add_to(graph::RenderGraph& graph, const std::string& input, const std::string& output = kOutput,
+              const std::string& pass_name = "tonemap");
   float exposure = 1.0f;
 
   static constexpr const char* kOutput = "final";
 
 private:
-  std::unique_ptr<vk::Pipeline> pipeline_;
+  vk::PipelineRef pipeline_;
 };
 
 }  // namespace filterlab::passes

@@ -144,9 +144,34 @@ struct CameraPose {
   glm::mat4 view_proj;
 };
 
-CameraPose camera_pose(double t, float aspect, bool orbit) {
-  const auto angle = orbit ? static_cast<float>(kOrbitSpeed * t) : 0.0f;
-  const glm::vec3 eye{kOrbitRadius * std::sin(angle), kOrbitHeight, kOrbitRadius * std::cos(angle)};
+// A NaN or infinite control (a broken UI value) would poison every matrix: it counts as unset.
+float finite_or(float value, float fallback) { return std::isfinite(value) ? value : fallback; }
+
+// The eye on its orbit, moved by the camera controls. Without pitch or distance changes the eye is
+// computed exactly as before the controls existed, so default settings stay bit-identical.
+glm::vec3 eye_position(float angle, const SceneSettings& s) {
+  const float pitch = finite_or(s.camera_pitch, 0.0f);
+  const float scale = std::clamp(finite_or(s.camera_distance, 1.0f), kMinCameraDistance, kMaxCameraDistance);
+  if (pitch == 0.0f && scale == 1.0f)
+    return {kOrbitRadius * std::sin(angle), kOrbitHeight, kOrbitRadius * std::cos(angle)};
+  // Spherical coordinates around the look-at point: the orbit's eye is at elevation
+  // atan2(rise, radius) and distance hypot(radius, rise) from it.
+  const float rise = kOrbitHeight - kLookAt.y;
+  const float distance = std::hypot(kOrbitRadius, rise) * scale;
+  // Above the floor: look-at height + distance * sin(elevation) >= kMinEyeHeight.
+  const float lowest = std::asin(std::max((kMinEyeHeight - kLookAt.y) / distance, -1.0f));
+  const float highest = std::numbers::pi_v<float> / 2 - kMaxElevationMargin;
+  const float elevation = std::clamp(std::atan2(rise, kOrbitRadius) + pitch, lowest, highest);
+  const float across = distance * std::cos(elevation);
+  return kLookAt +
+         glm::vec3(across * std::sin(angle), distance * std::sin(elevation), across * std::cos(angle));
+}
+
+CameraPose camera_pose(double t, float aspect, const SceneSettings& s) {
+  auto angle = s.orbit_camera ? static_cast<float>(kOrbitSpeed * t) : 0.0f;
+  const float yaw = finite_or(s.camera_yaw, 0.0f);
+  if (yaw != 0.0f) angle += yaw;
+  const glm::vec3 eye = eye_position(angle, s);
   glm::mat4 proj = glm::perspectiveRH_ZO(kFovY, aspect, kNear, kFar);
   proj[1][1] = -proj[1][1];  // Vulkan clip Y points down; flip so world +Y is up on screen.
   return {eye, proj * glm::lookAtRH(eye, kLookAt, glm::vec3(0, 1, 0))};
@@ -188,15 +213,16 @@ glm::vec2 halton_jitter(uint64_t frame_index) {
 
 FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height,
                       const SceneSettings& s) {
-  const double t = static_cast<double>(frame_index) * kFixedTimeStep;
-  const double prev_t = (static_cast<double>(frame_index) - 1.0) * kFixedTimeStep;
+  const uint64_t shown = s.animation_frame.value_or(frame_index);
+  const double t = static_cast<double>(shown) * kFixedTimeStep;
+  const double prev_t = (static_cast<double>(shown) - 1.0) * kFixedTimeStep;
   const float w = static_cast<float>(std::max(width, 1u));
   const float h = static_cast<float>(std::max(height, 1u));
 
   // With orbit/animation off both times collapse to the same pose through the
   // same code path, so prev == current bit-exactly and motion is exactly 0.
-  const CameraPose cur = camera_pose(t, w / h, s.orbit_camera);
-  const CameraPose prev = camera_pose(prev_t, w / h, s.orbit_camera);
+  const CameraPose cur = camera_pose(t, w / h, s);
+  const CameraPose prev = camera_pose(prev_t, w / h, s);
   const glm::vec2 jitter = s.jitter ? halton_jitter(frame_index) : glm::vec2(0.0f);
 
   // Clip-space translation: x_clip += (2 jx / w) * w_clip, i.e. an NDC shift of

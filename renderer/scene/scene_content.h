@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -60,7 +61,24 @@ struct SceneSettings {
   bool orbit_camera = true;
   bool animate_objects = true;
   bool jitter = false;
+  // Camera controls (the window's mouse), on top of the orbit. With these defaults the camera is
+  // exactly the orbit camera.
+  float camera_yaw = 0.0f;       // radians added to the orbit angle (around the vertical axis)
+  float camera_pitch = 0.0f;     // radians added to the eye's elevation seen from the look-at point;
+                                 // the elevation is clamped to keep the eye above the floor and
+                                 // short of straight up
+  float camera_distance = 1.0f;  // scale of the eye's distance to the look-at point, clamped to
+                                 // [kMinCameraDistance, kMaxCameraDistance]
+  // The time the scene shows (objects and orbit): none follows the frame index scene_frame gets.
+  // Pause and single step set it; the jitter keeps following the frame index, so TAA still sees
+  // a moving jitter while paused. The previous pose (motion vectors) is animation_frame - 1.
+  std::optional<uint64_t> animation_frame;
 };
+
+constexpr float kMinCameraDistance = 0.2f, kMaxCameraDistance = 5.0f;
+// Lowest eye height above the floor (y = 0) the pitch clamp allows, and the closest the elevation
+// gets to straight up (where the view's up vector would be undefined).
+constexpr float kMinEyeHeight = 0.1f, kMaxElevationMargin = 0.05f;
 
 struct FrameData {
   CameraGpu camera;
@@ -72,6 +90,7 @@ constexpr double kFixedTimeStep = 1.0 / 60.0;
 
 Mesh build_scene_mesh();
 uint32_t scene_object_count();
+// frame_index: the frame counter (jitter; also the time unless settings.animation_frame is set).
 FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height,
                       const SceneSettings& settings);
 // Halton(2,3) at index (frame_index % 8) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).

@@ -8,6 +8,7 @@
 #include "graph/executor.h"
 #include "headless/frame_ring.h"
 #include "passes/compare_pass.h"
+#include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
 
 #include <cmath>
@@ -534,4 +535,195 @@ TEST_F(ComparePassTest, BadInputIsReportedClearly) {
     EXPECT_NE(std::string(e.what()).find("'a' is 16x8 but 'b' is 8x16"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(compare.metrics(0).has_value());
+}
+
+// The window's use: metrics on one pair (the HDR chain outputs, RGBA16F, exact here since every
+// value is a multiple of 1/256 below 8) and the display on another (the tonemapped images), of
+// another size. The display's automatic gain must follow its own pair, not the metrics'.
+TEST_F(ComparePassTest, MetricsAndDisplayOnDifferentPairs) {
+  auto hdr_image = [](uint32_t w, uint32_t h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> steps(0, 8 * 256 - 1);
+    io::ImageF image{w, h, 3, std::vector<float>(size_t(w) * h * 3)};
+    for (float& v : image.pixels) v = float(steps(rng)) / 256.0f;
+    return image;
+  };
+  const io::ImageF hdr_a = hdr_image(129, 67, 90), hdr_b = hdr_image(129, 67, 91);
+  const uint32_t w = 97, h = 61;
+  const io::ImageF shown_a = random_image(w, h, 92), shown_b = perturbed(shown_a, 93, 0.05f);
+
+  passes::PassEnv env{*context_, *shaders_, 1};
+  graph::RenderGraph graph;
+  passes::UploadPass up_hdr_a(env, hdr_a, VK_FORMAT_R16G16B16A16_SFLOAT),
+      up_hdr_b(env, hdr_b, VK_FORMAT_R16G16B16A16_SFLOAT), up_a(env, shown_a, VK_FORMAT_R32G32B32A32_SFLOAT),
+      up_b(env, shown_b, VK_FORMAT_R32G32B32A32_SFLOAT);
+  up_hdr_a.add_to(graph, "hdr a");
+  up_hdr_b.add_to(graph, "hdr b");
+  up_a.add_to(graph, "shown a");
+  up_b.add_to(graph, "shown b");
+  passes::ComparePass compare(env, VK_FORMAT_R8G8B8A8_UNORM);
+  // Display first: the order of the two calls does not matter.
+  compare.add_display(graph, "shown a", "shown b", "compare");
+  compare.add_metrics(graph, "hdr a", "hdr b", "compare metrics");
+  graph::Executor executor(*context_, 1, false);
+  executor.prepare(graph, {"compare"}, {w, h});
+  EXPECT_TRUE(executor.compiled().culled.empty());
+
+  const filters::ImageMetrics want = filters::image_metrics(hdr_a, hdr_b);
+  vk::OneShotCommands commands(*context_);
+  auto frame = [&](uint64_t index, const CompareSettings& settings) {
+    compare.settings = settings;
+    commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, index); });
+    const auto m = compare.metrics(0);
+    EXPECT_TRUE(m.has_value());
+    if (m) {
+      EXPECT_EQ(m->frame, index);
+      EXPECT_EQ(m->extent.width, hdr_a.width);
+      EXPECT_EQ(m->extent.height, hdr_a.height);
+      EXPECT_NEAR(m->values.mse, want.mse, kMseTolerance * want.mse);
+      EXPECT_NEAR(m->values.max_abs, want.max_abs, kMaxAbsTolerance);
+      EXPECT_GT(m->values.max_abs, 1.0) << "HDR differences: a gain from them would be far off";
+    }
+    const graph::Readback r = executor.read_image("compare");
+    EXPECT_EQ(r.extent.width, w);
+    EXPECT_EQ(r.extent.height, h);
+    return Display{r.extent.width, r.extent.height, r.format, r.bytes};
+  };
+
+  {
+    SCOPED_TRACE("difference, automatic gain");
+    const Display d = frame(0, difference(0.0f));
+    const io::ImageU8 cpu = filters::difference_heatmap(shown_a, shown_b, 0.0);
+    ASSERT_EQ(d.bytes.size(), cpu.rgba.size());
+    size_t off = 0, white = 0;
+    for (size_t i = 0; i < cpu.rgba.size(); ++i) off += std::abs(int(d.bytes[i]) - int(cpu.rgba[i])) > 1;
+    for (size_t p = 0; p < cpu.rgba.size() / 4; ++p) white += d.bytes[p * 4 + 2] >= 254;
+    EXPECT_EQ(off, 0u) << "bytes more than 1 LSB from the CPU heat map of the displayed pair";
+    EXPECT_GT(white, 0u) << "the largest displayed difference is white";
+  }
+  {
+    SCOPED_TRACE("split, then the magnifier on the difference with automatic gain");
+    const Display d = frame(1, split(40, false));
+    size_t wrong = 0;
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x)
+        for (uint32_t ch = 0; ch < 3; ++ch)
+          wrong +=
+              std::abs(int(d.byte(x, y, ch)) -
+                       int(std::lround(std::clamp((x < 40 ? shown_a : shown_b).at(x, y, ch), 0.0f, 1.0f) *
+                                       255))) > 1;
+    EXPECT_EQ(wrong, 0u);
+
+    CompareSettings s = split(40, false);
+    s.magnifier = true;
+    s.magnifier_source = CompareSettings::Source::Difference;
+    s.cursor_x = 50;
+    s.cursor_y = 30;
+    s.zoom = 3;
+    s.inset_size = 31;
+    const Display m = frame(2, s);
+    const io::ImageU8 heat = filters::difference_heatmap(shown_a, shown_b, 0.0);
+    const Magnifier mag(s, int(w), int(h));
+    size_t magnified = 0;
+    wrong = 0;
+    for (int y = 0; y < int(h); ++y)
+      for (int x = 0; x < int(w); ++x) {
+        if (!mag.inside(x, y) || mag.border(x, y)) continue;
+        ++magnified;
+        const auto [tx, ty] = mag.texel(x, y, int(w), int(h));
+        for (uint32_t ch = 0; ch < 3; ++ch)
+          wrong += std::abs(int(m.byte(x, y, ch)) - int(heat.rgba[(size_t(ty) * w + tx) * 4 + ch])) > 1;
+      }
+    EXPECT_GT(magnified, 0u);
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
+// add_to is add_metrics plus the display of the same pair, with the pass names it always had.
+TEST_F(ComparePassTest, AddToDeclaresBothPassesUnderTheirNames) {
+  const io::ImageF a = random_image(20, 10, 95), b = random_image(20, 10, 96);
+  passes::PassEnv env{*context_, *shaders_, 1};
+  graph::RenderGraph graph;
+  passes::UploadPass upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT),
+      upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT);
+  upload_a.add_to(graph, "a");
+  upload_b.add_to(graph, "b");
+  passes::ComparePass compare(env);
+  compare.add_to(graph, "a", "b", "ab");
+  std::vector<std::string> names;
+  for (const graph::PassDecl& p : graph.passes()) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"upload a", "upload b", "ab metrics", "ab"}));
+  EXPECT_TRUE(graph.passes()[2].side_effect);
+  // The display alone of another graph is culled when nothing asks for it; the metrics never are.
+  graph::RenderGraph metrics_only;
+  upload_a.add_to(metrics_only, "a");
+  upload_b.add_to(metrics_only, "b");
+  compare.add_metrics(metrics_only, "a", "b", "m");
+  compare.add_display(metrics_only, "a", "b", "shown");
+  graph::Executor executor(*context_, 1, false);
+  executor.prepare(metrics_only, {"a"}, {20, 10});
+  EXPECT_EQ(executor.compiled().culled, std::vector<std::string>{"shown"});
+  vk::OneShotCommands commands(*context_);
+  commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 4); });
+  ASSERT_TRUE(compare.metrics(0).has_value());
+  EXPECT_EQ(compare.metrics(0)->frame, 4u);
+  expect_metrics_match(*compare.metrics(0), a, b);
+}
+
+// The window's A/B view: one TonemapPass tonemaps chain A into "final" and chain B into "b.final"
+// (pass "b.tonemap"); the metrics measure the HDR images, the display splits the tonemapped ones.
+TEST_F(ComparePassTest, TwoTonemapsFeedTheDisplayWhileTheMetricsMeasureHdr) {
+  const uint32_t w = 45, h = 27;
+  const io::ImageF hdr_a = random_image(w, h, 110, 0.0f, 6.0f), hdr_b = random_image(w, h, 111, 0.0f, 6.0f);
+  const float exposure = 0.8f;
+  // Exposure, Narkowicz's ACES fit and the sRGB curve, restated on the CPU.
+  auto tonemapped = [&](const io::ImageF& image, uint32_t x, uint32_t y, uint32_t c) {
+    const double v = std::max(double(image.at(x, y, c)) * exposure, 0.0);
+    const double aces = std::clamp((v * (2.51 * v + 0.03)) / (v * (2.43 * v + 0.59) + 0.14), 0.0, 1.0);
+    const double srgb = aces <= 0.0031308 ? aces * 12.92 : 1.055 * std::pow(aces, 1.0 / 2.4) - 0.055;
+    return int(std::lround(srgb * 255));
+  };
+
+  passes::PassEnv env{*context_, *shaders_, 1};
+  graph::RenderGraph graph;
+  passes::UploadPass up_a(env, hdr_a, VK_FORMAT_R32G32B32A32_SFLOAT),
+      up_b(env, hdr_b, VK_FORMAT_R32G32B32A32_SFLOAT);
+  up_a.add_to(graph, "hdr a");
+  up_b.add_to(graph, "hdr b");
+  passes::TonemapPass tonemap(env);
+  tonemap.exposure = exposure;
+  tonemap.add_to(graph, "hdr a");
+  tonemap.add_to(graph, "hdr b", "b.final", "b.tonemap");
+  passes::ComparePass compare(env, VK_FORMAT_R8G8B8A8_UNORM);
+  compare.add_metrics(graph, "hdr a", "hdr b", "ab metrics");
+  compare.add_display(graph, passes::TonemapPass::kOutput, "b.final", "ab");
+  compare.settings = split(20, true);
+
+  graph::Executor executor(*context_, 1, false);
+  executor.prepare(graph, {"ab"}, {w, h});
+  std::vector<std::string> live;
+  for (const graph::CompiledPass& p : executor.compiled().passes) live.push_back(p.name);
+  for (const char* name : {"tonemap", "b.tonemap", "ab metrics", "ab"})
+    EXPECT_NE(std::find(live.begin(), live.end(), name), live.end()) << name;
+  vk::OneShotCommands commands(*context_);
+  commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
+
+  const auto m = compare.metrics(0);
+  ASSERT_TRUE(m.has_value());
+  expect_metrics_match(*m, hdr_a, hdr_b);
+  const graph::Readback r = executor.read_image("ab");
+  const Display d{r.extent.width, r.extent.height, r.format, r.bytes};
+  ASSERT_EQ(d.width, w);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x)
+      for (uint32_t ch = 0; ch < 4; ++ch) {
+        int want = 255;
+        if (x == 20)
+          want = int(kCyan[ch] * 255);
+        else if (ch < 3)
+          want = tonemapped(x < 20 ? hdr_a : hdr_b, x, y, ch);
+        wrong += std::abs(int(d.byte(x, y, ch)) - want) > 1;
+      }
+  EXPECT_EQ(wrong, 0u);
 }

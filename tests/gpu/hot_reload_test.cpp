@@ -4,13 +4,22 @@
 // file system's time granularity.
 #include "gpu_test_util.h"
 
+#include "filters/blur_filter.h"
+#include "filters/copy_filter.h"
+#include "graph/executor.h"
+#include "headless/frame_graph.h"
 #include "headless/frame_ring.h"
+#include "passes/compare_pass.h"
+#include "passes/upload_pass.h"
 #include "vk/pipeline_library.h"
 #include "vk/resources.h"
 #include "vk/shader_compiler.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <random>
+#include <sstream>
 
 using namespace filterlab;
 namespace fs = std::filesystem;
@@ -494,4 +503,197 @@ TEST_F(HotReload, MakePipelineUsesTheLibraryWhenThereIsOneAndOwnsThePipelineOthe
   EXPECT_FALSE(owned);
   EXPECT_THROW(*owned, std::logic_error);
   EXPECT_EQ(frames.run(moved), 7u);
+}
+
+// ---- passes and filters through a library -------------------------------------------------------
+
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// 1-based number of the first line containing `needle`, 0 when none.
+uint32_t line_of(const std::string& text, const std::string& needle) {
+  std::istringstream lines(text);
+  std::string line;
+  for (uint32_t n = 1; std::getline(lines, line); ++n)
+    if (line.find(needle) != std::string::npos) return n;
+  return 0;
+}
+
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// An RGBA32F graph image read back as floats.
+std::vector<float> read_floats(graph::Executor& executor, const std::string& name) {
+  const graph::Readback r = executor.read_image(name);
+  EXPECT_EQ(r.format, VK_FORMAT_R32G32B32A32_SFLOAT);
+  std::vector<float> out(r.bytes.size() / 4);
+  std::memcpy(out.data(), r.bytes.data(), out.size() * 4);
+  return out;
+}
+
+}  // namespace
+
+// The copy filter in a graph, its pipeline from a library over a copy of the shader tree: a broken
+// shader keeps the last good pipeline (same output, the error located), an edit changes the output
+// as the CPU predicts, restoring the files restores the output.
+TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
+  const fs::path tree = dir_ / "shaders";
+  fs::copy(FILTERLAB_SHADER_SOURCE_DIR, tree, fs::copy_options::recursive);
+  const fs::path common = tree / "filters/copy_common.glsl", stage = tree / "filters/copy_fp32.comp";
+  const std::string original_common = read_text(common), original_stage = read_text(stage);
+  const std::string store = "imageStore(destination, p, texelFetch(source, p, 0));";
+  ASSERT_NE(original_common.find(store), std::string::npos) << "the test edits this line";
+
+  vk::PipelineLibrary library(*context_, vk::ShaderSource{FILTERLAB_SHADER_DIR, tree},
+                              {2, std::chrono::milliseconds(0), true});
+  const passes::PassEnv env{*context_, library.source(), 1, &library};
+
+  const uint32_t w = 37, h = 23;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  io::ImageF input{w, h, 3, std::vector<float>(size_t(w) * h * 3)};
+  for (float& v : input.pixels) v = dist(rng);
+  // What the copy writes, scaled: RGB and the alpha of 1 the upload adds.
+  auto expected = [&](float scale) {
+    std::vector<float> out(size_t(w) * h * 4);
+    for (size_t p = 0; p < size_t(w) * h; ++p)
+      for (uint32_t c = 0; c < 4; ++c) out[p * 4 + c] = (c < 3 ? input.pixels[p * 3 + c] : 1.0f) * scale;
+    return out;
+  };
+
+  graph::RenderGraph graph;
+  passes::UploadPass upload(env, input, VK_FORMAT_R32G32B32A32_SFLOAT);
+  upload.add_to(graph, "input");
+  filters::CopyFilter copy(env, VK_FORMAT_R32G32B32A32_SFLOAT);
+  ASSERT_EQ(copy.add_to(graph, "input", "copy"), "copy");
+  EXPECT_EQ(library.size(), 1u);
+  graph::Executor executor(*context_, 1, false);
+  executor.prepare(graph, {"copy"}, {w, h});
+
+  uint64_t frame = 0;
+  vk::PollReport report;
+  auto render = [&] {
+    report = library.poll(frame);
+    vk::OneShotCommands(*context_).run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, frame); });
+    ++frame;
+    return read_floats(executor, "copy");
+  };
+  EXPECT_EQ(render(), expected(1.0f));
+  EXPECT_EQ(report.rebuilt, 0u);
+
+  {
+    SCOPED_TRACE("(a) a syntax error in the included file");
+    write_file(common, replace_once(original_common, store,
+                                    "imageStore(destination, p, texelFetch(source, p, 0) *);"));
+    EXPECT_EQ(render(), expected(1.0f)) << "the last good pipeline keeps rendering";
+    EXPECT_EQ(report.failed, 1u);
+    EXPECT_EQ(report.rebuilt, 0u);
+    const std::vector<vk::ShaderError> errors = library.errors();
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].pipeline, "filters/copy_fp32.comp");
+    EXPECT_TRUE(ends_with(errors[0].file, "filters/copy_common.glsl")) << errors[0].log;
+    EXPECT_EQ(errors[0].line, line_of(original_common, store)) << errors[0].log;
+    EXPECT_EQ(render(), expected(1.0f));
+    EXPECT_EQ(report.failed, 0u) << "not rebuilt again until it changes";
+  }
+  {
+    SCOPED_TRACE("(b) a scale the stage file defines");
+    // The include falls back to 1 so that the fp16 copy, which does not define it, still builds.
+    write_file(common, replace_once(original_common, store,
+                                    "#ifndef COPY_SCALE\n#define COPY_SCALE 1.0\n#endif\n"
+                                    "imageStore(destination, p, texelFetch(source, p, 0) * COPY_SCALE);"));
+    EXPECT_EQ(render(), expected(1.0f));
+    EXPECT_EQ(report.rebuilt, 1u);
+    EXPECT_TRUE(library.errors().empty());
+    write_file(stage, replace_once(original_stage, "#define OUTPUT_FORMAT rgba32f",
+                                   "#define OUTPUT_FORMAT rgba32f\n#define COPY_SCALE 2.0"));
+    EXPECT_EQ(render(), expected(2.0f));
+    EXPECT_EQ(report.rebuilt, 1u);
+  }
+  {
+    SCOPED_TRACE("(c) the original files");
+    write_file(stage, original_stage);
+    write_file(common, original_common);
+    EXPECT_EQ(render(), expected(1.0f));
+    EXPECT_EQ(report.changed_files, 2u);
+    EXPECT_EQ(report.rebuilt, 1u);
+    EXPECT_TRUE(library.errors().empty());
+  }
+  // A few more frames retire the replaced pipelines while the graph keeps rendering.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(render(), expected(1.0f));
+  EXPECT_EQ(library.pending_destruction(), 0u);
+}
+
+// Every pass and filter takes its pipelines from PassEnv::pipelines when there is one, with the
+// specialization constants the methods compute from the device and the kernel: each blur method
+// renders the scene exactly as the same filter built without a library does.
+TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
+  const vk::ShaderSource spirv{FILTERLAB_SHADER_DIR, std::nullopt};
+  vk::PipelineLibrary library(*context_, spirv, {2, std::chrono::milliseconds(0), false});
+  const passes::PassEnv owned{*context_, spirv, 1, nullptr};
+  const passes::PassEnv shared{*context_, spirv, 1, &library};
+
+  auto adds = [&](const char* what, auto make) {
+    const size_t before = library.size();
+    {
+      auto object = make();
+      EXPECT_GT(library.size(), before) << what;
+    }
+    EXPECT_EQ(library.size(), before) << what << " hands its pipelines back";
+  };
+  scene::SceneSettings scene_settings;
+  adds("scene", [&] { return passes::ScenePass(shared, scene_settings); });
+  adds("tonemap", [&] { return passes::TonemapPass(shared); });
+  adds("compare", [&] { return passes::ComparePass(shared); });
+  adds("copy", [&] { return filters::CopyFilter(shared, VK_FORMAT_R16G16B16A16_SFLOAT); });
+
+  std::vector<std::string> chains;
+  for (const filters::BlurMethod& m : filters::blur_methods()) {
+    filters::BlurSettings probe;
+    probe.method = &m;
+    probe.kernel.radius = 3;
+    if (m.support(*context_, probe).available())
+      chains.push_back("gaussian." + std::string(m.name) + ":radius=3");
+  }
+  ASSERT_GE(chains.size(), 8u);
+  chains.push_back("gaussian.comp.tiled:radius=2:src_roi=40x20+0+0:dst_roi=40x20+8+6:outside=poison");
+  chains.push_back("gaussian.frag.separable:radius=5:precision=fp32:kernel=box");
+  chains.push_back("copy:precision=fp32");
+
+  headless::RunOptions options;
+  options.scene.jitter = true;
+  auto render = [&](const passes::PassEnv& env, const std::string& chain) {
+    graph::RenderGraph graph;
+    const std::vector<filters::FilterStep> steps = filters::parse_chain(chain);
+    const size_t before = library.size();
+    headless::ChainGraph objects = headless::build_chain_graph(graph, env, options, steps);
+    // Scene, tonemap and the filter's pipelines (two for separable and ROI methods) in the library.
+    if (env.pipelines) {
+      EXPECT_GE(library.size(), before + 3);
+    }
+    graph::Executor executor(*context_, 1, false);
+    executor.prepare(graph, {passes::TonemapPass::kOutput, steps[0].filter}, {64, 48});
+    vk::OneShotCommands(*context_).run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 5); });
+    return std::pair{executor.read_image(steps[0].filter).bytes,
+                     executor.read_image(passes::TonemapPass::kOutput).bytes};
+  };
+  for (const std::string& chain : chains) {
+    SCOPED_TRACE(chain);
+    const size_t before = library.size();
+    const auto [filtered, final_image] = render(shared, chain);
+    EXPECT_EQ(library.size(), before) << "released with the chain's objects";
+    const auto [filtered_owned, final_owned] = render(owned, chain);
+    EXPECT_EQ(filtered, filtered_owned);
+    EXPECT_EQ(final_image, final_owned);
+  }
 }

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <glm/gtc/matrix_transform.hpp>
+#include <limits>
+#include <numbers>
 
 namespace fs = filterlab::scene;
 
@@ -161,4 +165,188 @@ TEST(SceneContent, MaterialsCoverAllKindsAndHdrRange) {
   EXPECT_GT(max_emissive, 8.0f);
   EXPECT_NEAR(glm::length(glm::vec3(f.camera.sun_direction)), 1.0f, 1e-6f);
   EXPECT_GT(f.camera.sun_direction.w, 1.0f);
+}
+
+// ---- camera controls and the animation frame -------------------------------------------------
+
+namespace {
+
+// The orbit camera restated from its definition: radius 12 m at height 3.5 m, 0.25 rad/s, looking
+// at (0, 0.8, 0) with a 60 degree vertical field of view, depth 0.05..1000 m, Vulkan's Y down.
+const glm::vec3 kLookAt{0.0f, 0.8f, 0.0f};
+
+// Frame k is at time k * (1/60) s (a double); frame may be -1 (frame 0's previous pose).
+glm::vec3 orbit_eye(double frame, bool orbit) {
+  // Read through a volatile so the compiler cannot fold sin and cos of a constant frame at
+  // compile time (correctly rounded), which may differ in the last bit from the run-time libm.
+  volatile double run_time_frame = frame;
+  const float angle = orbit ? static_cast<float>(0.25 * (run_time_frame * (1.0 / 60.0))) : 0.0f;
+  return {12.0f * std::sin(angle), 3.5f, 12.0f * std::cos(angle)};
+}
+
+glm::mat4 view_proj_from(glm::vec3 eye, float aspect) {
+  glm::mat4 proj = glm::perspectiveRH_ZO(60.0f * std::numbers::pi_v<float> / 180.0f, aspect, 0.05f, 1000.0f);
+  proj[1][1] = -proj[1][1];
+  return proj * glm::lookAtRH(eye, kLookAt, glm::vec3(0, 1, 0));
+}
+
+fs::SceneSettings fixed_camera() {
+  fs::SceneSettings s;
+  s.orbit_camera = false;
+  s.animate_objects = false;
+  return s;
+}
+
+glm::vec3 eye_of(const fs::FrameData& f) { return glm::vec3(f.camera.camera_position); }
+
+// Elevation of the eye seen from the look-at point.
+float elevation(glm::vec3 eye) { return std::asin((eye.y - kLookAt.y) / glm::length(eye - kLookAt)); }
+
+}  // namespace
+
+TEST(SceneCamera, DefaultsAreTheOrbitCameraBitForBit) {
+  const fs::SceneSettings defaults;
+  EXPECT_EQ(defaults.camera_yaw, 0.0f);
+  EXPECT_EQ(defaults.camera_pitch, 0.0f);
+  EXPECT_EQ(defaults.camera_distance, 1.0f);
+  EXPECT_FALSE(defaults.animation_frame.has_value());
+  for (bool orbit : {true, false})
+    for (uint64_t frame : {0ull, 1ull, 77ull, 100000ull}) {
+      SCOPED_TRACE((orbit ? "orbit, frame " : "fixed, frame ") + std::to_string(frame));
+      fs::SceneSettings s;
+      s.orbit_camera = orbit;
+      const fs::FrameData f = fs::scene_frame(frame, kW, kH, s);
+      const glm::vec3 eye = orbit_eye(double(frame), orbit);
+      EXPECT_TRUE(bits_equal(eye_of(f), eye));
+      EXPECT_TRUE(bits_equal(f.camera.view_proj, view_proj_from(eye, float(kW) / float(kH))));
+      EXPECT_TRUE(bits_equal(f.camera.prev_view_proj,
+                             view_proj_from(orbit_eye(double(frame) - 1.0, orbit), float(kW) / float(kH))));
+      // Naming the frame the counter shows changes nothing.
+      s.animation_frame = frame;
+      EXPECT_TRUE(frames_equal(f, fs::scene_frame(frame, kW, kH, s)));
+    }
+}
+
+TEST(SceneCamera, YawTurnsTheEyeAroundTheLookAtPointAtTheSameDistance) {
+  const glm::vec3 base = eye_of(fs::scene_frame(0, kW, kH, fixed_camera()));
+  for (float yaw : {0.7f, -2.0f, 3.0f}) {
+    SCOPED_TRACE(yaw);
+    fs::SceneSettings s = fixed_camera();
+    s.camera_yaw = yaw;
+    const fs::FrameData f = fs::scene_frame(0, kW, kH, s);
+    const glm::vec3 eye = eye_of(f);
+    EXPECT_NEAR(glm::length(eye - kLookAt), glm::length(base - kLookAt), 1e-5f);
+    EXPECT_NEAR(eye.y, base.y, 1e-6f);
+    // The orbit angle is measured from +z towards +x; the fixed camera sits at angle 0.
+    EXPECT_NEAR(std::atan2(eye.x, eye.z), yaw, 1e-5f);
+    // Still looking at the look-at point, which stays in the centre of the view.
+    const glm::vec3 centre = project(f.camera.view_proj, kLookAt);
+    EXPECT_NEAR(centre.x, 0.0f, 1e-5f);
+    EXPECT_NEAR(centre.y, 0.0f, 1e-5f);
+  }
+  // On the moving orbit the yaw adds to the orbit's own angle.
+  fs::SceneSettings s;
+  s.camera_yaw = 0.5f;
+  const glm::vec3 eye = eye_of(fs::scene_frame(240, kW, kH, s));  // t = 4 s: orbit angle 1 rad
+  EXPECT_NEAR(std::atan2(eye.x, eye.z), 1.5f, 1e-5f);
+}
+
+TEST(SceneCamera, DistanceScalesTheEyesOffsetFromTheLookAtPoint) {
+  const glm::vec3 base = eye_of(fs::scene_frame(0, kW, kH, fixed_camera())) - kLookAt;
+  struct Case {
+    float setting, scale;
+  };
+  for (Case c : {Case{2.0f, 2.0f}, Case{0.5f, 0.5f}, Case{5.0f, 5.0f}, Case{9.0f, 5.0f}, Case{0.01f, 0.2f},
+                 Case{-1.0f, 0.2f}}) {
+    SCOPED_TRACE(c.setting);
+    fs::SceneSettings s = fixed_camera();
+    s.camera_distance = c.setting;
+    const glm::vec3 offset = eye_of(fs::scene_frame(0, kW, kH, s)) - kLookAt;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(offset[i], base[i] * c.scale, 1e-5f * glm::length(base) * c.scale) << i;
+  }
+}
+
+TEST(SceneCamera, PitchRaisesTheEyeAndIsClampedAboveTheFloorAndShortOfStraightUp) {
+  const glm::vec3 base = eye_of(fs::scene_frame(0, kW, kH, fixed_camera()));
+  const float base_elevation = elevation(base);  // atan(2.7 / 12)
+  EXPECT_NEAR(base_elevation, std::atan2(2.7f, 12.0f), 1e-6f);
+  const float straight_up = std::numbers::pi_v<float> / 2;
+  for (float distance : {1.0f, 0.2f, 5.0f}) {
+    for (float pitch : {0.3f, -0.1f, 10.0f, -10.0f}) {
+      SCOPED_TRACE("distance " + std::to_string(distance) + " pitch " + std::to_string(pitch));
+      fs::SceneSettings s = fixed_camera();
+      s.camera_pitch = pitch;
+      s.camera_distance = distance;
+      const fs::FrameData f = fs::scene_frame(0, kW, kH, s);
+      const glm::vec3 eye = eye_of(f);
+      EXPECT_NEAR(glm::length(eye - kLookAt), glm::length(base - kLookAt) * distance, 1e-4f * distance);
+      const float want = base_elevation + pitch;
+      if (pitch == 10.0f) {
+        EXPECT_LT(elevation(eye), straight_up - 0.01f);
+        EXPECT_GT(elevation(eye), straight_up - 0.1f);
+        EXPECT_GT(glm::length(glm::vec2(eye.x, eye.z)), 0.0f) << "not straight up";
+      } else if (pitch == -10.0f) {
+        EXPECT_GE(eye.y, 0.1f - 1e-4f) << "above the floor";
+        EXPECT_LT(eye.y, 0.1f + 1e-3f) << "clamped at the lowest allowed height";
+      } else {
+        EXPECT_NEAR(elevation(eye), want, 1e-5f);
+      }
+      EXPECT_GT(eye.y, 0.0f);
+      // The matrices stay usable: the look-at point is in the centre, in front of the camera.
+      const glm::vec3 centre = project(f.camera.view_proj, kLookAt);
+      EXPECT_NEAR(centre.x, 0.0f, 1e-4f);
+      EXPECT_NEAR(centre.y, 0.0f, 1e-4f);
+      EXPECT_GT(centre.z, 0.0f);
+      EXPECT_LT(centre.z, 1.0f);
+    }
+  }
+}
+
+TEST(SceneCamera, ControlsMoveBothPosesSoAStillCameraHasNoMotion) {
+  fs::SceneSettings s = fixed_camera();
+  s.camera_yaw = 1.0f;
+  s.camera_pitch = 0.4f;
+  s.camera_distance = 0.6f;
+  const fs::FrameData f = fs::scene_frame(30, kW, kH, s);
+  EXPECT_TRUE(bits_equal(f.camera.view_proj, f.camera.prev_view_proj));
+  // Unusable values count as unset rather than poisoning the matrices.
+  fs::SceneSettings bad = fixed_camera();
+  bad.camera_yaw = std::numeric_limits<float>::quiet_NaN();
+  bad.camera_pitch = std::numeric_limits<float>::infinity();
+  bad.camera_distance = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(frames_equal(fs::scene_frame(30, kW, kH, bad), fs::scene_frame(30, kW, kH, fixed_camera())));
+}
+
+TEST(SceneCamera, AnimationFrameSetsTheTimeAndTheFrameCounterTheJitter) {
+  fs::SceneSettings paused;
+  paused.jitter = true;
+  paused.animation_frame = 50;
+  fs::SceneSettings running;
+  running.jitter = true;
+  const fs::FrameData at50 = fs::scene_frame(50, kW, kH, running);
+  const fs::FrameData at49 = fs::scene_frame(49, kW, kH, running);
+  for (uint64_t counter : {0ull, 1ull, 50ull, 123ull}) {
+    SCOPED_TRACE(counter);
+    const fs::FrameData f = fs::scene_frame(counter, kW, kH, paused);
+    // Time: orbit and objects at frame 50, whatever the counter; previous pose at frame 49.
+    EXPECT_TRUE(bits_equal(eye_of(f), orbit_eye(50, true)));
+    EXPECT_TRUE(bits_equal(f.camera.view_proj, at50.camera.view_proj));
+    EXPECT_TRUE(bits_equal(f.camera.prev_view_proj, at49.camera.view_proj));
+    for (size_t i = 0; i < f.objects.size(); ++i) {
+      EXPECT_TRUE(bits_equal(f.objects[i].model, at50.objects[i].model)) << i;
+      EXPECT_TRUE(bits_equal(f.objects[i].prev_model, at49.objects[i].model)) << i;
+    }
+    // Jitter: the counter's Halton offset.
+    const glm::vec2 j = fs::halton_jitter(counter);
+    EXPECT_EQ(glm::vec2(f.camera.viewport_jitter.z, f.camera.viewport_jitter.w), j);
+    const glm::vec3 a = project(f.camera.view_proj_jittered, kLookAt);
+    const glm::vec3 b = project(f.camera.view_proj, kLookAt);
+    EXPECT_NEAR(a.x - b.x, 2.0f * j.x / kW, 1e-6f);
+    EXPECT_NEAR(a.y - b.y, 2.0f * j.y / kH, 1e-6f);
+  }
+  // Paused, consecutive counters keep the image still but the jitter moving (what TAA needs).
+  const fs::FrameData one = fs::scene_frame(10, kW, kH, paused), two = fs::scene_frame(11, kW, kH, paused);
+  EXPECT_TRUE(bits_equal(one.camera.view_proj, two.camera.view_proj));
+  EXPECT_FALSE(bits_equal(one.camera.view_proj_jittered, two.camera.view_proj_jittered));
 }
