@@ -1,0 +1,174 @@
+#include "passes/view_pass.h"
+
+#include "graph/executor.h"
+#include "vk/formats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace filterlab::passes {
+
+namespace {
+
+constexpr uint32_t kLocalSize = 16;  // view.comp's workgroup side
+
+// Mirrors view.comp's push constant block.
+struct ViewPush {
+  uint32_t components;
+  uint32_t channel;
+  float exposure;
+  float motion_scale;
+  float depth_lo, depth_hi;
+  uint32_t srgb_source;
+};
+static_assert(sizeof(ViewPush) == 28);
+
+struct FormatFacts {
+  ViewKind kind;
+  uint32_t components;
+  bool srgb;
+};
+
+std::optional<FormatFacts> format_facts(VkFormat format) {
+  if (vk::is_depth_format(format)) return FormatFacts{ViewKind::Depth, 1, false};
+  switch (format) {
+    case VK_FORMAT_R16_SFLOAT:
+    case VK_FORMAT_R32_SFLOAT: return FormatFacts{ViewKind::Hdr, 1, false};
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32: return FormatFacts{ViewKind::Hdr, 3, false};
+    case VK_FORMAT_R16G16B16A16_SFLOAT:
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return FormatFacts{ViewKind::Hdr, 4, false};
+    case VK_FORMAT_R16G16_SFLOAT:
+    case VK_FORMAT_R32G32_SFLOAT: return FormatFacts{ViewKind::Motion, 2, false};
+    case VK_FORMAT_R8_UNORM: return FormatFacts{ViewKind::Display, 1, false};
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_UNORM: return FormatFacts{ViewKind::Display, 4, false};
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_B8G8R8A8_SRGB: return FormatFacts{ViewKind::Display, 4, true};
+    default: return std::nullopt;
+  }
+}
+
+// A value typed into the UI can be NaN or infinite; it would turn every pixel undefined.
+float finite_or(float value, float fallback) {
+  return std::isfinite(value) ? value : fallback;
+}
+
+void record_barrier(VkCommandBuffer cmd, const VkBufferMemoryBarrier2* buffer,
+                    const VkMemoryBarrier2* memory) {
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.bufferMemoryBarrierCount = buffer ? 1 : 0;
+  dep.pBufferMemoryBarriers = buffer;
+  dep.memoryBarrierCount = memory ? 1 : 0;
+  dep.pMemoryBarriers = memory;
+  vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+VkBufferMemoryBarrier2 buffer_barrier(const vk::Buffer& buffer, VkPipelineStageFlags2 src_stage,
+                                      VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                      VkAccessFlags2 dst_access) {
+  VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+  b.srcStageMask = src_stage;
+  b.srcAccessMask = src_access;
+  b.dstStageMask = dst_stage;
+  b.dstAccessMask = dst_access;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.buffer = buffer.handle();
+  b.size = VK_WHOLE_SIZE;
+  return b;
+}
+
+}  // namespace
+
+ViewPass::ViewPass(const PassEnv& env)
+    : env_(env),
+      depth_range_(env.vk, 2 * sizeof(uint32_t),
+                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
+                   "view depth range") {}
+
+std::optional<ViewKind> ViewPass::kind_for(VkFormat format) {
+  if (auto facts = format_facts(format)) return facts->kind;
+  return std::nullopt;
+}
+
+void ViewPass::build_pipeline(size_t mode) {
+  if (pipelines_.at(mode)) return;
+  const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(ViewPush)};
+  pipelines_[mode] = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
+                                       vk::ComputePipelineDesc{"passes/view.comp", layout, {uint32_t(mode)}});
+}
+
+void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
+                      const std::string& pass_name) {
+  const VkFormat format = graph.image_desc(source).format;
+  const std::optional<FormatFacts> facts = format_facts(format);
+  if (!facts)
+    throw std::invalid_argument("view: cannot show image '" + source + "' of format " +
+                                std::to_string(int(format)) + " (" + vk::format_name(format) + ")");
+  build_pipeline(size_t(facts->kind));
+  if (facts->kind == ViewKind::Depth) build_pipeline(kDepthRangeStep);
+
+  graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::relative_to(source)});
+  graph.add_pass(pass_name, graph::PassKind::Compute)
+      .read(source, graph::Usage::SampledCompute, graph::mip(0))
+      .write(output, graph::Usage::StorageWriteCompute)
+      .execute(
+          [this, format, source, output](graph::PassContext& ctx) { record(ctx, format, source, output); });
+}
+
+void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::string& source,
+                      const std::string& output) {
+  const FormatFacts facts = *format_facts(format);
+  const ViewSettings& s = settings;
+  const ViewPush push{facts.components,
+                      std::min(static_cast<uint32_t>(s.channel), 4u),
+                      finite_or(s.exposure, 1.0f),
+                      finite_or(s.motion_scale, ViewSettings{}.motion_scale),
+                      finite_or(s.depth_lo, 0.0f),
+                      finite_or(s.depth_hi, 0.0f),
+                      facts.srgb ? 1u : 0u};
+  auto dispatch = [&](size_t mode) {
+    ctx.bind(*pipelines_.at(mode))
+        .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly
+        .storage(1, output)
+        .storage_buffer(2, depth_range_)
+        .constants(push)
+        .dispatch_over(output, kLocalSize, kLocalSize);
+  };
+
+  // Every mode binds the range buffer, and the validation layers count a binding as used when the
+  // shader's code touches it, even in a branch its specialization never takes. So each view pass
+  // first orders all earlier uses of the buffer, by any view pass of this object, before its own.
+  constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+  constexpr VkPipelineStageFlags2 kTransfer = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+  constexpr VkAccessFlags2 kShaderAccess =
+      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+  const VkBufferMemoryBarrier2 earlier_uses =
+      buffer_barrier(depth_range_, kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                     kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  record_barrier(ctx.cmd, &earlier_uses, nullptr);
+
+  const bool auto_depth_range = facts.kind == ViewKind::Depth && !(push.depth_hi > push.depth_lo);
+  if (auto_depth_range) {
+    // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
+    const uint32_t empty[2] = {0xffffffffu, 0u};
+    vkCmdUpdateBuffer(ctx.cmd, depth_range_.handle(), 0, sizeof empty, empty);
+    const VkBufferMemoryBarrier2 cleared =
+        buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
+    record_barrier(ctx.cmd, &cleared, nullptr);
+    dispatch(kDepthRangeStep);
+    // A global barrier: the range step binds the output image too (see above), so the display
+    // step's writes must also be ordered after it, not only its reads of the buffer.
+    VkMemoryBarrier2 reduced{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    reduced.srcStageMask = kCompute;
+    reduced.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    reduced.dstStageMask = kCompute;
+    reduced.dstAccessMask = kShaderAccess;
+    record_barrier(ctx.cmd, nullptr, &reduced);
+  }
+  dispatch(size_t(facts.kind));
+}
+
+}  // namespace filterlab::passes
