@@ -49,6 +49,13 @@ window options (run without --headless):
   --frames N          present N frames, then exit (default: until the window is closed)
   --screenshot FILE   write the last presented image (.png or .pfm), read back from the swapchain
   --present-mode M    fifo (default, vsync), mailbox or immediate; unsupported: fifo, with a note
+  --compare CHAIN     start with the A/B compare on: chain B beside --chain (A), live MSE/PSNR/max
+  --viewport IMAGE    the graph image the viewport shows (default final; any --list-images name)
+  --pause             start with the animation paused (Space pauses, N steps, Tab hides the panel)
+  --no-ui             hide the control panel
+  --screenshot-dir D  where F12 / the screenshot button save PNG + PFM + JSON (default screenshots)
+  --no-hot-reload     do not watch shaders/ for edits
+  --test-screenshot-key F  press the screenshot key at frame F (repeatable)
   --test-resize F:WxH resize the window during frame F (repeatable)
   --test-minimize F   iconify at frame F and restore a moment later
   --test-close F      ask the window to close at frame F
@@ -234,6 +241,29 @@ void parse_run(Flags& flags, CliOptions& out) {
         throw UsageError("--test-resize wants FRAME:WxH, e.g. 40:640x360, got '" + v + "'");
       out.window.test_resizes.push_back(
           {parse_count(flag, v.substr(0, colon), 0, 1000000), parse_size(v.substr(colon + 1))});
+      window_only = flag;
+    } else if (flag == "--compare") {
+      out.window.compare_chain = flags.value();
+      if (out.window.compare_chain->empty()) throw UsageError("--compare wants chain B, e.g. gaussian.frag.full2d:radius=3");
+      window_only = flag;
+    } else if (flag == "--viewport") {
+      out.window.viewport = flags.value();
+      if (out.window.viewport.empty()) throw UsageError("--viewport wants an image name (see run --headless --list-images)");
+      window_only = flag;
+    } else if (flag == "--no-ui") {
+      out.window.show_ui = false;
+      window_only = flag;
+    } else if (flag == "--pause") {
+      out.window.paused = true;
+      window_only = flag;
+    } else if (flag == "--no-hot-reload") {
+      out.window.hot_reload = false;
+      window_only = flag;
+    } else if (flag == "--screenshot-dir") {
+      out.window.screenshot_dir = flags.value();
+      window_only = flag;
+    } else if (flag == "--test-screenshot-key") {
+      out.window.test_screenshot_at.push_back(parse_count(flag, flags.value(), 0, 1000000));
       window_only = flag;
     } else if (flag == "--test-minimize") {
       out.window.test_minimize_at = parse_count(flag, flags.value(), 0, 1000000);

@@ -7,13 +7,21 @@
 #include "headless/frame_ring.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
+#include "screenshot.h"
+#include "ui/imgui_layer.h"
+#include "ui/panel.h"
+#include "ui/timing_history.h"
 #include "vk/resources.h"
+#include "window_graph.h"
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
 
+#include <imgui.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -108,18 +116,18 @@ struct PresentTarget {
   const vk::Buffer* readback = nullptr;
 };
 
-// "final" read as TransferSrc by a side-effect pass, so the graph derives its barrier and
+// `source` read as TransferSrc by a side-effect pass, so the graph derives its barrier and
 // layout (tonemap write -> copy read, and back next frame) like any other access.
-void add_present_pass(graph::RenderGraph& graph, const PresentTarget& target) {
-  const VkFormat format = graph.image_desc(passes::TonemapPass::kOutput).format;
+void add_present_pass(graph::RenderGraph& graph, const PresentTarget& target, const std::string& source) {
+  const VkFormat format = graph.image_desc(source).format;
   graph.add_pass("present", graph::PassKind::Transfer)
-      .read(passes::TonemapPass::kOutput, graph::Usage::TransferSrc)
+      .read(source, graph::Usage::TransferSrc)
       .side_effect()
-      .execute([&target, format](graph::PassContext& ctx) {
+      .execute([&target, format, source](graph::PassContext& ctx) {
         vk::PresentCopy copy;
-        copy.src = ctx.image_handle(passes::TonemapPass::kOutput);
+        copy.src = ctx.image_handle(source);
         copy.src_format = format;
-        copy.src_extent = ctx.image(passes::TonemapPass::kOutput).extent;
+        copy.src_extent = ctx.image(source).extent;
         copy.dst = target.image;
         copy.dst_format = target.format;
         copy.dst_extent = target.extent;
@@ -136,11 +144,80 @@ double cpu_seconds() {
 
 }  // namespace
 
+namespace {
+
+// Mouse over the viewport (when the panel does not want it): drag orbits the camera, or moves the
+// A/B divider when the drag starts on it; the wheel zooms; the magnifier follows the cursor.
+struct ViewportInput {
+  bool dragging_divider = false;
+
+  void update(AppState& state, VkExtent2D extent) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+    const float mx = io.MousePos.x * sx, my = io.MousePos.y * sy;
+    passes::CompareSettings& c = state.compare;
+    const bool split = state.graph.compare && c.mode == passes::CompareSettings::Mode::Split;
+    if (io.MousePos.x > -1e30f) {  // ImGui's "no mouse" position is -FLT_MAX
+      c.cursor_x = std::clamp(int32_t(mx), 0, int32_t(extent.width) - 1);
+      c.cursor_y = std::clamp(int32_t(my), 0, int32_t(extent.height) - 1);
+    }
+    if (io.WantCaptureMouse && !dragging_divider) return;
+    if (io.MouseClicked[0]) dragging_divider = split && std::abs(mx - float(c.divider_x)) <= 6.0f;
+    if (!io.MouseDown[0]) dragging_divider = false;
+    if (dragging_divider) {
+      c.divider_x = std::clamp(int32_t(mx), 0, int32_t(extent.width));
+    } else if (io.MouseDown[0]) {
+      state.scene.camera_yaw -= io.MouseDelta.x * 0.01f;
+      state.scene.camera_pitch = std::clamp(state.scene.camera_pitch + io.MouseDelta.y * 0.01f, -0.5f, 1.0f);
+    }
+    if (io.MouseWheel != 0.0f)
+      state.scene.camera_distance = std::clamp(state.scene.camera_distance * std::pow(0.9f, io.MouseWheel), 0.2f, 5.0f);
+  }
+};
+
+// Keys, unless a text field has the keyboard: F12 screenshot, Space pause, N step, Tab panel.
+bool handle_keys(AppState& state) {
+  if (ImGui::GetIO().WantCaptureKeyboard) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state.paused = !state.paused;
+  if (ImGui::IsKeyPressed(GLFW_KEY_N)) state.step_once = state.paused;
+  if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) state.show_ui = !state.show_ui;
+  return ImGui::IsKeyPressed(GLFW_KEY_F12, false);
+}
+
+// Where hot reload reads shaders from: --shader-source, else this build's source tree while it
+// exists (a developer's checkout), else the SPIR-V next to the binary.
+vk::ShaderSource window_shader_source(const headless::RunOptions& options, bool hot_reload) {
+  vk::ShaderSource source{options.shader_dir, options.glsl_dir};
+#ifdef FILTERLAB_SOURCE_SHADER_DIR
+  if (hot_reload && !source.glsl_dir && std::filesystem::is_directory(FILTERLAB_SOURCE_SHADER_DIR))
+    source.glsl_dir = std::filesystem::path(FILTERLAB_SOURCE_SHADER_DIR);
+#else
+  (void)hot_reload;
+#endif
+  return source;
+}
+
+}  // namespace
+
 WindowResult run_window_app(const headless::RunOptions& options, const WindowOptions& window_options) {
-  const std::vector<filters::FilterStep> steps = filters::parse_chain(options.chain);
-  filters::check_chain(steps);
   if (window_options.frames && *window_options.frames == 0)
     throw std::invalid_argument("--frames must be at least 1");
+  AppState state;
+  state.graph.chain_a = ChainConfig::parse(options.chain);
+  filters::check_chain(state.graph.chain_a.enabled_steps());
+  if (window_options.compare_chain) {
+    state.graph.compare = true;
+    state.graph.chain_b = ChainConfig::parse(*window_options.compare_chain);
+    filters::check_chain(state.graph.chain_b.enabled_steps());
+  } else {
+    state.graph.chain_b = state.graph.chain_a;
+  }
+  state.graph.viewport = window_options.viewport;
+  state.scene = options.scene;
+  state.exposure = options.exposure;
+  state.paused = window_options.paused;
+  state.gpu_timing = options.gpu_timing;
+  state.show_ui = window_options.show_ui;
 
   Glfw glfw;
   vk::ContextOptions context_options;
@@ -171,26 +248,58 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
     if (window_options.screenshot && !(swapchain.usage() & VK_IMAGE_USAGE_TRANSFER_SRC_BIT))
       throw vk::SwapchainError("--screenshot: swapchain images cannot be read back on this surface");
 
-    vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
-    passes::PassEnv env{ctx, shaders, kFramesInFlight};
-    graph::RenderGraph graph;
-    const headless::ChainGraph chain = headless::build_chain_graph(graph, env, options, steps);
+    if (state.graph.compare) state.compare.divider_x = int32_t(swapchain.extent().width / 2);
+
+    // Destruction runs bottom-up: the ring waits for the GPU first, the library (whose pipelines
+    // the passes hold) goes last.
+    const vk::ShaderSource shaders = window_shader_source(options, window_options.hot_reload);
+    std::optional<vk::PipelineLibrary> library;
+    if (window_options.hot_reload) {
+      library.emplace(ctx, shaders,
+                      vk::PipelineLibraryOptions{kFramesInFlight, window_options.hot_reload_interval, true});
+      result.shader_source = shaders.glsl_dir ? shaders.glsl_dir->string() + " (GLSL, shaderc)"
+                                              : shaders.spirv_dir.string() + " (SPIR-V)";
+    }
+    passes::PassEnv env{ctx, shaders, kFramesInFlight, library ? &*library : nullptr};
+    ImGuiLayer ui(ctx, window.get(), kFramesInFlight);
     PresentTarget target;
-    add_present_pass(graph, target);
-
-    std::vector<std::string> outputs = {passes::TonemapPass::kOutput};
+    std::unique_ptr<graph::RenderGraph> graph;
+    WindowGraph objects;
+    GraphConfig built;
+    std::vector<std::string> outputs = {WindowGraph::kWindow};
     for (const headless::Capture& c : options.captures) outputs.push_back(c.image);
-    headless::check_images_exist(graph, outputs);
-
-    graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
+    auto executor = std::make_unique<graph::Executor>(ctx, kFramesInFlight, state.gpu_timing);
     std::optional<vk::Buffer> screenshot;  // before the ring: the ring's destructor waits for the GPU
     headless::FrameRing ring(ctx);
+    TimingHistory timings;
+    ViewportInput viewport_input;
+    std::string chain_error, status;
+    std::optional<passes::CompareMetrics> metrics;
+
+    uint64_t frame = 0;
+    bool graph_ready = false;
+    // Builds the graph for `config` beside the current one, checks it, then replaces it. Throws
+    // (leaving the current graph in place) for a chain or image the device or graph cannot have.
+    auto build = [&](const GraphConfig& config) {
+      auto next = std::make_unique<graph::RenderGraph>();
+      WindowGraph next_objects = build_window_graph(*next, env, config, state);
+      ui.add_to(*next, WindowGraph::kWindow);
+      add_present_pass(*next, target, WindowGraph::kWindow);
+      headless::check_images_exist(*next, outputs);
+      next->compile(outputs, {64, 64});  // declaration errors surface here, not mid-frame
+      ring.wait_for(frame);              // the frames in flight use the current passes
+      objects = std::move(next_objects);
+      graph = std::move(next);
+      built = config;
+      graph_ready = false;
+      metrics.reset();
+      ++result.graph_builds;
+    };
+    build(state.graph);
 
     VkExtent2D built_for = window.framebuffer();  // framebuffer size the swapchain was built for
     bool rebuild = !swapchain.valid();
-    bool graph_ready = false;
     if (swapchain.valid()) result.builds.push_back({0, swapchain.extent()});
-    uint64_t frame = 0;
     size_t next_resize = 0;
     std::vector<ResizeStep> resizes = window_options.test_resizes;
     std::stable_sort(resizes.begin(), resizes.end(), [](auto& a, auto& b) { return a.frame < b.frame; });
@@ -199,6 +308,7 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
     uint32_t out_of_date_in_a_row = 0;
     bool screenshot_frame = false;
     VkExtent2D screenshot_extent{};
+    auto last_frame_start = std::chrono::steady_clock::now();
 
     while (true) {
       glfwPollEvents();
@@ -252,11 +362,77 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         graph_ready = false;
         result.builds.push_back({frame, swapchain.extent()});
       }
+
+      // The slot's previous frame has finished: its timings and compare metrics are readable.
+      const uint32_t slot = frame % kFramesInFlight;
+      ring.wait_slot(frame);  // the slot's acquire semaphore and command buffer are free again
+      const auto now = std::chrono::steady_clock::now();
+      const double cpu_frame_ms = std::chrono::duration<double, std::milli>(now - last_frame_start).count();
+      last_frame_start = now;
+      if (std::optional<std::vector<graph::PassTiming>> t = executor->timings(slot)) timings.add_frame(*t, cpu_frame_ms);
+      if (objects.compare)
+        if (std::optional<passes::CompareMetrics> m = objects.compare->metrics(slot)) metrics = m;
+
+      // The panel and input edit the state; graph edits are applied before recording.
+      ui.begin_frame();
+      viewport_input.update(state, swapchain.extent());
+      bool take_screenshot = handle_keys(state);
+      if (state.step_once) {
+        state.step_once = false;
+        ++state.animation_frame;
+      }
+      FrameProbe probe{frame, state, library ? &*library : nullptr, metrics, chain_error};
+      if (window_options.on_frame) window_options.on_frame(probe);
+      take_screenshot |= probe.request_screenshot;
+      take_screenshot |= std::count(window_options.test_screenshot_at.begin(), window_options.test_screenshot_at.end(),
+                                    uint32_t(frame)) > 0;
+      if (state.show_ui) {
+        PanelInputs in{ctx, timings, objects.viewport_sources, metrics, {}, chain_error, status,
+                       swapchain.extent(), result.present_mode, library.has_value()};
+        if (library) in.shader_errors = library->errors();
+        take_screenshot |= draw_panel(state, in).screenshot;
+        ++result.ui_frames;
+      }
+      ui.end_frame();
+      if (state.graph.compare && !built.compare && state.compare.divider_x <= 0)
+        state.compare.divider_x = int32_t(swapchain.extent().width / 2);
+      if (!(state.graph == built)) {
+        try {
+          build(state.graph);
+          chain_error.clear();
+          timings.clear();
+        } catch (const std::exception& e) {  // ChainError, UnknownImageError, GraphError, ShaderCompileError
+          chain_error = std::string("not applied: ") + e.what();
+          state.graph = built;
+        }
+      }
+      if (state.gpu_timing != executor->gpu_timing()) {
+        ring.wait_for(frame);
+        executor = std::make_unique<graph::Executor>(ctx, kFramesInFlight, state.gpu_timing);
+        graph_ready = false;
+        timings.clear();
+      }
       if (!graph_ready) {
-        // Same graph, new size: images whose description changed are recreated.
-        executor.prepare(graph, outputs, swapchain.extent());
+        // Same graph, new size, or a new graph: images whose description changed are recreated.
+        executor->prepare(*graph, outputs, swapchain.extent());
         ++result.graph_prepares;
         graph_ready = true;
+      }
+      if (library) {
+        const vk::PollReport report = library->poll(frame);
+        result.shader_reloads += report.rebuilt;
+        result.shader_failures += report.failed;
+      }
+
+      // What the passes read while recording.
+      objects.scene->settings() = state.scene;
+      objects.scene->settings().animation_frame = state.animation_frame;
+      objects.tonemap_a->exposure = state.exposure;
+      if (objects.tonemap_b) objects.tonemap_b->exposure = state.exposure;
+      if (objects.compare) objects.compare->settings = state.compare;
+      if (objects.view) {
+        objects.view->settings = state.view;
+        objects.view->settings.exposure = state.exposure;
       }
 
       // Resized behind the loop's back, as a user would between the size check and the
@@ -266,9 +442,6 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         glfwSetWindowSize(window.get(), int(s.width), int(s.height));
       }
 
-      const uint32_t slot = frame % kFramesInFlight;
-      ring.wait_slot(frame);   // the slot's acquire semaphore and command buffer are free again
-      executor.timings(slot);  // drain; part 2 shows them
       std::optional<vk::Swapchain::Frame> image = swapchain.acquire(slot);
       if (!image) {
         ++result.out_of_date;
@@ -292,7 +465,7 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         screenshot_frame = true;
       }
       VkCommandBuffer cmd = ring.begin(frame);
-      executor.record(cmd, slot, frame);
+      executor->record(cmd, slot, frame);
       VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
       wait.semaphore = image->acquired;
       wait.stageMask = vk::kPresentCopyStages;
@@ -305,10 +478,23 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         rebuild = true;
       }
       result.final_extent = swapchain.extent();
+      if (take_screenshot) {
+        try {
+          ScreenshotContext context{state, timings, result.device, metrics, frame, objects.output_a, objects.output_b};
+          const ScreenshotFiles files = save_screenshot(*executor, window_options.screenshot_dir, context);
+          status = "saved " + files.png.string() + " (+ .pfm, .json)";
+          result.screenshots.push_back(files.png);
+        } catch (const std::exception& e) {
+          status = std::string("screenshot failed: ") + e.what();
+        }
+        std::fprintf(stderr, "filterlab: %s\n", status.c_str());
+      }
+      if (!state.paused) ++state.animation_frame;
       ++frame;
     }
     ring.wait_for(frame);
     result.frames = frame;
+    if (objects.compare && frame > 0) result.last_metrics = objects.compare->metrics((frame - 1) % kFramesInFlight);
 
     if (window_options.screenshot && !screenshot)
       std::fprintf(stderr, "filterlab: no screenshot: the window closed before a frame could be shown\n");
@@ -321,13 +507,13 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
     }
     if (frame > 0)
       for (const headless::Capture& c : options.captures)
-        headless::write_capture(executor.read_image(c.image), c.path, options.exposure);
+        headless::write_capture(executor->read_image(c.image), c.path, options.exposure);
     if (options.dump_graph) {
       std::ofstream dot(*options.dump_graph);
-      dot << executor.dot();
+      dot << executor->dot();
       if (!dot) throw io::IoError("cannot write " + options.dump_graph->string());
     }
-  }  // ring, executor, passes, swapchain, surface and window go here, before the count below
+  }  // ring, executor, passes, UI, library, swapchain, surface and window go here, before the count below
   result.validation_messages = ctx.validation_messages();
   return result;
 }

@@ -1,13 +1,20 @@
 #pragma once
-// `filterlab run` without --headless: a GLFW window showing the graph's "final" image, the same
-// graph run_headless builds (scene -> chain -> tonemap) plus a "present" pass that copies "final"
-// into the acquired swapchain image. Resizing rebuilds the swapchain and the graph's images;
-// a minimized window waits for events without rendering. --frames / --screenshot and the test
-// hooks make a run deterministic, so the GPU tests drive it in-process under Xvfb.
+// `filterlab run` without --headless: a GLFW window with the control panel (Dear ImGui) over the
+// viewport. The graph (window_graph.h) renders the scene through chain A (and chain B for the A/B
+// compare), shows any of its images or the compare view, draws the UI in a pass of its own and
+// copies the result into the acquired swapchain image in a "present" pass. Editing the chains
+// rebuilds the graph between frames; shader edits rebuild pipelines (hot reload). Resizing rebuilds
+// the swapchain and the graph's images; a minimized window waits for events without rendering.
+// --frames / --screenshot and the test hooks make a run deterministic, so the GPU tests drive it
+// in-process under Xvfb.
+#include "app_state.h"
 #include "headless/headless_runner.h"
+#include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
 
 #include <filesystem>
+#include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +26,18 @@ namespace filterlab::app {
 struct ResizeStep {
   uint32_t frame = 0;
   VkExtent2D size{};
+};
+
+struct WindowResult;
+
+// What a test hook sees (and may change) before each frame is recorded.
+struct FrameProbe {
+  uint64_t frame = 0;
+  AppState& state;                                  // edits apply to this frame
+  const vk::PipelineLibrary* pipelines = nullptr;   // hot reload, when on
+  std::optional<passes::CompareMetrics> metrics;    // of the slot's previous frame
+  std::string chain_error;                          // why the last chain edit was refused
+  bool request_screenshot = false;                  // as the key / button does
 };
 
 struct WindowOptions {
@@ -36,6 +55,19 @@ struct WindowOptions {
   std::optional<uint32_t> test_minimize_at;
   uint32_t test_minimize_waits = 6;
   std::optional<uint32_t> test_close_at;  // glfwSetWindowShouldClose at this frame
+
+  // The panel and the A/B compare.
+  bool show_ui = true;
+  std::optional<std::string> compare_chain;  // --compare B: start with A/B on, B given as a chain
+  std::string viewport = "final";            // --viewport IMAGE
+  bool paused = false;                       // --pause: start with the animation paused
+  std::filesystem::path screenshot_dir = "screenshots";
+  std::vector<uint32_t> test_screenshot_at;  // press the screenshot key at these frames
+  // Hot reload: watch the GLSL sources (run.glsl_dir, else the source tree the binary was built
+  // from when it is there) or, failing both, the SPIR-V files.
+  bool hot_reload = true;
+  std::chrono::milliseconds hot_reload_interval{250};
+  std::function<void(FrameProbe&)> on_frame;  // tests
 };
 
 constexpr double kTestWaitSeconds = 0.05;
@@ -55,6 +87,12 @@ struct WindowResult {
   std::string note;          // present mode fallback or format remark
   VkExtent2D final_extent{};
   bool screenshot_written = false;
+  std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
+  std::optional<passes::CompareMetrics> last_metrics;
+  uint32_t graph_builds = 0;     // the first included
+  uint32_t ui_frames = 0;        // frames recorded with the panel drawn
+  uint32_t shader_reloads = 0, shader_failures = 0;
+  std::string shader_source;     // what hot reload watched
   uint32_t validation_messages = 0;  // counted after the swapchain, surface and window are gone
 };
 

@@ -4,19 +4,26 @@
 
 namespace filterlab::headless {
 
+std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const std::string& input,
+                      const std::vector<filters::FilterStep>& steps, const std::string& prefix,
+                      std::vector<std::unique_ptr<filters::Filter>>& filters) {
+  std::string current = input;
+  std::map<std::string, int> uses;
+  for (const filters::FilterStep& step : steps) {
+    filters.push_back(filters::make_filter(step, env));
+    const int n = ++uses[step.filter];
+    const std::string name = prefix + (n == 1 ? step.filter : step.filter + "." + std::to_string(n));
+    current = filters.back()->add_to(graph, current, name);
+  }
+  return current;
+}
+
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
                              const std::vector<filters::FilterStep>& steps) {
   ChainGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, options.scene);
   out.scene->add_to(graph);
-  std::string current = passes::ScenePass::kColor;
-  std::map<std::string, int> uses;
-  for (const filters::FilterStep& step : steps) {
-    out.filters.push_back(filters::make_filter(step, env));
-    const int n = ++uses[step.filter];
-    const std::string name = n == 1 ? step.filter : step.filter + "." + std::to_string(n);
-    current = out.filters.back()->add_to(graph, current, name);
-  }
+  const std::string current = add_chain(graph, env, passes::ScenePass::kColor, steps, "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->exposure = options.exposure;
   out.tonemap->add_to(graph, current);

@@ -18,6 +18,12 @@ struct ChainGraph {
   std::unique_ptr<passes::TonemapPass> tonemap;
 };
 
+// Adds the steps' filters reading `input`; returns the last image (`input` when there are none).
+// Images are named prefix + the filter's name: "copy", then "copy.2" for a second one.
+std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const std::string& input,
+                      const std::vector<filters::FilterStep>& steps, const std::string& prefix,
+                      std::vector<std::unique_ptr<filters::Filter>>& filters);
+
 // Each filter's images are named after it: "copy", then "copy.2" for a second one.
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
                              const std::vector<filters::FilterStep>& steps);

@@ -6,57 +6,14 @@
 #include "filters/chain.h"
 #include "io/image_io.h"
 #include "window_app.h"
+#include "window_test_util.h"
 
 #include <cstdlib>
 #include <functional>
 
 using namespace filterlab;
+using namespace filterlab::test;
 
-namespace {
-
-bool have_display() {
-  const char* display = std::getenv("DISPLAY");
-  return display && *display;
-}
-
-#define SKIP_WITHOUT_DISPLAY()                                                                      \
-  if (!have_display())                                                                              \
-  GTEST_SKIP() << "no DISPLAY: the window tests need an X server, e.g. xvfb-run -a -s \"-screen 0 " \
-                  "1280x1024x24\" filterlab_gpu_tests --gtest_filter='Window*'"
-
-// Runs `body` with stderr captured, so teardown messages printed after the counter was read
-// (vkDestroyDevice reports leaked objects) still fail the test.
-std::string with_stderr_captured(const std::function<void()>& body) {
-  testing::internal::CaptureStderr();
-  try {
-    body();
-  } catch (...) {
-    std::fputs(testing::internal::GetCapturedStderr().c_str(), stderr);
-    throw;
-  }
-  return testing::internal::GetCapturedStderr();
-}
-
-double green_variance(const io::ImageU8& image) {
-  double sum = 0, sum2 = 0;
-  const size_t n = size_t(image.width) * image.height;
-  for (size_t i = 0; i < n; ++i) {
-    const double g = image.rgba[4 * i + 1];
-    sum += g;
-    sum2 += g * g;
-  }
-  const double mean = sum / double(n);
-  return sum2 / double(n) - mean * mean;
-}
-
-int max_abs_difference(const io::ImageU8& a, const io::ImageU8& b) {
-  int worst = 0;
-  for (size_t i = 0; i < a.rgba.size(); ++i)
-    worst = std::max(worst, std::abs(int(a.rgba[i]) - int(b.rgba[i])));
-  return worst;
-}
-
-}  // namespace
 
 TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinalImage) {
   SKIP_WITHOUT_DISPLAY();
@@ -64,7 +21,7 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
   headless::RunOptions run = test::validated_run(320, 240);
   run.chain = "copy";
   run.captures = {{"final", dir + "/window-final.png"}};
-  app::WindowOptions window;
+  app::WindowOptions window = presentation_only();
   window.frames = 120;
   window.screenshot = dir + "/screenshot.png";
   window.test_resizes = {{40, {400, 300}}, {80, {256, 192}}};
@@ -140,7 +97,7 @@ TEST(Window, MailboxAndImmediatePresentModesAreUsedWhenSupported) {
   SKIP_WITHOUT_DISPLAY();
   for (vk::PresentMode mode : {vk::PresentMode::Mailbox, vk::PresentMode::Immediate}) {
     headless::RunOptions run = test::validated_run(96, 64);
-    app::WindowOptions window;
+    app::WindowOptions window = presentation_only();
     window.frames = 8;
     window.present_mode = mode;
     app::WindowResult r;
@@ -158,7 +115,7 @@ TEST(Window, ScreenshotOfASingleFrameWithoutAChain) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window-one");
   headless::RunOptions run = test::validated_run(133, 77);  // odd size
-  app::WindowOptions window;
+  app::WindowOptions window = presentation_only();
   window.frames = 1;
   window.screenshot = dir + "/one.png";
   app::WindowResult r;
@@ -177,7 +134,7 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window-close");
   headless::RunOptions run = test::validated_run(160, 120);
-  app::WindowOptions window;  // no frame count: runs until closed
+  app::WindowOptions window = presentation_only();  // no frame count: runs until closed
   window.test_close_at = 5;
   window.screenshot = dir + "/closed.png";
   app::WindowResult r;

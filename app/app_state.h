@@ -1,0 +1,52 @@
+#pragma once
+// What the window shows and the panel edits. The render graph is a function of the "graph" part
+// (chains, compare on/off, viewport source): changing it rebuilds the graph between frames. The
+// rest (scene, exposure, compare view settings) is read by the passes every frame.
+#include "filters/chain.h"
+#include "passes/compare_pass.h"
+#include "passes/view_pass.h"
+#include "scene/scene_content.h"
+
+#include <string>
+#include <vector>
+
+namespace filterlab::app {
+
+struct ChainEntry {
+  filters::FilterStep step;
+  bool enabled = true;
+};
+
+struct ChainConfig {
+  std::vector<ChainEntry> entries;
+
+  static ChainConfig parse(const std::string& spec);  // --chain syntax
+  std::vector<filters::FilterStep> enabled_steps() const;
+  std::string spec() const;  // the enabled steps, in --chain syntax
+  friend bool operator==(const ChainConfig&, const ChainConfig&);
+};
+
+// Spells a step in --chain syntax from its filter, method and parameters.
+std::string step_spec(const filters::FilterStep& step);
+
+struct GraphConfig {
+  ChainConfig chain_a, chain_b;
+  bool compare = false;           // A/B: chain B beside chain A, metrics and the compare view
+  std::string viewport = "final"; // without compare: the graph image shown
+  friend bool operator==(const GraphConfig&, const GraphConfig&) = default;
+};
+
+struct AppState {
+  GraphConfig graph;
+  scene::SceneSettings scene;
+  float exposure = 1.0f;
+  bool paused = false;
+  uint64_t animation_frame = 0;  // the scene time shown (frames of kFixedTimeStep)
+  bool step_once = false;        // while paused: advance one frame
+  bool gpu_timing = true;
+  bool show_ui = true;
+  passes::CompareSettings compare;
+  passes::ViewSettings view;
+};
+
+}  // namespace filterlab::app

@@ -1,0 +1,314 @@
+#include "ui/panel.h"
+
+#include "filters/blur_filter.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace filterlab::app {
+
+namespace {
+
+constexpr const char* kPrecisions[] = {"fp16", "fp32"};
+constexpr const char* kKernels[] = {"gaussian", "box", "binomial"};
+
+std::string param(const filters::FilterStep& step, const char* key, const std::string& fallback) {
+  auto it = step.params.find(key);
+  return it == step.params.end() ? fallback : it->second;
+}
+
+// A combo over fixed names, editing a string parameter. Returns true on change.
+bool combo_param(const char* label, filters::FilterStep& step, const char* key, const char* const* names,
+                 size_t count) {
+  const std::string current = param(step, key, names[0]);
+  bool changed = false;
+  if (ImGui::BeginCombo(label, current.c_str())) {
+    for (size_t i = 0; i < count; ++i)
+      if (ImGui::Selectable(names[i], current == names[i])) {
+        step.params[key] = names[i];
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// Method selector: every blur method, those this device cannot run (at this radius) greyed out
+// with the reason as a tooltip.
+bool method_combo(filters::FilterStep& step, const vk::Context& ctx) {
+  bool changed = false;
+  if (!ImGui::BeginCombo("method", step.method.c_str())) return false;
+  for (const filters::BlurMethod& m : filters::blur_methods()) {
+    filters::FilterStep probe = step;
+    probe.method = m.name;
+    std::string reason;
+    try {
+      const filters::BlurSettings settings = filters::parse_blur_settings(probe);
+      const filters::MethodSupport support = m.support(ctx, settings);
+      if (!support.available()) reason = support.reason;
+      else if (settings.kernel.radius > support.max_radius)
+        reason = "serves radius up to " + std::to_string(support.max_radius) + " on this device";
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+    const std::string label = std::string(m.name) + "  (" + m.stage + (m.exact ? "" : ", approximate") + ")";
+    if (ImGui::Selectable(label.c_str(), step.method == m.name,
+                          reason.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
+      step.method = m.name;
+      changed = true;
+    }
+    if (!reason.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", reason.c_str());
+    else if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", m.description);
+  }
+  ImGui::EndCombo();
+  return changed;
+}
+
+bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
+  bool changed = false;
+  if (step.filter == "gaussian") {
+    changed |= method_combo(step, ctx);
+    int radius = std::atoi(param(step, "radius", "1").c_str());
+    if (ImGui::SliderInt("radius", &radius, 1, filters::kMaxRadius)) {
+      step.params["radius"] = std::to_string(radius);
+      changed = true;
+    }
+    float sigma = step.params.count("sigma") ? std::strtof(step.params["sigma"].c_str(), nullptr) : 0.0f;
+    if (ImGui::DragFloat("sigma", &sigma, 0.02f, 0.0f, 64.0f, sigma > 0 ? "%.3f" : "ideal")) {
+      if (sigma > 0) step.params["sigma"] = std::to_string(sigma);
+      else step.params.erase("sigma");
+      changed = true;
+    }
+    changed |= combo_param("kernel", step, "kernel", kKernels, 3);
+  }
+  changed |= combo_param("precision", step, "precision", kPrecisions, 2);
+  return changed;
+}
+
+// The chain editor: enable, reorder, remove and edit steps; add a filter at the end.
+bool edit_chain(const char* id, ChainConfig& chain, const vk::Context& ctx) {
+  bool changed = false;
+  ImGui::PushID(id);
+  for (size_t i = 0; i < chain.entries.size(); ++i) {
+    ChainEntry& e = chain.entries[i];
+    ImGui::PushID(int(i));
+    changed |= ImGui::Checkbox("##enabled", &e.enabled);
+    ImGui::SameLine();
+    const bool open = ImGui::TreeNodeEx("step", ImGuiTreeNodeFlags_DefaultOpen, "%zu. %s", i + 1, e.step.filter.c_str());
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x - 60);
+    if (ImGui::ArrowButton("up", ImGuiDir_Up) && i > 0) {
+      std::swap(chain.entries[i], chain.entries[i - 1]);
+      changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("down", ImGuiDir_Down) && i + 1 < chain.entries.size()) {
+      std::swap(chain.entries[i], chain.entries[i + 1]);
+      changed = true;
+    }
+    ImGui::SameLine();
+    const bool remove = ImGui::SmallButton("x");
+    if (open) {
+      if (i < chain.entries.size()) changed |= edit_step(chain.entries[i].step, ctx);
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+    if (remove) {
+      chain.entries.erase(chain.entries.begin() + long(i));
+      changed = true;
+      break;
+    }
+  }
+  if (ImGui::BeginCombo("add", "add a filter...")) {
+    for (const filters::FilterInfo& f : filters::available_filters())
+      if (ImGui::Selectable(f.name.c_str())) {
+        filters::FilterStep step;
+        step.filter = f.name;
+        if (f.name == "gaussian") {
+          step.method = "comp.separable_shared";
+          step.params["radius"] = "4";
+        }
+        step.text = f.name;
+        chain.entries.push_back({step, true});
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  ImGui::TextDisabled("%s", chain.spec().empty() ? "(no filter)" : chain.spec().c_str());
+  ImGui::PopID();
+  return changed;
+}
+
+void metrics_table(const std::optional<passes::CompareMetrics>& m) {
+  if (!m) {
+    ImGui::TextDisabled("metrics: waiting for the first frame");
+    return;
+  }
+  ImGui::Text("A vs B, frame %llu, %ux%u, RGB of the HDR outputs", static_cast<unsigned long long>(m->frame),
+              m->extent.width, m->extent.height);
+  ImGui::Text("MSE     %.6g", m->values.mse);
+  if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
+  else ImGui::Text("PSNR    %.2f dB", m->values.psnr);
+  ImGui::Text("max |A-B| %.6g", m->values.max_abs);
+}
+
+void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceReport& device) {
+  ImGui::Checkbox("GPU timing", &state.gpu_timing);
+  if (device.device_type == "cpu") {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is a CPU device: these are CPU timings", device.name.c_str());
+  }
+  const RollingStats total = t.gpu_total(), cpu = t.cpu_frame();
+  ImGui::Text("GPU frame %.3f ms (mean of %zu)   CPU frame %.2f ms", total.mean, total.count, cpu.mean);
+  if (!ImGui::BeginTable("timings", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
+    return;
+  ImGui::TableSetupColumn("pass");
+  ImGui::TableSetupColumn("mean ms");
+  ImGui::TableSetupColumn("min");
+  ImGui::TableSetupColumn("max");
+  ImGui::TableSetupColumn("history");
+  ImGui::TableHeadersRow();
+  for (const std::string& pass : t.pass_order()) {
+    const RollingStats s = t.pass_stats(pass);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(pass.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", s.mean);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", s.min);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", s.max);
+    ImGui::TableNextColumn();
+    const std::vector<float> h = t.pass_history(pass);
+    ImGui::PushID(pass.c_str());
+    ImGui::PlotLines("##h", h.data(), int(h.size()), 0, nullptr, 0.0f, float(s.max) * 1.1f + 1e-6f, ImVec2(160, 16));
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+  if (!state.gpu_timing) ImGui::TextDisabled("GPU timing is off: the table shows zeros");
+  ImGui::TextDisabled("'present' includes the wait for the swapchain copy; with FIFO it follows vsync");
+}
+
+void device_panel(const PanelInputs& in) {
+  const vk::DeviceReport& d = in.ctx.report();
+  ImGui::Text("%s", d.name.c_str());
+  ImGui::Text("driver %s %s", d.driver_name.c_str(), d.driver_info.c_str());
+  ImGui::Text("Vulkan %s, %s", vk::api_version_string(d.api_version).c_str(), d.device_type.c_str());
+  std::string ops;
+  for (const std::string& op : d.subgroup_operations) ops += (ops.empty() ? "" : " ") + op;
+  ImGui::TextWrapped("subgroup size %u: %s", d.subgroup_size, ops.c_str());
+  ImGui::Text("quad ops in all stages: %s", d.quad_operations_in_all_stages ? "yes" : "no (compute only)");
+  ImGui::Text("shared memory %u KiB, timestamp period %.3g ns, %u valid bits", d.max_compute_shared_memory / 1024,
+              d.timestamp_period_ns, d.timestamp_valid_bits);
+  ImGui::Text("compute derivatives: %s", d.compute_shader_derivatives ? d.compute_derivatives_extension.c_str() : "no");
+  ImGui::Text("window %ux%u, present mode %s", in.extent.width, in.extent.height, in.present_mode.c_str());
+}
+
+}  // namespace
+
+PanelActions draw_panel(AppState& state, const PanelInputs& in) {
+  PanelActions actions;
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.88f);
+  ImGui::Begin("filterlab");
+
+  if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen)) edit_chain("A", state.graph.chain_a, in.ctx);
+  if (!in.chain_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", in.chain_error.c_str());
+
+  if (ImGui::CollapsingHeader("A/B compare", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::Checkbox("compare A with B", &state.graph.compare);
+    if (state.graph.compare) {
+      if (ImGui::SmallButton("B = A")) state.graph.chain_b = state.graph.chain_a;
+      edit_chain("B", state.graph.chain_b, in.ctx);
+      passes::CompareSettings& c = state.compare;
+      int mode = int(c.mode);
+      ImGui::RadioButton("split", &mode, 0);
+      ImGui::SameLine();
+      ImGui::RadioButton("|A-B| heat map", &mode, 1);
+      c.mode = passes::CompareSettings::Mode(mode);
+      if (c.mode == passes::CompareSettings::Mode::Split)
+        ImGui::SliderInt("divider", &c.divider_x, 0, int(in.extent.width));
+      else
+        ImGui::DragFloat("gain", &c.gain, 1.0f, 0.0f, 1e6f, c.gain > 0 ? "%.1f" : "auto (max = white)");
+      ImGui::Checkbox("magnifier", &c.magnifier);
+      if (c.magnifier) {
+        int source = int(c.magnifier_source);
+        ImGui::SameLine();
+        ImGui::Combo("##of", &source, "A\0B\0|A-B|\0");
+        c.magnifier_source = passes::CompareSettings::Source(source);
+        int zoom = int(c.zoom);
+        ImGui::SliderInt("zoom", &zoom, 1, 16);
+        c.zoom = uint32_t(zoom);
+      }
+      metrics_table(in.metrics);
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Viewport")) {
+    if (state.graph.compare) ImGui::TextDisabled("the A/B view is shown while compare is on");
+    if (ImGui::BeginCombo("image", state.graph.viewport.c_str())) {
+      for (const std::string& name : in.viewport_sources)
+        if (ImGui::Selectable(name.c_str(), name == state.graph.viewport)) state.graph.viewport = name;
+      ImGui::EndCombo();
+    }
+    ImGui::SliderFloat("exposure", &state.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  }
+
+  if (ImGui::CollapsingHeader("Scene")) {
+    ImGui::Checkbox("pause", &state.paused);
+    ImGui::SameLine();
+    if (ImGui::Button("step") && state.paused) state.step_once = true;
+    ImGui::SameLine();
+    ImGui::Text("frame %llu", static_cast<unsigned long long>(state.animation_frame));
+    ImGui::Checkbox("orbit", &state.scene.orbit_camera);
+    ImGui::SameLine();
+    ImGui::Checkbox("animate objects", &state.scene.animate_objects);
+    ImGui::SameLine();
+    ImGui::Checkbox("jitter", &state.scene.jitter);
+    ImGui::SliderAngle("yaw", &state.scene.camera_yaw, -180.0f, 180.0f);
+    ImGui::SliderAngle("pitch", &state.scene.camera_pitch, -30.0f, 60.0f);
+    ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::TextDisabled("drag in the viewport to orbit, wheel to zoom");
+  }
+
+  if (ImGui::CollapsingHeader("Device")) device_panel(in);
+
+  if (ImGui::CollapsingHeader("Shaders", in.shader_errors.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::TextDisabled(in.hot_reload ? "hot reload: watching shaders/ for edits" : "hot reload off");
+    for (const vk::ShaderError& e : in.shader_errors) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s:%u: %s", e.file.c_str(), e.line, e.message.c_str());
+      ImGui::TextDisabled("(%s keeps its last good pipeline)", e.pipeline.c_str());
+      ImGui::PushID(e.pipeline.c_str());
+      ImGui::InputTextMultiline("##log", const_cast<char*>(e.log.c_str()), e.log.size() + 1, ImVec2(-1, 80),
+                                ImGuiInputTextFlags_ReadOnly);
+      ImGui::PopID();
+    }
+  }
+
+  ImGui::Separator();
+  actions.screenshot = ImGui::Button("screenshot (F12)");
+  if (!in.status.empty()) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", in.status.c_str());
+  }
+  ImGui::End();
+
+  // Timings get a window of their own at the top right, so the table stays in view while the
+  // chain is edited; it grows downwards as passes are added.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 8, 8), ImGuiCond_FirstUseEver, ImVec2(1, 0));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(420, 0), ImVec2(640, display.y - 16));
+  ImGui::SetNextWindowBgAlpha(0.88f);
+  ImGui::Begin("GPU timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  timings_table(state, in.timings, in.ctx.report());
+  ImGui::End();
+  return actions;
+}
+
+}  // namespace filterlab::app

@@ -1,0 +1,35 @@
+#pragma once
+// The control panel: chain editor (A and, for the A/B compare, B), compare view settings and live
+// metrics, viewport source, scene, timings, device and shader status. It edits AppState and
+// reports what the loop must do; it never touches the graph itself.
+#include "app_state.h"
+#include "ui/timing_history.h"
+#include "vk/context.h"
+#include "vk/pipeline_library.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab::app {
+
+struct PanelInputs {
+  const vk::Context& ctx;
+  const TimingHistory& timings;
+  const std::vector<std::string>& viewport_sources;
+  std::optional<passes::CompareMetrics> metrics;
+  std::vector<vk::ShaderError> shader_errors;
+  std::string chain_error;  // why the last edit of the chains was not applied
+  std::string status;       // the last screenshot's path, or a note
+  VkExtent2D extent{};
+  std::string present_mode;
+  bool hot_reload = false;
+};
+
+struct PanelActions {
+  bool screenshot = false;
+};
+
+PanelActions draw_panel(AppState& state, const PanelInputs& in);
+
+}  // namespace filterlab::app

@@ -1,0 +1,63 @@
+#include "window_graph.h"
+
+#include "graph/executor.h"
+#include "headless/frame_graph.h"
+
+namespace filterlab::app {
+
+namespace {
+
+// Blits the viewport to the window's size (nearest: a smaller source is shown in blocks, never
+// smoothed), so any image size can be shown and the UI draws over a copy.
+void add_compose_pass(graph::RenderGraph& graph) {
+  graph.declare_image(WindowGraph::kWindow, {VK_FORMAT_R8G8B8A8_UNORM});
+  graph.add_pass("compose", graph::PassKind::Transfer)
+      .read(WindowGraph::kViewport, graph::Usage::TransferSrc)
+      .write(WindowGraph::kWindow, graph::Usage::TransferDst)
+      .execute([](graph::PassContext& ctx) {
+        const VkExtent2D src = ctx.image(WindowGraph::kViewport).extent;
+        const VkExtent2D dst = ctx.image(WindowGraph::kWindow).extent;
+        VkImageBlit region{};
+        region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.srcOffsets[1] = {int32_t(src.width), int32_t(src.height), 1};
+        region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.dstOffsets[1] = {int32_t(dst.width), int32_t(dst.height), 1};
+        vkCmdBlitImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                       ctx.image_handle(WindowGraph::kWindow), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region,
+                       VK_FILTER_NEAREST);
+      });
+}
+
+}  // namespace
+
+WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const GraphConfig& config,
+                               const AppState& state) {
+  WindowGraph out;
+  out.scene = std::make_unique<passes::ScenePass>(env, state.scene);
+  out.scene->add_to(graph);
+  out.output_a = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(), "",
+                                     out.filters);
+  out.tonemap_a = std::make_unique<passes::TonemapPass>(env);
+  out.tonemap_a->add_to(graph, out.output_a);
+
+  if (config.compare) {
+    out.output_b = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(), "b.",
+                                       out.filters);
+    out.tonemap_b = std::make_unique<passes::TonemapPass>(env);
+    out.tonemap_b->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
+    out.compare = std::make_unique<passes::ComparePass>(env);
+    out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
+    out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB, WindowGraph::kViewport);
+  }
+  for (const std::string& name : graph.image_names())
+    if (passes::ViewPass::kind_for(graph.image_desc(name).format)) out.viewport_sources.push_back(name);
+  if (!config.compare) {
+    headless::check_images_exist(graph, {config.viewport});
+    out.view = std::make_unique<passes::ViewPass>(env);
+    out.view->add_to(graph, config.viewport, WindowGraph::kViewport);
+  }
+  add_compose_pass(graph);
+  return out;
+}
+
+}  // namespace filterlab::app

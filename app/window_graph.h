@@ -1,0 +1,45 @@
+#pragma once
+// The window's graph, a function of GraphConfig:
+//
+//   scene -> chain A -> tonemap -> "final"
+//         -> chain B -> tonemap -> "b.final"        (compare on; B's images are prefixed "b.")
+//   compare: metrics of A's and B's HDR outputs; split / difference view of the tonemapped pair
+//   or (compare off) view: any graph image, visualized by its kind   -> "viewport"
+//   compose: "viewport" blitted to the window's size                  -> "window"
+//
+// The caller adds the UI pass (drawing over "window") and the present pass (copying "window" to
+// the swapchain image). "viewport" stays UI-free: screenshots save it.
+#include "app_state.h"
+#include "graph/graph.h"
+#include "passes/compare_pass.h"
+#include "passes/pass_env.h"
+#include "passes/scene_pass.h"
+#include "passes/tonemap_pass.h"
+#include "passes/view_pass.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace filterlab::app {
+
+struct WindowGraph {
+  static constexpr const char* kViewport = "viewport";
+  static constexpr const char* kWindow = "window";
+  static constexpr const char* kFinalB = "b.final";
+
+  std::unique_ptr<passes::ScenePass> scene;
+  std::vector<std::unique_ptr<filters::Filter>> filters;
+  std::unique_ptr<passes::TonemapPass> tonemap_a, tonemap_b;
+  std::unique_ptr<passes::ComparePass> compare;  // compare on
+  std::unique_ptr<passes::ViewPass> view;        // compare off
+  std::string output_a, output_b;                // the chains' HDR outputs
+  std::vector<std::string> viewport_sources;     // images the viewport can show, in graph order
+};
+
+// Throws filters::ChainError for a chain that cannot be built (unknown method, unsupported radius)
+// and headless::UnknownImageError for a viewport image the graph does not have.
+WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const GraphConfig& config,
+                               const AppState& state);
+
+}  // namespace filterlab::app

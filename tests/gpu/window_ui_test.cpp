@@ -1,0 +1,241 @@
+// GPU tier: the window's control panel, A/B compare, screenshot key, chain edits and shader hot
+// reload, in-process under an X server (xvfb-run), validation on. The scene is held still
+// (fixed camera, no animation) so images from different runs and frames can be compared exactly.
+#include "window_test_util.h"
+
+#include "filters/metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace filterlab;
+using namespace filterlab::test;
+
+namespace {
+
+headless::RunOptions still_run(uint32_t width, uint32_t height, const std::string& chain) {
+  headless::RunOptions run = validated_run(width, height);
+  run.chain = chain;
+  run.scene.orbit_camera = false;
+  run.scene.animate_objects = false;
+  return run;
+}
+
+// Mean |a-b| over RGB in a rectangle.
+double mean_difference(const io::ImageU8& a, const io::ImageU8& b, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+  double sum = 0;
+  for (uint32_t y = y0; y < y1; ++y)
+    for (uint32_t x = x0; x < x1; ++x)
+      for (uint32_t c = 0; c < 3; ++c) {
+        const size_t i = (size_t(y) * a.width + x) * 4 + c;
+        sum += std::abs(int(a.rgba[i]) - int(b.rgba[i]));
+      }
+  return sum / (3.0 * (x1 - x0) * (y1 - y0));
+}
+
+// The metrics the compare pass computes, on the CPU from the images themselves: over R, G, B.
+filters::ImageMetrics cpu_metrics(const io::ImageF& a, const io::ImageF& b) {
+  return filters::image_metrics(a, b, 3);
+}
+
+}  // namespace
+
+TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-ui");
+  headless::RunOptions run = still_run(640, 480, "gaussian.comp.separable_shared:radius=2");
+  app::WindowOptions window;
+  window.frames = 130;
+  window.hot_reload = false;
+  window.screenshot = dir + "/ui.png";
+  window.test_resizes = {{40, {900, 700}}, {80, {800, 600}}};
+  window.test_minimize_at = 60;
+  app::WindowResult with_ui;
+  const std::string messages = with_stderr_captured([&] { with_ui = app::run_window_app(run, window); });
+  EXPECT_EQ(with_ui.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(with_ui.frames, 130u);
+  EXPECT_EQ(with_ui.ui_frames, 130u);
+  EXPECT_EQ(with_ui.builds.size(), 3u);
+  EXPECT_FALSE(with_ui.minimized_wait_frames.empty());
+  ASSERT_TRUE(with_ui.screenshot_written);
+
+  // The same frame without the panel: the panel's corner differs, a corner no window covers does not.
+  window.show_ui = false;
+  window.screenshot = dir + "/no-ui.png";
+  app::WindowResult without;
+  with_stderr_captured([&] { without = app::run_window_app(run, window); });
+  EXPECT_EQ(without.validation_messages, 0u);
+  const io::ImageU8 a = io::read_png(dir + "/ui.png"), b = io::read_png(dir + "/no-ui.png");
+  ASSERT_EQ(a.width, 800u);
+  ASSERT_EQ(a.height, 600u);
+  ASSERT_EQ(b.width, a.width);
+  EXPECT_GT(green_variance(a), 10.0);
+  EXPECT_GT(mean_difference(a, b, 20, 20, 300, 200), 10.0) << "no panel at the top left";
+  EXPECT_EQ(mean_difference(a, b, 420, 560, 560, 600), 0.0) << "the scene under no window changed";
+}
+
+TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
+  SKIP_WITHOUT_DISPLAY();
+  headless::RunOptions run = still_run(197, 131, "gaussian.comp.tiled:radius=3");
+  app::WindowOptions window;
+  window.frames = 6;
+  window.hot_reload = false;
+  window.compare_chain = run.chain;
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_TRUE(r.last_metrics);
+  EXPECT_EQ(r.last_metrics->frame, 5u);
+  EXPECT_EQ(r.last_metrics->values.mse, 0.0);
+  EXPECT_EQ(r.last_metrics->values.max_abs, 0.0);
+  EXPECT_TRUE(std::isinf(r.last_metrics->values.psnr));
+}
+
+TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-ab");
+  headless::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4:precision=fp32");
+  run.captures = {{"gaussian", dir + "/a.pfm"}, {"b.copy", dir + "/b.pfm"}};
+  app::WindowOptions window;
+  window.frames = 5;
+  window.hot_reload = false;
+  window.compare_chain = "copy:precision=fp32";
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_TRUE(r.last_metrics);
+  const filters::ImageMetrics cpu = cpu_metrics(io::read_pfm(dir + "/a.pfm"), io::read_pfm(dir + "/b.pfm"));
+  ASSERT_GT(cpu.mse, 1e-6) << "a blur and a copy of the scene must differ";
+  EXPECT_NEAR(r.last_metrics->values.mse, cpu.mse, 1e-5 * cpu.mse);
+  EXPECT_NEAR(r.last_metrics->values.max_abs, cpu.max_abs, 1e-6 * cpu.max_abs);
+  EXPECT_NEAR(r.last_metrics->values.psnr, cpu.psnr, 1e-3);
+}
+
+TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-shot");
+  headless::RunOptions run = still_run(240, 160, "gaussian.frag.separable:radius=2");
+  run.captures = {{"final", dir + "/final.png"}, {"b.final", dir + "/b-final.png"}, {"gaussian", dir + "/a.pfm"}};
+  app::WindowOptions window;
+  window.frames = 12;
+  window.hot_reload = false;
+  window.compare_chain = "gaussian.frag.quad_derivative:radius=2";
+  window.screenshot_dir = dir + "/shots";
+  window.test_screenshot_at = {11};  // the last frame: the captures above are of the same frame
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_EQ(r.screenshots.size(), 1u);
+  const std::filesystem::path png = r.screenshots[0];
+  const std::string stem = (png.parent_path() / png.stem()).string();
+  ASSERT_TRUE(std::filesystem::exists(stem + ".json"));
+  ASSERT_TRUE(std::filesystem::exists(stem + ".a.pfm"));
+  ASSERT_TRUE(std::filesystem::exists(stem + ".b.pfm"));
+
+  // The PNG is the split view without the panel: A left of the divider (the middle), B right of it.
+  const io::ImageU8 shot = io::read_png(png), a = io::read_png(dir + "/final.png"), b = io::read_png(dir + "/b-final.png");
+  ASSERT_EQ(shot.width, 240u);
+  ASSERT_EQ(shot.height, 160u);
+  EXPECT_EQ(mean_difference(shot, a, 0, 0, 119, 160), 0.0);
+  EXPECT_EQ(mean_difference(shot, b, 121, 0, 240, 160), 0.0);
+
+  // The PFM is chain A's float output, exactly.
+  const io::ImageF pfm = io::read_pfm(stem + ".a.pfm"), captured = io::read_pfm(dir + "/a.pfm");
+  ASSERT_EQ(pfm.pixels.size(), captured.pixels.size());
+  EXPECT_EQ(pfm.pixels, captured.pixels);
+
+  std::ifstream in(stem + ".json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("chain_a").at("spec"), "gaussian.frag.separable:radius=2");
+  EXPECT_EQ(j.at("chain_b").at("spec"), "gaussian.frag.quad_derivative:radius=2");
+  EXPECT_EQ(j.at("device").at("name"), r.device.name);
+  EXPECT_EQ(j.at("frame"), 11);
+  bool has_blur_pass = false;
+  for (const auto& p : j.at("timings").at("passes")) has_blur_pass |= p.at("pass") == "gaussian";
+  EXPECT_TRUE(has_blur_pass) << j.dump(2);
+  EXPECT_TRUE(j.at("compare_metrics").at("mse").is_number());
+}
+
+TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
+  SKIP_WITHOUT_DISPLAY();
+  headless::RunOptions run = still_run(160, 120, "gaussian.comp.separable_shared:radius=2");
+  app::WindowOptions window;
+  window.frames = 24;
+  window.hot_reload = false;
+  std::string refusal;
+  std::string chain_after_refusal;
+  window.on_frame = [&](app::FrameProbe& p) {
+    app::GraphConfig& g = p.state.graph;
+    switch (p.frame) {
+      case 3: g.chain_a.entries[0].step.method = "frag.full2d"; break;
+      case 6:  // the shared-memory 2D method cannot serve radius 32 on 32 or 48 KiB
+        g.chain_a.entries[0].step.method = "comp.full2d_shared";
+        g.chain_a.entries[0].step.params["radius"] = "32";
+        break;
+      case 7:
+        refusal = p.chain_error;
+        chain_after_refusal = g.chain_a.spec();
+        break;
+      case 9: g.viewport = "depth"; break;
+      case 12: g.viewport = "motion"; break;
+      case 15:
+        g.compare = true;
+        g.chain_b = app::ChainConfig::parse("copy");
+        break;
+      case 18: p.state.gpu_timing = false; break;
+      case 20: g.chain_a.entries.push_back({filters::parse_chain("copy")[0], true}); break;
+    }
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(r.frames, 24u);
+  EXPECT_NE(refusal.find("radius"), std::string::npos) << refusal;
+  EXPECT_EQ(chain_after_refusal, "gaussian.frag.full2d:radius=2");
+  // The first build, then: method, depth, motion, compare, the added copy.
+  EXPECT_EQ(r.graph_builds, 6u);
+  ASSERT_TRUE(r.last_metrics);  // compare stayed on
+}
+
+TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::filesystem::path shaders = temp_dir("window-reload") + "/shaders";
+  std::filesystem::copy(FILTERLAB_SHADER_SOURCE_DIR, shaders, std::filesystem::copy_options::recursive);
+  const std::filesystem::path tonemap = shaders / "passes/tonemap.comp";
+  std::string original;
+  {
+    std::ifstream in(tonemap);
+    original.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  headless::RunOptions run = still_run(160, 120, "copy");
+  run.glsl_dir = shaders;
+  app::WindowOptions window;
+  window.frames = 30;
+  window.hot_reload_interval = std::chrono::milliseconds(0);
+  std::vector<vk::ShaderError> errors_while_broken;
+  size_t errors_after_fix = 99;
+  window.on_frame = [&](app::FrameProbe& p) {
+    ASSERT_NE(p.pipelines, nullptr);
+    if (p.frame == 5) std::ofstream(tonemap, std::ios::app) << "\nthis is not GLSL;\n";
+    if (p.frame == 10) errors_while_broken = p.pipelines->errors();
+    if (p.frame == 15) std::ofstream(tonemap, std::ios::trunc) << original;
+    if (p.frame == 20) errors_after_fix = p.pipelines->errors().size();
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(r.frames, 30u);
+  ASSERT_EQ(errors_while_broken.size(), 1u);
+  EXPECT_NE(errors_while_broken[0].file.find("tonemap.comp"), std::string::npos) << errors_while_broken[0].file;
+  EXPECT_GT(errors_while_broken[0].line, 0u);
+  EXPECT_FALSE(errors_while_broken[0].log.empty());
+  EXPECT_EQ(errors_after_fix, 0u);
+  EXPECT_GE(r.shader_failures, 1u);
+  EXPECT_GE(r.shader_reloads, 1u);
+  EXPECT_NE(r.shader_source.find("GLSL"), std::string::npos) << r.shader_source;
+}

@@ -1,0 +1,93 @@
+// Unit tier: the window app's logic that needs no GPU: chain configs as the panel edits them,
+// rolling timing statistics, unique screenshot names.
+#include "app_state.h"
+#include "screenshot.h"
+#include "ui/timing_history.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace filterlab::app {
+namespace {
+
+TEST(ChainConfig, SpecRoundTripsAndSkipsDisabledSteps) {
+  ChainConfig c = ChainConfig::parse("gaussian.comp.tiled:radius=4:kernel=box,copy:precision=fp32");
+  ASSERT_EQ(c.entries.size(), 2u);
+  EXPECT_EQ(c.spec(), "gaussian.comp.tiled:kernel=box:radius=4,copy:precision=fp32");  // params sorted by key
+  EXPECT_EQ(ChainConfig::parse(c.spec()), c);
+  c.entries[0].enabled = false;
+  EXPECT_EQ(c.spec(), "copy:precision=fp32");
+  ASSERT_EQ(c.enabled_steps().size(), 1u);
+  EXPECT_EQ(c.enabled_steps()[0].filter, "copy");
+  EXPECT_FALSE(c == ChainConfig::parse("gaussian.comp.tiled:radius=4:kernel=box,copy:precision=fp32"));
+  EXPECT_EQ(ChainConfig::parse("").spec(), "");
+}
+
+TEST(ChainConfig, GraphConfigEqualityFollowsEveryField) {
+  GraphConfig a;
+  a.chain_a = ChainConfig::parse("copy");
+  GraphConfig b = a;
+  EXPECT_TRUE(a == b);
+  b.viewport = "scene";
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.compare = true;
+  EXPECT_FALSE(a == b);
+  b = a;
+  b.chain_a.entries[0].step.params["precision"] = "fp32";
+  EXPECT_FALSE(a == b);
+}
+
+std::vector<graph::PassTiming> frame(double scene, double blur) {
+  return {{"scene", scene, 0.0}, {"gaussian", blur, 0.0}};
+}
+
+TEST(TimingHistory, RollingWindowStatistics) {
+  TimingHistory t(3);
+  t.add_frame(frame(1.0, 10.0), 16.0);
+  t.add_frame(frame(2.0, 20.0), 17.0);
+  t.add_frame(frame(3.0, 30.0), 18.0);
+  t.add_frame(frame(4.0, 40.0), 19.0);  // pushes the first frame out
+  const RollingStats s = t.pass_stats("scene");
+  EXPECT_EQ(s.count, 3u);
+  EXPECT_DOUBLE_EQ(s.mean, 3.0);
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 4.0);
+  EXPECT_DOUBLE_EQ(s.last, 4.0);
+  EXPECT_DOUBLE_EQ(t.gpu_total().mean, (22.0 + 33.0 + 44.0) / 3.0);
+  EXPECT_DOUBLE_EQ(t.cpu_frame().mean, 18.0);
+  EXPECT_EQ(t.pass_history("gaussian"), (std::vector<float>{20.0f, 30.0f, 40.0f}));
+  EXPECT_EQ(t.pass_order(), (std::vector<std::string>{"scene", "gaussian"}));
+}
+
+TEST(TimingHistory, PassesThatLeaveTheGraphLoseTheirHistory) {
+  TimingHistory t(8);
+  t.add_frame(frame(1.0, 10.0), 16.0);
+  t.add_frame({{"scene", 2.0, 0.0}}, 16.0);
+  EXPECT_EQ(t.pass_stats("gaussian").count, 0u);
+  t.add_frame(frame(3.0, 50.0), 16.0);
+  EXPECT_EQ(t.pass_stats("gaussian").count, 1u);
+  EXPECT_DOUBLE_EQ(t.pass_stats("gaussian").mean, 50.0);
+  EXPECT_EQ(t.pass_stats("scene").count, 3u);
+}
+
+TEST(Screenshot, StemsAreUniqueInTheirFolder) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "filterlab_stem_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path first = unique_screenshot_stem(dir);
+  std::ofstream(first.string() + ".png") << "x";
+  const std::filesystem::path second = unique_screenshot_stem(dir);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(second.parent_path(), dir);
+  std::ofstream(second.string() + ".json") << "x";
+  const std::filesystem::path third = unique_screenshot_stem(dir);
+  EXPECT_NE(third, first);
+  EXPECT_NE(third, second);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace filterlab::app
