@@ -55,5 +55,8 @@ exec "$here/filterlab" "$@"
 RUN
 chmod +x "$out/run.sh"
 cp scripts/device-evidence.sh "$out/"
+# The PyTorch/CuPy peers, timed on the same GPU in the same sitting (device-evidence.sh OUT peers).
+mkdir -p "$out/bench"
+cp bench/peers.py "$out/bench/"
 tar -C dist -czf dist/filterlab-bundle.tar.gz filterlab-bundle
 echo "bundle: $out ($(du -sh "$out" | cut -f1)); libraries: $(ls "$out/lib" | tr '\n' ' ')"

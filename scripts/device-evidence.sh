@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Runs on the GPU server from inside the bundle (scripts/bundle.sh copies it there):
-#   ./device-evidence.sh OUT_DIR [quick]
+#   ./device-evidence.sh OUT_DIR [quick|peers]
 # 1. device facts and method availability; 2. every method against the CPU reference on this GPU
 # with validation on (fp32, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
 # (fp16, 100 frames after 20 warm-up, 3 rotated inputs, copy floor in the same run); 4. the quality
-# table (every method against frag.full2d on the tonemapped scene).
+# table (every method against frag.full2d on the tonemapped scene). `peers` runs only bench/peers.py
+# (PyTorch and CuPy on the same GPU, same workloads, filterlab's JSON schema), for a second command
+# in the same sitting: python3 must be the one that has torch and cupy.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: device-evidence.sh OUT_DIR [quick]}"
 mode="${2:-full}"
 mkdir -p "$out"
+if [ "$mode" = peers ]; then
+  start=$(date +%s)
+  for size in 3840x2160 1920x1080; do
+    python3 "$here/bench/peers.py" --out "$out/peers_${size}_fp16.json" --sizes "$size" --precisions fp16 \
+      --frames 100 --warmup 20 --inputs 3 > "$out/peers_${size}.txt" 2>&1
+    echo "peers $size exit $? after $(( $(date +%s) - start )) s" >&2
+  done
+  exit 0
+fi
 run() { echo "+ filterlab $*" >&2; "$here/run.sh" "$@"; echo "exit $?" >&2; }
 start=$(date +%s)
 run info --json "$out/device.json" > "$out/info.txt" 2>&1

@@ -8,7 +8,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslc libshaderc-dev glslang-dev spirv-tools
   libglfw3-dev libimgui-dev libglm-dev libstb-dev
-  libgtest-dev nlohmann-json3-dev xvfb xauth chromium
+  libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
 

@@ -24,11 +24,12 @@ struct Case {
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
   json error;
+  std::string flagged;  // bench/peers.py: why a peer's error is far off the reference
   std::filesystem::path capture, diff;  // resolved against the JSON file's folder; empty when none
 };
 
 struct Source {
-  std::string label, device, timings_are, date, revision;
+  std::string label, tool, device, timings_are, date, revision;
   bool fragment_on_few_units = false;
 };
 
@@ -134,6 +135,29 @@ std::string line_plot(const std::string& title, const std::string& y_label, cons
   return svg.str() + "</svg>\n";
 }
 
+// Which stages share a plot. Fragment methods stay apart (some GPUs run fragment shaders on few
+// units); CUDA peers (stage "cuda", from bench/peers.py) join the compute methods, since both run on
+// the SMs and that is the comparison a reader wants at a glance.
+struct PlotGroup {
+  std::string title;
+  std::set<std::string> stages;
+};
+
+std::vector<PlotGroup> plot_groups(const std::set<std::string>& stages) {
+  std::vector<PlotGroup> groups;
+  const bool peers = stages.count("cuda") > 0, compute = stages.count("compute") > 0;
+  for (const std::string& stage : stages) {
+    if (stage == "cuda") continue;
+    if (stage == "compute" && peers) {
+      groups.push_back({"compute methods and CUDA peers", {"compute", "cuda"}});
+    } else {
+      groups.push_back({stage + " methods", {stage}});
+    }
+  }
+  if (peers && !compute) groups.push_back({"CUDA peers", {"cuda"}});
+  return groups;
+}
+
 std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& sources) {
   std::ifstream in(path);
   if (!in) throw ReportInputError("cannot read " + path.string());
@@ -148,8 +172,8 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() + ")");
     Source source;
     source.device = j.at("device").at("name").get<std::string>();
-    const std::string tool = j.value("tool", "filterlab");
-    source.label = tool == "filterlab" ? source.device : tool + " on " + source.device;
+    source.tool = j.value("tool", "filterlab");
+    source.label = source.tool == "filterlab" ? source.device : source.tool + " on " + source.device;
     source.timings_are = j.at("timings_are").get<std::string>();
     source.date = j.value("date", "");
     source.revision = j.value("git_revision", "");
@@ -171,6 +195,7 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
       k.error = c.value("error", json());
+      if (c.contains("flagged") && c["flagged"].is_string()) k.flagged = c["flagged"].get<std::string>();
       const std::filesystem::path folder = path.parent_path();
       if (c.contains("capture")) k.capture = folder / c["capture"].get<std::string>();
       if (c.contains("diff")) k.diff = folder / c["diff"].get<std::string>();
@@ -189,6 +214,23 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
   std::vector<Case> cases;
   for (const auto& path : inputs)
     for (Case& c : load(path, sources)) cases.push_back(std::move(c));
+
+  // A series is one method from one source. Its legend names the method alone when that is unambiguous
+  // (filterlab beside its peers on one device: the peers' method names say which library), else the
+  // device, or the whole source label when two sources share tool and device.
+  std::set<std::string> devices;
+  std::set<std::pair<std::string, std::string>> tool_devices;
+  bool same_tool_and_device = false;
+  for (const Source& s : sources) {
+    devices.insert(s.device);
+    same_tool_and_device |= !tool_devices.insert({s.tool, s.device}).second;
+  }
+  std::map<std::string, std::string> device_of;
+  for (const Source& s : sources) device_of[s.label] = s.device;
+  const auto series_name = [&](const Case& c) {
+    if (same_tool_and_device) return c.source + ": " + c.method;
+    return devices.size() > 1 ? device_of[c.source] + ": " + c.method : c.method;
+  };
 
   ReportSummary report;
   std::ostringstream body;
@@ -209,9 +251,12 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       if (c.filter == "copy" && c.width == width && c.height == height && c.precision == precision)
         body << "copy pass (memory floor) on " << escape(c.source) << ": " << number(c.median_us, 4) << " µs. ";
     body << "</p>\n";
+    std::set<std::string> stages;
+    for (const Case& c : cases)
+      if (c.filter != "copy") stages.insert(c.stage);
     std::set<std::string> noted;
     for (const Source& s : sources)
-      if (s.fragment_on_few_units && noted.insert(s.device).second)
+      if (s.fragment_on_few_units && stages.count("fragment") && noted.insert(s.device).second)
         body << "<p class=\"note\">" << escape(s.device)
              << " runs fragment shaders on few units: compare fragment methods with fragment methods only.</p>\n";
     auto series_for = [&](auto keep, auto value) {
@@ -219,11 +264,11 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       std::vector<std::string> order;
       for (const Case& c : cases) {
         if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision || !keep(c)) continue;
-        const std::string name = (sources.size() > 1 ? c.source + ": " : "") + c.method;
-        if (!by_name.count(name)) order.push_back(name);
-        by_name[name].name = name;
+        const std::string key = c.source + "\n" + c.method;
+        if (!by_name.count(key)) order.push_back(key);
+        by_name[key].name = series_name(c);
         const double v = value(c);
-        if (v > 0) by_name[name].points.push_back({c.radius, v});
+        if (v > 0) by_name[key].points.push_back({c.radius, v});
       }
       std::vector<Series> out;
       for (const std::string& n : order) out.push_back(by_name[n]);
@@ -231,13 +276,13 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     };
     const auto median = [](const Case& c) { return c.median_us; };
     const auto ratio = [](const Case& c) { return c.copy_ratio; };
-    std::set<std::string> stages;
-    for (const Case& c : cases)
-      if (c.filter != "copy") stages.insert(c.stage);
-    for (const std::string& stage : stages) {
-      const auto in_stage = [&](const Case& c) { return c.stage == stage; };
-      body << "<div class=\"row\">" << line_plot(stage + " methods: GPU time, " + size, "median µs (log)", series_for(in_stage, median))
-           << line_plot(stage + " methods: time / copy pass, " + size, "× copy (log)", series_for(in_stage, ratio)) << "</div>\n";
+    for (const PlotGroup& group : plot_groups(stages)) {
+      const auto in_group = [&](const Case& c) { return group.stages.count(c.stage) > 0; };
+      body << "<div class=\"row\">"
+           << line_plot(group.title + ": GPU time, " + size, "median µs (log)", series_for(in_group, median))
+           << line_plot(group.title + ": time / copy pass, " + size, "× copy (log)",
+                        series_for(in_group, ratio))
+           << "</div>\n";
       report.plots += 2;
     }
     // Error table.
@@ -249,7 +294,9 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         return c.error.is_object() && c.error.contains(key) && c.error[key].is_number() ? number(c.error[key].get<double>())
                                                                                          : std::string("—");
       };
-      body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method) << "</td><td>" << escape(c.stage)
+      body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method)
+           << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
+           << "</td><td>" << escape(c.stage)
            << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>" << c.radius << "</td><td>" << number(c.median_us, 4)
            << "</td><td>" << number(c.copy_ratio) << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
            << "</td><td>" << field("ssim") << "</td><td>" << inline_png(c.capture, c.method + " output")
