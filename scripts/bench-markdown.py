@@ -18,8 +18,11 @@ def table(path):
         for c in cases:
             if c["method"] != "copy" and c["method"] not in methods:
                 methods.append(c["method"])
-        lines.append(f"**{device['name']}** ({device['driver']} {device['driver_info']}, Vulkan "
-                     f"{device['api_version']}), {width}x{height} {precision}, {bench['timings_are']}; "
+        api = str(device["api_version"])
+        api = api if not api[:1].isdigit() else "Vulkan " + api  # peers write e.g. "CUDA 13.0"
+        tool = "" if bench.get("tool", "filterlab") == "filterlab" else f" ({bench['tool']})"
+        lines.append(f"**{device['name']}**{tool} ({device['driver']} {device['driver_info']}, "
+                     f"{api}), {width}x{height} {precision}, {bench['timings_are']}; "
                      f"median of {bench['frames']} frames, git {bench['git_revision']}, {bench['date']}. "
                      f"Copy pass (memory floor, same run): **{copy['median_us']:.1f} µs**. "
                      f"Cells: median µs (× copy).\n")
