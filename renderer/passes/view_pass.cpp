@@ -64,20 +64,6 @@ void record_barrier(VkCommandBuffer cmd, const VkBufferMemoryBarrier2* buffer,
   vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-VkBufferMemoryBarrier2 buffer_barrier(const vk::Buffer& buffer, VkPipelineStageFlags2 src_stage,
-                                      VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
-                                      VkAccessFlags2 dst_access) {
-  VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-  b.srcStageMask = src_stage;
-  b.srcAccessMask = src_access;
-  b.dstStageMask = dst_stage;
-  b.dstAccessMask = dst_access;
-  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.buffer = buffer.handle();
-  b.size = VK_WHOLE_SIZE;
-  return b;
-}
-
 }  // namespace
 
 ViewPass::ViewPass(const PassEnv& env)
@@ -146,7 +132,7 @@ void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::strin
   constexpr VkAccessFlags2 kShaderAccess =
       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
   const VkBufferMemoryBarrier2 earlier_uses =
-      buffer_barrier(depth_range_, kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+      vk::buffer_barrier(depth_range_, kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                      kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT);
   record_barrier(ctx.cmd, &earlier_uses, nullptr);
 
@@ -156,7 +142,7 @@ void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::strin
     const uint32_t empty[2] = {0xffffffffu, 0u};
     vkCmdUpdateBuffer(ctx.cmd, depth_range_.handle(), 0, sizeof empty, empty);
     const VkBufferMemoryBarrier2 cleared =
-        buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
+        vk::buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
     record_barrier(ctx.cmd, &cleared, nullptr);
     dispatch(kDepthRangeStep);
     // A global barrier: the range step binds the output image too (see above), so the display

@@ -79,6 +79,10 @@ private:
 
 // A command pool with one primary buffer and a fence: record, submit, wait. For readback and
 // set-up work outside the frame loop.
+// A barrier over a whole buffer, for passes that synchronize buffers the graph does not track.
+VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                      VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+
 class OneShotCommands {
 public:
   explicit OneShotCommands(const Context& ctx);
