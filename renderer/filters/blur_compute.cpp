@@ -1,11 +1,14 @@
-// comp.full2d_shared, comp.separable_shared: compute blurs that cache their input in shared memory
-// (Chapman, "Cached Texture Fetches"; the two-pass baseline of AMD's tiled convolution paper).
-// Shaders: shaders/filters/blur/comp_shared_common.glsl, one small .comp per method and format.
+// comp.full2d_shared, comp.separable_shared, comp.separable_fused: compute blurs that cache their
+// input in shared memory (Chapman, "Cached Texture Fetches"; the two-pass baseline of AMD's tiled
+// convolution paper, and both of its passes fused into one dispatch).
+// Shaders: shaders/filters/blur/comp_shared_common.glsl (the first two) and
+// comp_separable_fused_common.glsl, one small .comp per method and format.
 //
-// Both read the input with texelFetch (sampled image, nearest) and write a storage image of the
-// chain's precision; the separable one goes through an intermediate image of the same format. Tile
-// shapes depend on the radius only, so MethodCost is a function of the radius; the device decides
-// only up to which radius the tiles fit (MethodSupport.max_radius).
+// All read the input with texelFetch (sampled image, nearest) and write a storage image of the
+// chain's precision; the two-pass separable one goes through an intermediate image of the same
+// format. Tile shapes depend on the radius only (the fused method's also on the precision, see
+// there), so MethodCost is a function of the radius; the device decides only up to which radius the
+// tiles fit (MethodSupport.max_radius).
 #include "filters/blur_methods.h"
 #include "graph/executor.h"
 
@@ -118,6 +121,79 @@ int separable_max_radius(uint32_t shared_bytes) {
   return max_radius;
 }
 
+// ---- comp.separable_fused -----------------------------------------------------------------------
+// One dispatch: 32x8 threads own a tile of 32 x 8K outputs; the tile plus an apron of r is staged
+// in shared memory, its (8K + 2r) rows of 32 horizontal sums go to a second shared array (fp32),
+// and the vertical sums (K per thread, down one column) are stored straight to the image. Staged
+// texels take 8 bytes in fp16 (packHalf2x16) and 16 in fp32, so the tile depends on the precision
+// too. Rows are padded to an odd number of texels (see the shader): the two arrays take
+//   (8K + 2r) ((33 + 2r) texel bytes + 33 * 16) bytes.
+// K is the largest of 4, 3, 2, 1 that fits the 32 KiB that common desktop and software devices
+// offer (a small tile also leaves room for several groups per multiprocessor); at K = 1 the arrays
+// grow with r and the device's limit caps the radius: fp16 r <= 12 on 32 KiB, 18 on 48 KiB; fp32
+// r <= 8 and 12. Tiles: fp16 32x32 to r = 3, 32x24 to r = 6, 32x16 to r = 9, then 32x8; fp32 32x24
+// to r = 2, 32x16 to r = 5, then 32x8.
+// A horizontal task computes RUN adjacent sums of a row from 2r + RUN staged texels; RUN is picked
+// per tile to keep the longest thread's work, rounds x (2r + RUN) reads, smallest.
+struct FusedTile {
+  uint32_t outputs_per_thread;  // K
+  uint32_t run;                 // RUN
+  uint32_t width, height;       // outputs
+  uint32_t rows;                // staged rows: height + 2r
+  uint32_t shared_bytes;
+};
+
+constexpr uint32_t kFusedWidth = 32, kFusedThreadRows = 8, kFusedThreads = kFusedWidth * kFusedThreadRows;
+constexpr uint32_t kFusedSumBytes = 16;
+
+uint32_t fused_texel_bytes(Precision p) { return p == Precision::Fp32 ? 16 : 8; }
+
+FusedTile fused_tile(int radius, Precision precision) {
+  const uint32_t r = static_cast<uint32_t>(radius);
+  FusedTile tile{};
+  tile.width = kFusedWidth;
+  for (uint32_t k : {4u, 3u, 2u, 1u}) {
+    tile.outputs_per_thread = k;
+    tile.height = kFusedThreadRows * k;
+    tile.rows = tile.height + 2 * r;
+    tile.shared_bytes = tile.rows * ((kFusedWidth + 2 * r + 1) * fused_texel_bytes(precision) +
+                                     (kFusedWidth + 1) * kFusedSumBytes);
+    if (tile.shared_bytes <= kPreferredSharedBytes) break;
+  }
+  uint32_t best = ~0u;
+  for (uint32_t run : {1u, 2u, 4u, 8u}) {
+    const uint32_t rounds = ceil_div(tile.rows * (kFusedWidth / run), kFusedThreads);
+    if (rounds * (2 * r + run) < best) {
+      best = rounds * (2 * r + run);
+      tile.run = run;
+    }
+  }
+  return tile;
+}
+
+// For fp16 images (the default and the benchmark's format); fp32 tiles are as tall or shorter.
+MethodCost cost_separable_fused(int r) {
+  const FusedTile t = fused_tile(r, Precision::Fp16);
+  const double outputs = double(t.width) * t.height;
+  const double staged = double(t.width + 2 * r) * t.rows;
+  const double sums_per_output = double(t.width) * t.rows / outputs;
+  MethodCost c;
+  c.fetches = staged / outputs;                                 // each staged texel fetched once
+  c.shared_writes = staged / outputs + sums_per_output;         // stored once, and each sum once
+  c.shared_reads = sums_per_output * (2.0 * r + t.run) / t.run  // 2r + RUN texels per RUN sums
+                   + (2.0 * r + t.outputs_per_thread) / t.outputs_per_thread;  // 2r + K sums per K outputs
+  return c;
+}
+
+int fused_max_radius(uint32_t shared_bytes, Precision precision) {
+  int max_radius = 0;
+  for (int r = 1; r <= kMaxRadius; ++r) {
+    if (fused_tile(r, precision).shared_bytes > shared_bytes) break;
+    max_radius = r;
+  }
+  return max_radius;
+}
+
 // ---- support ------------------------------------------------------------------------------------
 MethodSupport support_from(const vk::Context& device, int max_radius, uint32_t threads, const char* needs) {
   const vk::DeviceReport& report = device.report();
@@ -144,6 +220,11 @@ MethodSupport support_separable_shared(const vk::Context& device, const BlurSett
   const uint32_t needs = std::max(kHorizontal.cache_texels(1), kVertical.cache_texels(1)) * kTexelBytes;
   return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads,
                       std::to_string(needs).c_str());
+}
+
+MethodSupport support_separable_fused(const vk::Context& device, const BlurSettings& settings) {
+  return support_from(device, fused_max_radius(device.report().max_compute_shared_memory, settings.precision),
+                      kFusedThreads, std::to_string(fused_tile(1, settings.precision).shared_bytes).c_str());
 }
 
 // ---- passes -------------------------------------------------------------------------------------
@@ -226,6 +307,29 @@ private:
   std::vector<vk::PipelineRef> pipelines_;  // filled once: the passes keep references to them
 };
 
+class SeparableFused : public BlurPasses {
+public:
+  explicit SeparableFused(const BlurEnv& env)
+      : settings_(env.settings), weights_(env.weights), tile_(fused_tile(env.settings.kernel.radius, env.settings.precision)) {
+    pipeline_ = make_pipeline(env, "comp_separable_fused",
+                              {static_cast<uint32_t>(settings_.kernel.radius), tile_.outputs_per_thread, tile_.run});
+  }
+
+  std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
+    const FusedTile tile = tile_;
+    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, [tile](VkExtent2D e) {
+      return std::pair{ceil_div(e.width, tile.width), ceil_div(e.height, tile.height)};
+    });
+    return name;
+  }
+
+private:
+  const BlurSettings& settings_;
+  const vk::Buffer& weights_;
+  FusedTile tile_;
+  vk::PipelineRef pipeline_;
+};
+
 }  // namespace
 
 std::vector<BlurMethod> compute_blur_methods() {
@@ -240,6 +344,12 @@ std::vector<BlurMethod> compute_blur_methods() {
        "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
        cost_separable_shared, support_separable_shared,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableShared>(e); }},
+      {"comp.separable_fused", "compute", true, 1,
+       "one dispatch: tile plus apron staged once in shared memory (fp16 packed), horizontal sums into a "
+       "second shared array, vertical sums stored directly (32x32 outputs per group to r = 3 in fp16, "
+       "shorter tiles beyond, as far as shared memory allows)",
+       cost_separable_fused, support_separable_fused,
+       [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableFused>(e); }},
   };
 }
 

@@ -31,7 +31,8 @@ public:
 
 // One list per family file.
 std::vector<BlurMethod> fragment_blur_methods();  // blur_fragment.cpp
-std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared, comp.separable_shared
+std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared, comp.separable_shared,
+                                                  // comp.separable_fused
 std::vector<BlurMethod> tiled_blur_methods();     // blur_tiled.cpp: comp.tiled
 std::vector<BlurMethod> quad_blur_methods();      // blur_quad.cpp: frag.quad_derivative*, comp.quad_*
 

@@ -1,9 +1,11 @@
-// GPU tier for blur_compute.cpp (comp.full2d_shared, comp.separable_shared): exact against the
-// double-precision CPU reference at every radius the device serves, on odd sizes, on an image smaller
-// than one workgroup tile, for every kernel type, in fp16 and on the HDR scene. Validation on.
+// GPU tier for blur_compute.cpp (comp.full2d_shared, comp.separable_shared, comp.separable_fused):
+// exact against the double-precision CPU reference at every radius the device serves, on odd sizes,
+// on images smaller than one workgroup tile, for every kernel type, in fp16 and on the HDR scene.
+// Validation on.
 #include "blur_fixture.h"
 
 #include "filters/blur_methods.h"
+#include "vk/formats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,15 +17,38 @@ namespace {
 
 class BlurCompute : public test::BlurFixture {};
 
-const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared"};
+const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared", "comp.separable_fused"};
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 
 // Exact methods: fp32 rounding only. The bound is 1e-5 absolute for values in [0, 1).
 constexpr double kExactTolerance = 1e-5;
 
-filters::BlurSettings settings_for(const char* method, int radius) {
+filters::BlurSettings settings_for(const char* method, int radius, const std::string& extra = "") {
   return filters::parse_blur_settings(
-      filters::parse_chain("gaussian." + std::string(method) + ":radius=" + std::to_string(radius)).at(0));
+      filters::parse_chain("gaussian." + std::string(method) + ":radius=" + std::to_string(radius) + extra).at(0));
+}
+
+// comp.separable_fused stages fp32 texels in twice the shared memory of fp16 ones, so its limit
+// depends on the precision; BlurFixture::max_radius asks for the default, fp16.
+int max_radius_fp32(const vk::Context& context, const char* method) {
+  filters::BlurSettings settings;
+  settings.method = filters::find_blur_method(method);
+  settings.precision = filters::Precision::Fp32;
+  const filters::MethodSupport support = settings.method->support(context, settings);
+  return support.available() ? support.max_radius : 0;
+}
+
+// Expects BlurFilter to refuse `method` at `radius` (with `extra` parameters), naming `limit`.
+void expect_refused(const vk::Context& context, const vk::ShaderSource& shaders, const char* method, int radius,
+                    int limit, const std::string& extra = "") {
+  const filters::BlurSettings settings = settings_for(method, radius, extra);
+  passes::PassEnv env{context, shaders, 1};
+  try {
+    filters::BlurFilter filter(env, settings);
+    ADD_FAILURE() << method << " radius " << radius << extra << " was accepted";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("up to " + std::to_string(limit)), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
@@ -39,6 +64,7 @@ TEST_F(BlurCompute, MethodsAreRegisteredAsExactComputeMethods) {
   }
   EXPECT_EQ(filters::find_blur_method("comp.full2d_shared")->passes, 1);
   EXPECT_EQ(filters::find_blur_method("comp.separable_shared")->passes, 2);
+  EXPECT_EQ(filters::find_blur_method("comp.separable_fused")->passes, 1);
 }
 
 TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
@@ -61,10 +87,21 @@ TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
   EXPECT_DOUBLE_EQ(c.fetches, 272.0 / 256 + 80.0 / 64);
   EXPECT_DOUBLE_EQ(c.shared_writes, c.fetches + 1);
   EXPECT_DOUBLE_EQ(c.shared_reads, 2 * 20.0 / 4 + 1);
+  // fused, r = 4 (fp16 tiles): 32 x 24 outputs per group (3 per thread, down a column), 24 + 8
+  // staged rows of 40 texels, 32 rows of 32 horizontal sums in runs of 4 (256 tasks: one per
+  // thread, 12 staged texels read each; runs of 8 would read 16, runs of 2 need two rounds of 10).
+  const filters::BlurMethod* fused = filters::find_blur_method("comp.separable_fused");
+  ASSERT_TRUE(fused);
+  c = fused->cost(4);
+  const double staged = 40.0 * 32 / (32 * 24), sums = 32.0 * 32 / (32 * 24);
+  EXPECT_DOUBLE_EQ(c.fetches, staged);
+  EXPECT_DOUBLE_EQ(c.shared_writes, staged + sums);
+  EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 4) / 4 + (8.0 + 3) / 3);
   // Fetches from device memory always beat the fragment baselines' 2(2r+1) and (2r+1)^2.
   for (int r : kRadii) {
     EXPECT_LT(separable->cost(r).fetches, filters::fetches_separable(r)) << r;
     EXPECT_LT(full2d->cost(r).fetches, filters::fetches_full2d(r)) << r;
+    EXPECT_LT(fused->cost(r).fetches, filters::fetches_separable(r)) << r;
   }
 }
 
@@ -88,23 +125,52 @@ TEST_F(BlurCompute, SupportFollowsTheDevicesSharedMemory) {
   }
 
   // A radius past the limit is refused when the filter is created, naming the limit.
-  if (full2d < filters::kMaxRadius) {
-    const filters::BlurSettings settings = settings_for("comp.full2d_shared", full2d + 1);
-    passes::PassEnv env{*context_, *shaders_, 1};
-    try {
-      filters::BlurFilter filter(env, settings);
-      ADD_FAILURE() << "radius " << full2d + 1 << " was accepted";
-    } catch (const filters::ChainError& e) {
-      EXPECT_NE(std::string(e.what()).find("up to " + std::to_string(full2d)), std::string::npos) << e.what();
-    }
+  if (full2d < filters::kMaxRadius) expect_refused(*context_, *shaders_, "comp.full2d_shared", full2d + 1, full2d);
+}
+
+TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
+  const uint32_t shared = context_->report().max_compute_shared_memory;
+  const int fp16 = max_radius("comp.separable_fused");
+  const int fp32 = max_radius_fp32(*context_, "comp.separable_fused");
+  std::printf("device shared memory %u bytes: comp.separable_fused serves r <= %d in fp16, r <= %d in fp32\n", shared,
+              fp16, fp32);
+  // Past r = 9 (fp16) the tile is 32 x 8 outputs: (8 + 2r) staged rows of 33 + 2r texels (odd
+  // stride), 8 bytes each in fp16 and 16 in fp32, plus as many rows of 33 fp32 vec4 sums.
+  auto largest = [shared](uint32_t texel_bytes) {
+    int r = 0;
+    while (r < filters::kMaxRadius && uint32_t(8 + 2 * (r + 1)) * ((33 + 2 * (r + 1)) * texel_bytes + 33 * 16) <= shared)
+      ++r;
+    return r;
+  };
+  EXPECT_EQ(fp16, largest(8));
+  EXPECT_EQ(fp32, largest(16));
+  // Stated: on 32 KiB (lavapipe) r <= 12 in fp16 (31488 bytes; r = 13 needs 34000) and r <= 8 in
+  // fp32 (31488; r = 9 needs 34944); on 48 KiB (H100, H200) r <= 18 and r <= 12.
+  if (shared == 32 * 1024) {
+    EXPECT_EQ(fp16, 12);
+    EXPECT_EQ(fp32, 8);
   }
+  if (shared == 48 * 1024) {
+    EXPECT_EQ(fp16, 18);
+    EXPECT_EQ(fp32, 12);
+  }
+  ASSERT_GT(fp32, 0);
+  if (fp16 < filters::kMaxRadius) expect_refused(*context_, *shaders_, "comp.separable_fused", fp16 + 1, fp16);
+  if (fp32 < filters::kMaxRadius)
+    expect_refused(*context_, *shaders_, "comp.separable_fused", fp32 + 1, fp32, ":precision=fp32");
+  // The largest served radius runs, exact, on an image several tiles wide and tall.
+  const io::ImageF image = filters::random_image(70, 37, 4, 21);
+  EXPECT_LE(run("comp.separable_fused", fp32, image).max_abs, kExactTolerance) << "r=" << fp32;
+  EXPECT_LE(run("comp.separable_fused", fp16, image, "").max_abs, 2 * std::ldexp(1.0, -11)) << "fp16 r=" << fp16;
 }
 
 TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
   const io::ImageF image = filters::random_image(257, 131, 4, 7);
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8);  // smaller than any workgroup tile
+  // Smaller than any workgroup tile, down to a single pixel.
+  const io::ImageF tiny = filters::random_image(13, 9, 4, 8), small = filters::random_image(5, 3, 4, 18),
+                   single = filters::random_image(1, 1, 4, 19);
   for (const char* method : kMethods) {
-    const int limit = max_radius(method);
+    const int limit = max_radius_fp32(*context_, method);
     double worst = 0;
     int served = 0;
     std::string radii;
@@ -112,7 +178,7 @@ TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
       if (r > limit) continue;
       ++served;
       radii += (radii.empty() ? "" : ",") + std::to_string(r);
-      for (const io::ImageF* input : {&image, &tiny}) {
+      for (const io::ImageF* input : {&image, &tiny, &small, &single}) {
         const filters::ErrorStats e = run(method, r, *input);
         EXPECT_LE(e.max_abs, kExactTolerance) << method << " r=" << r << " " << input->width << "x" << input->height
                                               << " worst at " << e.worst_x << "," << e.worst_y;
@@ -120,14 +186,16 @@ TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
       }
     }
     EXPECT_GT(served, 0) << method;
-    std::printf("%s fp32: max abs error %.3g over r in {%s} on 257x131 and 13x9\n", method, worst, radii.c_str());
+    std::printf("%s fp32: max abs error %.3g over r in {%s} on 257x131, 13x9, 5x3 and 1x1\n", method, worst, radii.c_str());
   }
 }
 
 TEST_F(BlurCompute, SizesAroundTheTileEdges) {
-  // One texel more and less than a tile or line segment in each direction, and a one-pixel line.
+  // One texel more and less than a tile or line segment in each direction (the fused method's tiles
+  // are 32 wide and 32, 24, 16 or 8 tall), and a one-pixel line.
   for (const char* method : kMethods)
-    for (auto [w, h] : {std::pair{15u, 17u}, {17u, 63u}, {255u, 65u}, {256u, 64u}, {1u, 70u}, {300u, 1u}}) {
+    for (auto [w, h] : {std::pair{15u, 17u}, {17u, 63u}, {255u, 65u}, {256u, 64u}, {1u, 70u}, {300u, 1u}, {31u, 33u},
+                        {33u, 17u}, {64u, 48u}, {65u, 23u}}) {
       const io::ImageF image = filters::random_image(w, h, 4, w * 1000 + h);
       for (int r : {3, 8}) {
         const filters::ErrorStats e = run(method, r, image);
@@ -158,7 +226,7 @@ TEST_F(BlurCompute, Fp16PathIsWithinHalfFloatRounding) {
     for (int r : {1, 3, 8}) {
       const filters::ErrorStats e = run(method, r, image, "");  // default precision: fp16 images
       // Output rounding to half (2^-11 relative, values < 1) plus the separable method's fp16
-      // intermediate: 2 half-ulps at 1.0.
+      // intermediate (the fused method's: its input staged as half): 2 half-ulps at 1.0.
       EXPECT_LE(e.max_abs, 2 * std::ldexp(1.0, -11)) << method << " r=" << r;
       EXPECT_GT(e.max_abs, 0.0) << method << ": fp16 output cannot be exact";
       worst = std::max(worst, e.max_abs);
@@ -183,4 +251,23 @@ TEST_F(BlurCompute, ExactOnTheHdrScene) {
     }
     std::printf("%s fp32 HDR scene: max abs error %.3g over r in {3,8}\n", method, worst);
   }
+}
+
+TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
+  // comp.separable_fused stages fp16 texels packed as halves: an input that is already half (what a
+  // chain of fp16 images feeds it) goes through unchanged, so the only rounding left is the
+  // output's: under one half step (2^-11 below 1; Vulkan lets the store round either way), where
+  // the general fp16 bound allows two, at every radius it serves.
+  io::ImageF image = filters::random_image(75, 41, 4, 23);
+  for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  const int limit = max_radius("comp.separable_fused");
+  double worst = 0;
+  for (int r : kRadii) {
+    if (r > limit) continue;
+    const filters::ErrorStats e = run("comp.separable_fused", r, image, "");
+    EXPECT_LE(e.max_abs, std::ldexp(1.0, -11) + kExactTolerance) << "r=" << r;
+    worst = std::max(worst, e.max_abs);
+  }
+  std::printf("comp.separable_fused fp16, half input: max abs error %.3g (bound %.3g)\n", worst,
+              std::ldexp(1.0, -11));
 }
