@@ -678,6 +678,11 @@ def base_case(filter_name, method, width, height, precision, radius, sigma, kern
 
 
 def git_revision():
+    # A bundle carries no git repository: bundle.sh writes the revision it was built from beside us.
+    stamp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "REVISION")
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            return f.read().strip() or "unknown"
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         rev = subprocess.run(["git", "-C", here, "rev-parse", "--short=12", "HEAD"], capture_output=True,

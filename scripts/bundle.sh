@@ -58,5 +58,8 @@ cp scripts/device-evidence.sh "$out/"
 # The PyTorch/CuPy peers, timed on the same GPU in the same sitting (device-evidence.sh OUT peers).
 mkdir -p "$out/bench"
 cp bench/peers.py "$out/bench/"
+rev=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && rev="$rev+dirty"
+echo "$rev" > "$out/bench/REVISION"
 tar -C dist -czf dist/filterlab-bundle.tar.gz filterlab-bundle
 echo "bundle: $out ($(du -sh "$out" | cut -f1)); libraries: $(ls "$out/lib" | tr '\n' ' ')"

@@ -215,21 +215,23 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
   for (const auto& path : inputs)
     for (Case& c : load(path, sources)) cases.push_back(std::move(c));
 
-  // A series is one method from one source. Its legend names the method alone when that is unambiguous
-  // (filterlab beside its peers on one device: the peers' method names say which library), else the
-  // device, or the whole source label when two sources share tool and device.
-  std::set<std::string> devices;
-  std::set<std::pair<std::string, std::string>> tool_devices;
-  bool same_tool_and_device = false;
-  for (const Source& s : sources) {
-    devices.insert(s.device);
-    same_tool_and_device |= !tool_devices.insert({s.tool, s.device}).second;
-  }
+  // A series is one method from one source. Its legend names the method alone unless another source
+  // has the same method at the same size and precision (plots are per size): then the device
+  // (several devices), or the whole source label (two runs on one device) tells them apart. Peers'
+  // method names already say which library they are.
   std::map<std::string, std::string> device_of;
   for (const Source& s : sources) device_of[s.label] = s.device;
+  std::map<std::string, std::set<std::string>> sources_of;  // per method, size, precision
+  const auto key_of = [](const Case& c) {
+    return c.method + "@" + std::to_string(c.width) + "x" + std::to_string(c.height) + "/" + c.precision;
+  };
+  for (const Case& c : cases) sources_of[key_of(c)].insert(c.source);
   const auto series_name = [&](const Case& c) {
-    if (same_tool_and_device) return c.source + ": " + c.method;
-    return devices.size() > 1 ? device_of[c.source] + ": " + c.method : c.method;
+    const std::set<std::string>& same = sources_of[key_of(c)];
+    if (same.size() < 2) return c.method;
+    std::set<std::string> devices;
+    for (const std::string& src : same) devices.insert(device_of[src]);
+    return (devices.size() == same.size() ? device_of[c.source] : c.source) + ": " + c.method;
   };
 
   ReportSummary report;
