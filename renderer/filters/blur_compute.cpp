@@ -6,9 +6,9 @@
 //
 // All read the input with texelFetch (sampled image, nearest) and write a storage image of the
 // chain's precision; the two-pass separable one goes through an intermediate image of the same
-// format. Tile shapes depend on the radius only (the fused method's also on the precision, see
-// there), so MethodCost is a function of the radius; the device decides only up to which radius the
-// tiles fit (MethodSupport.max_radius).
+// format. Tile shapes depend on the radius only (the fused method's also on the device's shared
+// memory, see there; its MethodCost is for 32 KiB), so MethodCost is a function of the radius; the
+// device decides up to which radius the tiles fit (MethodSupport.max_radius).
 #include "filters/blur_methods.h"
 #include "graph/executor.h"
 
@@ -123,16 +123,18 @@ int separable_max_radius(uint32_t shared_bytes) {
 
 // ---- comp.separable_fused -----------------------------------------------------------------------
 // One dispatch: 32x8 threads own a tile of 32 x 8K outputs; the tile plus an apron of r is staged
-// in shared memory, its (8K + 2r) rows of 32 horizontal sums go to a second shared array (fp32),
-// and the vertical sums (K per thread, down one column) are stored straight to the image. Staged
-// texels take 8 bytes in fp16 (packHalf2x16) and 16 in fp32, so the tile depends on the precision
-// too. Rows are padded to an odd number of texels (see the shader): the two arrays take
-//   (8K + 2r) ((33 + 2r) texel bytes + 33 * 16) bytes.
-// K is the largest of 4, 3, 2, 1 that fits the 32 KiB that common desktop and software devices
-// offer (a small tile also leaves room for several groups per multiprocessor); at K = 1 the arrays
-// grow with r and the device's limit caps the radius: fp16 r <= 12 on 32 KiB, 18 on 48 KiB; fp32
-// r <= 8 and 12. Tiles: fp16 32x32 to r = 3, 32x24 to r = 6, 32x16 to r = 9, then 32x8; fp32 32x24
-// to r = 2, 32x16 to r = 5, then 32x8.
+// in shared memory (vec4, whatever the precision: no unpacking per read), the horizontal sums of
+// its 8K + 2r rows are computed into registers and, once every staged texel has been read, written
+// over the staged texels in the same array; the vertical sums (K per thread, down one column) are
+// stored straight to the image. Rows are padded to an odd number of texels (see the shader):
+//   (8K + 2r) (33 + 2r) 16 bytes.
+// K is the largest of 8 .. 1 that fits the device's shared memory (maxComputeSharedMemorySize:
+// 32 KiB on lavapipe and common desktop devices, 48 KiB on NVIDIA): a taller tile means fewer
+// shared reads per output in the vertical pass (2r + K per K outputs) and a smaller apron share.
+// At K = 1 the tile grows with r and the device's limit caps the radius: r <= 13 on 32 KiB, 18 on
+// 48 KiB. On 32 KiB: 32x56 outputs at r = 1, 32x48 at r = 2, 32x40 to r = 4, 32x32 to r = 6,
+// 32x24 to r = 8, 32x16 to r = 10, then 32x8; on 48 KiB: 32x64 to r = 4, 32x56 to r = 6, 32x48
+// at r = 7, 32x40 to r = 9, ... 32x8 from r = 16.
 // A horizontal task computes RUN adjacent sums of a row from 2r + RUN staged texels; RUN is picked
 // per tile to keep the longest thread's work, rounds x (2r + RUN) reads, smallest.
 struct FusedTile {
@@ -144,21 +146,18 @@ struct FusedTile {
 };
 
 constexpr uint32_t kFusedWidth = 32, kFusedThreadRows = 8, kFusedThreads = kFusedWidth * kFusedThreadRows;
-constexpr uint32_t kFusedSumBytes = 16;
+constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator array
 
-uint32_t fused_texel_bytes(Precision p) { return p == Precision::Fp32 ? 16 : 8; }
-
-FusedTile fused_tile(int radius, Precision precision) {
+FusedTile fused_tile(int radius, uint32_t shared_budget) {
   const uint32_t r = static_cast<uint32_t>(radius);
   FusedTile tile{};
   tile.width = kFusedWidth;
-  for (uint32_t k : {4u, 3u, 2u, 1u}) {
+  for (uint32_t k = kFusedMaxRowsPerThread; k >= 1; --k) {
     tile.outputs_per_thread = k;
     tile.height = kFusedThreadRows * k;
     tile.rows = tile.height + 2 * r;
-    tile.shared_bytes = tile.rows * ((kFusedWidth + 2 * r + 1) * fused_texel_bytes(precision) +
-                                     (kFusedWidth + 1) * kFusedSumBytes);
-    if (tile.shared_bytes <= kPreferredSharedBytes) break;
+    tile.shared_bytes = tile.rows * (kFusedWidth + 2 * r + 1) * kTexelBytes;
+    if (tile.shared_bytes <= shared_budget) break;
   }
   uint32_t best = ~0u;
   for (uint32_t run : {1u, 2u, 4u, 8u}) {
@@ -171,9 +170,10 @@ FusedTile fused_tile(int radius, Precision precision) {
   return tile;
 }
 
-// For fp16 images (the default and the benchmark's format); fp32 tiles are as tall or shorter.
+// For the 32 KiB tiles (lavapipe, common desktop devices); a device with more shared memory gets
+// taller tiles at small radii, and cheaper ones.
 MethodCost cost_separable_fused(int r) {
-  const FusedTile t = fused_tile(r, Precision::Fp16);
+  const FusedTile t = fused_tile(r, kPreferredSharedBytes);
   const double outputs = double(t.width) * t.height;
   const double staged = double(t.width + 2 * r) * t.rows;
   const double sums_per_output = double(t.width) * t.rows / outputs;
@@ -185,10 +185,10 @@ MethodCost cost_separable_fused(int r) {
   return c;
 }
 
-int fused_max_radius(uint32_t shared_bytes, Precision precision) {
+int fused_max_radius(uint32_t shared_bytes) {
   int max_radius = 0;
   for (int r = 1; r <= kMaxRadius; ++r) {
-    if (fused_tile(r, precision).shared_bytes > shared_bytes) break;
+    if (fused_tile(r, shared_bytes).shared_bytes > shared_bytes) break;
     max_radius = r;
   }
   return max_radius;
@@ -222,9 +222,10 @@ MethodSupport support_separable_shared(const vk::Context& device, const BlurSett
                       std::to_string(needs).c_str());
 }
 
-MethodSupport support_separable_fused(const vk::Context& device, const BlurSettings& settings) {
-  return support_from(device, fused_max_radius(device.report().max_compute_shared_memory, settings.precision),
-                      kFusedThreads, std::to_string(fused_tile(1, settings.precision).shared_bytes).c_str());
+MethodSupport support_separable_fused(const vk::Context& device, const BlurSettings&) {
+  const uint32_t shared = device.report().max_compute_shared_memory;
+  return support_from(device, fused_max_radius(shared), kFusedThreads,
+                      std::to_string(fused_tile(1, 0).shared_bytes).c_str());
 }
 
 // ---- passes -------------------------------------------------------------------------------------
@@ -232,10 +233,19 @@ std::string shader_name(const char* method, const BlurSettings& s) {
   return std::string("filters/blur/") + method + (s.precision == Precision::Fp32 ? "_fp32.comp" : "_fp16.comp");
 }
 
-vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vector<uint32_t> constants) {
+// How a shader reads BlurFilter's weights buffer (binding 1): as a storage buffer (float[]), or as a
+// std140 uniform block (vec4 w4[17]), where the multiplies can take the weights as constant operands.
+enum class WeightsAs { Storage, Uniform };
+
+VkDescriptorType descriptor_type(WeightsAs w) {
+  return w == WeightsAs::Uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
+vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vector<uint32_t> constants,
+                              WeightsAs weights_as = WeightsAs::Storage) {
   vk::ComputePipelineDesc desc;
   desc.shader = shader_name(method, env.settings);
-  desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+  desc.layout.bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, descriptor_type(weights_as),
                           VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
   desc.specialization = std::move(constants);
   return vk::make_pipeline(env.pass_env.pipelines, env.pass_env.vk, env.pass_env.shaders, desc);
@@ -244,18 +254,22 @@ vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vecto
 // One compute pass `pass` reading `from` (sampled) and writing `pass` (storage), sized like `size_of`.
 void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, const vk::Buffer& weights,
                       const std::string& size_of, const std::string& pass, const std::string& from,
-                      const vk::PipelineRef& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups) {
+                      const vk::PipelineRef& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups,
+                      WeightsAs weights_as = WeightsAs::Storage) {
   graph.declare_image(pass, {settings.format(), graph::SizeRule::relative_to(size_of)});
   graph.add_pass(pass, graph::PassKind::Compute)
       .read(from, graph::Usage::SampledCompute)
       .write(pass, graph::Usage::StorageWriteCompute)
-      .execute([from, pass, &pipeline, &weights, groups](graph::PassContext& ctx) {
+      .execute([from, pass, &pipeline, &weights, groups, weights_as](graph::PassContext& ctx) {
         const auto [x, y] = groups(ctx.image(pass).extent);
-        ctx.bind(*pipeline)
-            .sampled(0, from, graph::Filter::Nearest)
-            .storage_buffer(1, weights)
-            .storage(2, pass)
-            .dispatch(x, y);
+        graph::PassContext::Binder binder = ctx.bind(*pipeline);  // guaranteed elision: no copy
+        binder.sampled(0, from, graph::Filter::Nearest).storage(2, pass);
+        if (weights_as == WeightsAs::Uniform) {
+          binder.uniform(1, weights);
+        } else {
+          binder.storage_buffer(1, weights);
+        }
+        binder.dispatch(x, y);
       });
 }
 
@@ -310,16 +324,19 @@ private:
 class SeparableFused : public BlurPasses {
 public:
   explicit SeparableFused(const BlurEnv& env)
-      : settings_(env.settings), weights_(env.weights), tile_(fused_tile(env.settings.kernel.radius, env.settings.precision)) {
+      : settings_(env.settings),
+        weights_(env.weights),
+        tile_(fused_tile(env.settings.kernel.radius, env.pass_env.vk.report().max_compute_shared_memory)) {
     pipeline_ = make_pipeline(env, "comp_separable_fused",
-                              {static_cast<uint32_t>(settings_.kernel.radius), tile_.outputs_per_thread, tile_.run});
+                              {static_cast<uint32_t>(settings_.kernel.radius), tile_.outputs_per_thread, tile_.run},
+                              WeightsAs::Uniform);
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
     const FusedTile tile = tile_;
     add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, [tile](VkExtent2D e) {
       return std::pair{ceil_div(e.width, tile.width), ceil_div(e.height, tile.height)};
-    });
+    }, WeightsAs::Uniform);
     return name;
   }
 
@@ -345,9 +362,10 @@ std::vector<BlurMethod> compute_blur_methods() {
        cost_separable_shared, support_separable_shared,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableShared>(e); }},
       {"comp.separable_fused", "compute", true, 1,
-       "one dispatch: tile plus apron staged once in shared memory (fp16 packed), horizontal sums into a "
-       "second shared array, vertical sums stored directly (32x32 outputs per group to r = 3 in fp16, "
-       "shorter tiles beyond, as far as shared memory allows)",
+       "one dispatch: tile plus apron staged once in shared memory (unclamped for interior groups), "
+       "horizontal sums in registers then over the staged texels, vertical sums stored directly, weights as "
+       "uniform operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 "
+       "on 32 KiB, 32x64 on 48 KiB)",
        cost_separable_fused, support_separable_fused,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableFused>(e); }},
   };

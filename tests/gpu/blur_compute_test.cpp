@@ -87,16 +87,17 @@ TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
   EXPECT_DOUBLE_EQ(c.fetches, 272.0 / 256 + 80.0 / 64);
   EXPECT_DOUBLE_EQ(c.shared_writes, c.fetches + 1);
   EXPECT_DOUBLE_EQ(c.shared_reads, 2 * 20.0 / 4 + 1);
-  // fused, r = 4 (fp16 tiles): 32 x 24 outputs per group (3 per thread, down a column), 24 + 8
-  // staged rows of 40 texels, 32 rows of 32 horizontal sums in runs of 4 (256 tasks: one per
-  // thread, 12 staged texels read each; runs of 8 would read 16, runs of 2 need two rounds of 10).
+  // fused, r = 4 (32 KiB tiles): 32 x 40 outputs per group (5 per thread, down a column: 48 rows
+  // of 41 vec4 take 31488 bytes, 6 per thread would take 36736), 40 + 8 staged rows of 40 texels,
+  // 48 rows of 32 horizontal sums in runs of 8 (192 tasks: one per thread, 16 staged texels read
+  // each; runs of 4 need two rounds of 12).
   const filters::BlurMethod* fused = filters::find_blur_method("comp.separable_fused");
   ASSERT_TRUE(fused);
   c = fused->cost(4);
-  const double staged = 40.0 * 32 / (32 * 24), sums = 32.0 * 32 / (32 * 24);
+  const double staged = 40.0 * 48 / (32 * 40), sums = 32.0 * 48 / (32 * 40);
   EXPECT_DOUBLE_EQ(c.fetches, staged);
   EXPECT_DOUBLE_EQ(c.shared_writes, staged + sums);
-  EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 4) / 4 + (8.0 + 3) / 3);
+  EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 8) / 8 + (8.0 + 5) / 5);
   // Fetches from device memory always beat the fragment baselines' 2(2r+1) and (2r+1)^2.
   for (int r : kRadii) {
     EXPECT_LT(separable->cost(r).fetches, filters::fetches_separable(r)) << r;
@@ -134,34 +135,63 @@ TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
   const int fp32 = max_radius_fp32(*context_, "comp.separable_fused");
   std::printf("device shared memory %u bytes: comp.separable_fused serves r <= %d in fp16, r <= %d in fp32\n", shared,
               fp16, fp32);
-  // Past r = 9 (fp16) the tile is 32 x 8 outputs: (8 + 2r) staged rows of 33 + 2r texels (odd
-  // stride), 8 bytes each in fp16 and 16 in fp32, plus as many rows of 33 fp32 vec4 sums.
-  auto largest = [shared](uint32_t texel_bytes) {
-    int r = 0;
-    while (r < filters::kMaxRadius && uint32_t(8 + 2 * (r + 1)) * ((33 + 2 * (r + 1)) * texel_bytes + 33 * 16) <= shared)
-      ++r;
-    return r;
-  };
-  EXPECT_EQ(fp16, largest(8));
-  EXPECT_EQ(fp32, largest(16));
-  // Stated: on 32 KiB (lavapipe) r <= 12 in fp16 (31488 bytes; r = 13 needs 34000) and r <= 8 in
-  // fp32 (31488; r = 9 needs 34944); on 48 KiB (H100, H200) r <= 18 and r <= 12.
+  // At its limit the tile is 32 x 8 outputs: (8 + 2r) staged rows of 33 + 2r vec4 (odd stride),
+  // whatever the precision (the horizontal sums go over the staged texels).
+  int largest = 0;
+  while (largest < filters::kMaxRadius &&
+         uint32_t(8 + 2 * (largest + 1)) * (33 + 2 * (largest + 1)) * 16 <= shared)
+    ++largest;
+  EXPECT_EQ(fp16, largest);
+  EXPECT_EQ(fp32, largest);
+  // Stated: on 32 KiB (lavapipe) r <= 13 (32096 bytes; r = 14 needs 35136); on 48 KiB (H100,
+  // H200) r <= 18 (48576 bytes; r = 19 needs 52256).
   if (shared == 32 * 1024) {
-    EXPECT_EQ(fp16, 12);
-    EXPECT_EQ(fp32, 8);
+    EXPECT_EQ(fp16, 13);
   }
   if (shared == 48 * 1024) {
     EXPECT_EQ(fp16, 18);
-    EXPECT_EQ(fp32, 12);
   }
   ASSERT_GT(fp32, 0);
   if (fp16 < filters::kMaxRadius) expect_refused(*context_, *shaders_, "comp.separable_fused", fp16 + 1, fp16);
   if (fp32 < filters::kMaxRadius)
     expect_refused(*context_, *shaders_, "comp.separable_fused", fp32 + 1, fp32, ":precision=fp32");
-  // The largest served radius runs, exact, on an image several tiles wide and tall.
-  const io::ImageF image = filters::random_image(70, 37, 4, 21);
+  // The largest served radius runs, exact, on an image several tiles wide and tall, with interior
+  // groups (unclamped fetches) as well as edge groups: at r = 13, group (1, 2) reads x 19 .. 76,
+  // y 3 .. 36.
+  const io::ImageF image = filters::random_image(160, 90, 4, 21);
   EXPECT_LE(run("comp.separable_fused", fp32, image).max_abs, kExactTolerance) << "r=" << fp32;
   EXPECT_LE(run("comp.separable_fused", fp16, image, "").max_abs, 2 * std::ldexp(1.0, -11)) << "fp16 r=" << fp16;
+}
+
+TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
+  // Interior groups (tile and apron inside the image) fetch without clamping, the others clamp.
+  // At each radius the image is sized so that the last group's apron ends one texel past the
+  // image on the right and at the bottom (so it must clamp), while groups further in are
+  // interior. The tile is 32 x 8K with K as stated in blur_compute.cpp: the largest of 8 .. 1
+  // whose (8K + 2r) rows of 33 + 2r vec4 fit the device's shared memory. A smooth ramp plus noise
+  // makes a texel read from the wrong place differ from the right one.
+  const uint32_t shared = context_->report().max_compute_shared_memory;
+  const int limit = max_radius_fp32(*context_, "comp.separable_fused");
+  double worst = 0;
+  for (int r = 1; r <= limit; ++r) {
+    int k = 8;
+    while (k > 1 && uint32_t(8 * k + 2 * r) * (33 + 2 * r) * 16 > shared) --k;
+    const int tile_h = 8 * k;
+    const uint32_t w = uint32_t(32 * 4 + r - 1), h = uint32_t(tile_h * (3 + (2 * r + tile_h - 1) / tile_h) + r - 1);
+    io::ImageF image = filters::random_image(w, h, 4, 31 + r);
+    for (uint32_t y = 0; y < h; ++y)
+      for (uint32_t x = 0; x < w; ++x)
+        for (uint32_t c = 0; c < 4; ++c) {
+          float& v = image.pixels[(size_t(y) * w + x) * 4 + c];
+          v = 0.5f * v + 0.5f * float(x + 3 * y) / 1000;
+        }
+    const filters::ErrorStats e = run("comp.separable_fused", r, image);
+    EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << ","
+                                          << e.worst_y;
+    worst = std::max(worst, e.max_abs);
+  }
+  std::printf("comp.separable_fused fp32, groups at and next to the edges: max abs error %.3g over r = 1 .. %d\n",
+              worst, limit);
 }
 
 TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
@@ -192,10 +222,11 @@ TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
 
 TEST_F(BlurCompute, SizesAroundTheTileEdges) {
   // One texel more and less than a tile or line segment in each direction (the fused method's tiles
-  // are 32 wide and 32, 24, 16 or 8 tall), and a one-pixel line.
+  // are 32 wide and 8K tall: on 32 KiB 40 at r = 3 and 24 at r = 8, on 48 KiB 64 and 40), and a
+  // one-pixel line.
   for (const char* method : kMethods)
     for (auto [w, h] : {std::pair{15u, 17u}, {17u, 63u}, {255u, 65u}, {256u, 64u}, {1u, 70u}, {300u, 1u}, {31u, 33u},
-                        {33u, 17u}, {64u, 48u}, {65u, 23u}}) {
+                        {33u, 17u}, {64u, 48u}, {65u, 23u}, {33u, 41u}, {63u, 39u}, {97u, 25u}}) {
       const io::ImageF image = filters::random_image(w, h, 4, w * 1000 + h);
       for (int r : {3, 8}) {
         const filters::ErrorStats e = run(method, r, image);

@@ -248,26 +248,29 @@ TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
     }
 }
 
-// comp.separable_fused reports its design: per 32 x H output tile (fp16 tiles), (32 + 2r)(H + 2r)
-// texels fetched and staged once, 32 (H + 2r) horizontal sums stored once, each run of RUN sums
-// reading 2r + RUN staged texels, each thread's K outputs reading 2r + K sums.
+// comp.separable_fused reports its design (32 KiB tiles): per 32 x 8K output tile, K as large as
+// (8K + 2r) rows of 33 + 2r vec4 allow, (32 + 2r)(8K + 2r) texels fetched and staged once,
+// 32 (8K + 2r) horizontal sums stored once, each run of RUN sums reading 2r + RUN staged texels,
+// each thread's K outputs reading 2r + K sums.
 TEST(Kernel, MethodTableCostOfTheFusedSeparableBlur) {
   const BlurMethod* fused = find_blur_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->passes, 1);
-  // r = 1: 32x32 outputs (K = 4), 34 rows of 34 texels, runs of 8 sums (136 tasks, one round).
+  // r = 1: 32x56 outputs (K = 7: 58 x 35 x 16 = 32480 bytes; K = 8 would take 36960), 58 rows of
+  // 34 texels, runs of 8 sums (232 tasks, one round).
   MethodCost c = fused->cost(1);
-  EXPECT_DOUBLE_EQ(c.fetches, 34.0 * 34 / 1024);
-  EXPECT_DOUBLE_EQ(c.shared_writes, 34.0 * 34 / 1024 + 34.0 / 32);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 34.0 / 32 * 10 / 8 + 6.0 / 4);
-  // r = 8: 32x16 outputs (K = 2), 32 rows of 48 texels, runs of 4 sums (256 tasks, one round).
+  EXPECT_DOUBLE_EQ(c.fetches, 34.0 * 58 / (32 * 56));
+  EXPECT_DOUBLE_EQ(c.shared_writes, 34.0 * 58 / (32 * 56) + 58.0 / 56);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 58.0 / 56 * 10 / 8 + 9.0 / 7);
+  // r = 8: 32x24 outputs (K = 3: 40 x 49 x 16 = 31360 bytes), 40 rows of 48 texels, runs of 8 sums
+  // (160 tasks, one round).
   c = fused->cost(8);
-  EXPECT_DOUBLE_EQ(c.fetches, 48.0 * 32 / 512);
-  EXPECT_DOUBLE_EQ(c.shared_writes, 3.0 + 2.0);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 2.0 * 20 / 4 + 18.0 / 2);
-  // r = 12, the last radius that fits 32 KiB in fp16: 32x8 outputs (K = 1), 32 rows of 56 texels.
-  c = fused->cost(12);
-  EXPECT_DOUBLE_EQ(c.fetches, 56.0 * 32 / 256);
+  EXPECT_DOUBLE_EQ(c.fetches, 48.0 * 40 / 768);
+  EXPECT_DOUBLE_EQ(c.shared_writes, 48.0 * 40 / 768 + 40.0 / 24);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 40.0 / 24 * 24 / 8 + 19.0 / 3);
+  // r = 13, the last radius that fits 32 KiB: 32x8 outputs (K = 1), 34 rows of 58 texels.
+  c = fused->cost(13);
+  EXPECT_DOUBLE_EQ(c.fetches, 58.0 * 34 / 256);
   // One fetch per pixel plus the apron: more than a copy, far below the two-pass fragment blur.
   for (int r = 1; r <= kMaxRadius; ++r) {
     EXPECT_GT(fused->cost(r).fetches, 1.0) << r;

@@ -1,35 +1,43 @@
 // comp.separable_fused: a separable blur in one dispatch, which reads each input texel of a tile
 // once from memory and writes each output once (the two-pass comp.separable_shared writes and reads
-// a full intermediate image between its passes). Included by comp_separable_fused_fp16.comp
-// (PACKED_HALF: texels staged as two packHalf2x16 words) and comp_separable_fused_fp32.comp (vec4),
-// which also set OUTPUT_FORMAT. The host sizes the tile (renderer/filters/blur_compute.cpp).
+// a full intermediate image between its passes). Included by comp_separable_fused_fp16.comp and
+// comp_separable_fused_fp32.comp, which set OUTPUT_FORMAT; the body is the same for both. The host
+// sizes the tile (renderer/filters/blur_compute.cpp).
 //
-// 32x8 threads own a tile of 32 x 8K outputs:
-//   1. Stage: the tile plus an apron of RADIUS on every side, (32 + 2r) x (8K + 2r) texels, clamped
-//      to the image's edge, each fetched once (consecutive threads, consecutive texels of a row).
+// 32x8 threads own a tile of 32 x 8K outputs (K = 1 to 8 rows per thread), and one shared array of
+// vec4 serves the staged texels first and the horizontal sums after:
+//   1. Stage: the tile plus an apron of RADIUS on every side, (32 + 2r) x (8K + 2r) texels, each
+//      fetched once, consecutive threads on consecutive texels of a row (whole cache lines per warp).
+//      Interior groups (tile and apron inside the image, decided per group: no divergence) fetch
+//      unclamped; only edge groups clamp to the image.
 //   barrier
-//   2. Horizontal: the 32 horizontal sums of each of the 8K + 2r staged rows, into a second shared
-//      array (fp32). A task is a run of RUN adjacent sums of one row: it reads the 2r + RUN texels
-//      they need once each and feeds each to every sum it belongs to. Consecutive threads take the
-//      same run of consecutive rows: with odd row strides (in texels) in both arrays, the lanes of
-//      a warp read and write distinct banks.
-//   barrier
+//   2. Horizontal: the 32 horizontal sums of each of the 8K + 2r staged rows, into registers. A
+//      task is a run of RUN adjacent sums of one row: it reads the 2r + RUN texels they need once
+//      each and feeds each to every sum it belongs to. Consecutive threads take the same run of
+//      consecutive rows; the odd row stride (in texels) puts their reads on distinct banks.
+//   barrier (every staged texel has been read), then the sums go to the same array, barrier.
 //   3. Vertical: each thread runs down one column, K outputs, reading the 2r + K sums they need once
-//      each; a warp covers a row of 32 consecutive sums and stores 32 consecutive pixels.
-// Accumulation is fp32 throughout. In fp16, the staged texels are rounded to half first: exact for
-// an fp16 input (a chain's images), one extra half rounding for a wider one.
+//      each into K accumulators; a warp covers a row of 32 consecutive sums (conflict-free) and
+//      stores 32 consecutive pixels.
+// Staging in fp32 (not packed half) costs twice the bytes per texel but no unpacking per read, and
+// with one array for texels and sums the tile still takes less shared memory than two arrays did,
+// so K can be larger: fewer shared reads per output in step 3 and a smaller apron share.
+// The weights are a uniform block and RADIUS, K and RUN specialization constants: the loops unroll
+// and every multiply takes its weight as a constant operand. Accumulation is fp32 throughout.
 #ifndef FILTERLAB_COMP_SEPARABLE_FUSED_COMMON_GLSL
 #define FILTERLAB_COMP_SEPARABLE_FUSED_COMMON_GLSL
 #extension GL_EXT_control_flow_attributes : require
 
 layout(constant_id = 0) const int RADIUS = 1;
-layout(constant_id = 1) const int K = 1;    // outputs per thread in the vertical pass: 1 to 4
+layout(constant_id = 1) const int K = 1;    // outputs per thread in the vertical pass: 1 to 8
 layout(constant_id = 2) const int RUN = 4;  // horizontal sums per task: 1, 2, 4 or 8 (divides 32)
 layout(local_size_x = 32, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) uniform sampler2D source;  // read with texelFetch: no filtering
-// weights[RADIUS + i] = w(i) for i in [-RADIUS, RADIUS] (filters/blur_methods.h).
-layout(set = 0, binding = 1, std430) readonly buffer Weights { float weights[]; };
+// BlurFilter's weights buffer as a std140 block: w4[j / 4][j % 4] = w(j - RADIUS), j in [0, 2r]
+// (filters/blur_methods.h; padded to 17 vec4 for r = 32).
+layout(set = 0, binding = 1, std140) uniform Weights { vec4 w4[17]; };
+#define W(j) w4[(j) >> 2][(j) & 3]
 layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
 const int THREADS = 256;
@@ -39,70 +47,84 @@ const int TAPS = 2 * RADIUS + 1;
 const int IN_W = TILE_W + 2 * RADIUS;  // staged texels per row (even)
 const int ROWS = TILE_H + 2 * RADIUS;  // staged rows, and rows of horizontal sums
 const int IN_STRIDE = IN_W + 1;        // odd: lanes on consecutive rows hit distinct banks
-const int SUM_STRIDE = TILE_W + 1;     // odd, likewise
+const int SUM_STRIDE = TILE_W + 1;     // odd, likewise; <= IN_STRIDE, so the sums fit the array
+const int STAGED = ROWS * IN_W;
+const int STAGE_ROUNDS = (STAGED + THREADS - 1) / THREADS;
 const int TASKS = ROWS * (TILE_W / RUN);
+const int TASK_ROUNDS = (TASKS + THREADS - 1) / THREADS;
 
-#ifdef PACKED_HALF
-shared uvec2 texels[ROWS * IN_STRIDE];
-void put_texel(int slot, vec4 v) { texels[slot] = uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw)); }
-vec4 get_texel(int slot) {
-  const uvec2 u = texels[slot];
-  return vec4(unpackHalf2x16(u.x), unpackHalf2x16(u.y));
-}
-#else
-shared vec4 texels[ROWS * IN_STRIDE];
-void put_texel(int slot, vec4 v) { texels[slot] = v; }
-vec4 get_texel(int slot) { return texels[slot]; }
-#endif
-shared vec4 sums[ROWS * SUM_STRIDE];
+shared vec4 smem[ROWS * IN_STRIDE];
+
+ivec2 direct(ivec2 p, ivec2 hi) { return p; }
+ivec2 clamped(ivec2 p, ivec2 hi) { return clamp(p, ivec2(0), hi); }
+
+// Staged texel i (row i / IN_W, column i % IN_W) goes to slot row * IN_STRIDE + column = i + row.
+// Unrolled (the count is a constant), so each thread issues all its fetches at once; only the last
+// round can run past the end.
+#define STAGE(COORD)                                                                         \
+  [[unroll]] for (int n = 0; n < STAGE_ROUNDS; ++n) {                                        \
+    const int i = li + THREADS * n;                                                          \
+    if (n < STAGE_ROUNDS - 1 || i < STAGED) {                                                \
+      const int row = i / IN_W;                                                              \
+      smem[i + row] = texelFetch(source, COORD(corner + ivec2(i - row * IN_W, row), hi), 0); \
+    }                                                                                        \
+  }
 
 void main() {
-  const ivec2 size = textureSize(source, 0);
+  const ivec2 size = textureSize(source, 0), hi = size - 1;
   const ivec2 tile = ivec2(gl_WorkGroupID.xy) * ivec2(TILE_W, TILE_H);
   const ivec2 corner = tile - RADIUS;  // the source texel staged at (0, 0)
   const int li = int(gl_LocalInvocationIndex);
+  // Uniform over the group (gl_WorkGroupID and the image size only).
+  const bool interior = all(greaterThanEqual(corner, ivec2(0))) && all(lessThan(corner + ivec2(IN_W, ROWS), size + 1));
+  const bool tile_inside = all(lessThan(tile + ivec2(TILE_W, TILE_H), size + 1));
 
-  // 1. Stage. Unrolled (the count is a constant), so each thread issues all its fetches at once.
-  [[unroll]] for (int n = 0; n < (ROWS * IN_W + THREADS - 1) / THREADS; ++n) {
-    const int i = li + THREADS * n;
-    if (i < ROWS * IN_W) {
-      const ivec2 e = ivec2(i % IN_W, i / IN_W);
-      put_texel(e.y * IN_STRIDE + e.x, texelFetch(source, clamp(corner + e, ivec2(0), size - 1), 0));
-    }
+  // 1. Stage.
+  if (interior) {
+    STAGE(direct)
+  } else {
+    STAGE(clamped)
   }
   barrier();
 
-  // 2. Horizontal sums. Task t: row t % ROWS, sums (t / ROWS) RUN .. + RUN - 1; staged texel
-  // first + j is tap j - k of sum first + k. The arrays have fixed sizes so that, once unrolled,
-  // every index is a constant and the accumulators live in registers.
-  [[unroll]] for (int n = 0; n < (TASKS + THREADS - 1) / THREADS; ++n) {
+  // 2. Horizontal sums, into registers. Task t: row t % ROWS, sums (t / ROWS) RUN .. + RUN - 1;
+  // staged texel first + j is tap j - k of sum first + k. Fixed-size arrays and unrolled loops:
+  // every index is a constant, so the sums live in registers.
+  vec4 h[TASK_ROUNDS * RUN];
+  [[unroll]] for (int n = 0; n < TASK_ROUNDS; ++n) {
     const int t = li + THREADS * n;
-    if (t < TASKS) {
+    if (n < TASK_ROUNDS - 1 || t < TASKS) {
       const int row = t % ROWS, first = (t / ROWS) * RUN;
-      vec4 acc[8];
-      [[unroll]] for (int k = 0; k < RUN; ++k) acc[k] = vec4(0.0);
+      [[unroll]] for (int k = 0; k < RUN; ++k) h[n * RUN + k] = vec4(0.0);
       [[unroll]] for (int j = 0; j < TAPS + RUN - 1; ++j) {
-        const vec4 v = get_texel(row * IN_STRIDE + first + j);
+        const vec4 v = smem[row * IN_STRIDE + first + j];
         [[unroll]] for (int k = 0; k < RUN; ++k)
-          if (j - k >= 0 && j - k < TAPS) acc[k] += weights[j - k] * v;
+          if (j - k >= 0 && j - k < TAPS) h[n * RUN + k] += W(j - k) * v;
       }
-      [[unroll]] for (int k = 0; k < RUN; ++k) sums[row * SUM_STRIDE + first + k] = acc[k];
+    }
+  }
+  barrier();  // every staged texel has been read: the array takes the sums now
+  [[unroll]] for (int n = 0; n < TASK_ROUNDS; ++n) {
+    const int t = li + THREADS * n;
+    if (n < TASK_ROUNDS - 1 || t < TASKS) {
+      const int row = t % ROWS, first = (t / ROWS) * RUN;
+      [[unroll]] for (int k = 0; k < RUN; ++k) smem[row * SUM_STRIDE + first + k] = h[n * RUN + k];
     }
   }
   barrier();
 
   // 3. Vertical sums: sum row y0 + j is tap j - k of output row y0 + k.
   const int x = int(gl_LocalInvocationID.x), y0 = int(gl_LocalInvocationID.y) * K;
-  vec4 acc[4];
+  vec4 acc[8];
   [[unroll]] for (int k = 0; k < K; ++k) acc[k] = vec4(0.0);
   [[unroll]] for (int j = 0; j < TAPS + K - 1; ++j) {
-    const vec4 v = sums[(y0 + j) * SUM_STRIDE + x];
+    const vec4 v = smem[(y0 + j) * SUM_STRIDE + x];
     [[unroll]] for (int k = 0; k < K; ++k)
-      if (j - k >= 0 && j - k < TAPS) acc[k] += weights[j - k] * v;
+      if (j - k >= 0 && j - k < TAPS) acc[k] += W(j - k) * v;
   }
   [[unroll]] for (int k = 0; k < K; ++k) {
     const ivec2 p = tile + ivec2(x, y0 + k);
-    if (all(lessThan(p, size))) imageStore(destination, p, acc[k]);
+    if (tile_inside || all(lessThan(p, size))) imageStore(destination, p, acc[k]);
   }
 }
 
