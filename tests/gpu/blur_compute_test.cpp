@@ -87,17 +87,17 @@ TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
   EXPECT_DOUBLE_EQ(c.fetches, 272.0 / 256 + 80.0 / 64);
   EXPECT_DOUBLE_EQ(c.shared_writes, c.fetches + 1);
   EXPECT_DOUBLE_EQ(c.shared_reads, 2 * 20.0 / 4 + 1);
-  // fused, r = 4 (32 KiB tiles): 32 x 40 outputs per group (5 per thread, down a column: 48 rows
-  // of 41 vec4 take 31488 bytes, 6 per thread would take 36736), 40 + 8 staged rows of 40 texels,
-  // 48 rows of 32 horizontal sums in runs of 8 (192 tasks: one per thread, 16 staged texels read
-  // each; runs of 4 need two rounds of 12).
+  // fused, r = 4: 2 outputs per thread down a column (the measured best for 2 <= r <= 4), so
+  // 32 x 16 outputs per group, 16 + 8 staged rows of 40 texels, 24 rows of 32 horizontal sums in
+  // runs of 4 (192 tasks: one per thread, 12 staged texels read each; runs of 8 read 16, runs of 2
+  // need two rounds of 10); the vertical pass reads K + 2r = 10 sums per 2 outputs.
   const filters::BlurMethod* fused = filters::find_blur_method("comp.separable_fused");
   ASSERT_TRUE(fused);
   c = fused->cost(4);
-  const double staged = 40.0 * 48 / (32 * 40), sums = 32.0 * 48 / (32 * 40);
+  const double staged = 40.0 * 24 / (32 * 16), sums = 32.0 * 24 / (32 * 16);
   EXPECT_DOUBLE_EQ(c.fetches, staged);
   EXPECT_DOUBLE_EQ(c.shared_writes, staged + sums);
-  EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 8) / 8 + (8.0 + 5) / 5);
+  EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 4) / 4 + (8.0 + 2) / 2);
   // Fetches from device memory always beat the fragment baselines' 2(2r+1) and (2r+1)^2.
   for (int r : kRadii) {
     EXPECT_LT(separable->cost(r).fetches, filters::fetches_separable(r)) << r;

@@ -256,12 +256,13 @@ TEST(Kernel, MethodTableCostOfTheFusedSeparableBlur) {
   const BlurMethod* fused = find_blur_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->passes, 1);
-  // r = 1: 32x56 outputs (K = 7: 58 x 35 x 16 = 32480 bytes; K = 8 would take 36960), 58 rows of
-  // 34 texels, runs of 8 sums (232 tasks, one round).
+  // r = 1: one row per thread (the measured best at r = 1), so 32x8 outputs, 10 rows of 34 texels,
+  // runs of 2 sums (160 tasks, one round: 4 reads per run); the vertical pass reads K + 2r = 3 sums
+  // per output.
   MethodCost c = fused->cost(1);
-  EXPECT_DOUBLE_EQ(c.fetches, 34.0 * 58 / (32 * 56));
-  EXPECT_DOUBLE_EQ(c.shared_writes, 34.0 * 58 / (32 * 56) + 58.0 / 56);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 58.0 / 56 * 10 / 8 + 9.0 / 7);
+  EXPECT_DOUBLE_EQ(c.fetches, 34.0 * 10 / (32 * 8));
+  EXPECT_DOUBLE_EQ(c.shared_writes, 34.0 * 10 / (32 * 8) + 10.0 / 8);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 10.0 / 8 * 4 / 2 + 3.0 / 1);
   // r = 8: 32x24 outputs (K = 3: 40 x 49 x 16 = 31360 bytes), 40 rows of 48 texels, runs of 8 sums
   // (160 tasks, one round).
   c = fused->cost(8);
