@@ -272,8 +272,13 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         const double v = value(c);
         if (v > 0) by_name[key].points.push_back({c.radius, v});
       }
+      // Runs of one tool on one device (several JSON files, e.g. radii split over runs) share a
+      // series: sort its points by radius.
       std::vector<Series> out;
-      for (const std::string& n : order) out.push_back(by_name[n]);
+      for (const std::string& n : order) {
+        out.push_back(by_name[n]);
+        std::sort(out.back().points.begin(), out.back().points.end());
+      }
       return out;
     };
     const auto median = [](const Case& c) { return c.median_us; };
