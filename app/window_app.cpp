@@ -184,6 +184,19 @@ bool handle_keys(AppState& state) {
   return ImGui::IsKeyPressed(GLFW_KEY_F12, false);
 }
 
+// What the passes read while recording this frame: the scene, exposure and view settings.
+void apply_frame_settings(WindowGraph& graph, const AppState& state) {
+  graph.scene->settings() = state.scene;
+  graph.scene->settings().animation_frame = state.animation_frame;
+  graph.tonemap_a->exposure = state.exposure;
+  if (graph.tonemap_b) graph.tonemap_b->exposure = state.exposure;
+  if (graph.compare) graph.compare->settings = state.compare;
+  if (graph.view) {
+    graph.view->settings = state.view;
+    graph.view->settings.exposure = state.exposure;
+  }
+}
+
 // Where hot reload reads shaders from: --shader-source, else this build's source tree while it
 // exists (a developer's checkout), else the SPIR-V next to the binary.
 vk::ShaderSource window_shader_source(const headless::RunOptions& options, bool hot_reload) {
@@ -424,16 +437,7 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
         result.shader_failures += report.failed;
       }
 
-      // What the passes read while recording.
-      objects.scene->settings() = state.scene;
-      objects.scene->settings().animation_frame = state.animation_frame;
-      objects.tonemap_a->exposure = state.exposure;
-      if (objects.tonemap_b) objects.tonemap_b->exposure = state.exposure;
-      if (objects.compare) objects.compare->settings = state.compare;
-      if (objects.view) {
-        objects.view->settings = state.view;
-        objects.view->settings.exposure = state.exposure;
-      }
+      apply_frame_settings(objects, state);
 
       // Resized behind the loop's back, as a user would between the size check and the
       // acquire: the swapchain reports itself out of date or suboptimal.
