@@ -259,6 +259,11 @@ vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vecto
 }
 
 // One compute pass `pass` reading `from` (sampled) and writing `pass` (storage), sized like `size_of`.
+// One workgroup per tile of tile_w x tile_h outputs.
+std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups_over(uint32_t tile_w, uint32_t tile_h) {
+  return [=](VkExtent2D e) { return std::pair{ceil_div(e.width, tile_w), ceil_div(e.height, tile_h)}; };
+}
+
 void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, const vk::Buffer& weights,
                       const std::string& size_of, const std::string& pass, const std::string& from,
                       const vk::PipelineRef& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups,
@@ -289,10 +294,7 @@ public:
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
-    const Full2dTile tile = tile_;
-    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, [tile](VkExtent2D e) {
-      return std::pair{ceil_div(e.width, tile.width), ceil_div(e.height, tile.height)};
-    });
+    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups_over(tile_.width, tile_.height));
     return name;
   }
 
@@ -340,10 +342,8 @@ public:
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
-    const FusedTile tile = tile_;
-    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, [tile](VkExtent2D e) {
-      return std::pair{ceil_div(e.width, tile.width), ceil_div(e.height, tile.height)};
-    }, WeightsAs::Uniform);
+    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups_over(tile_.width, tile_.height),
+                     WeightsAs::Uniform);
     return name;
   }
 

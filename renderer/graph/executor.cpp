@@ -344,7 +344,6 @@ Readback Executor::read_image(const std::string& name) {
   one_shot_.run([&](VkCommandBuffer cmd) {
     std::vector<VkImageMemoryBarrier2> barriers;
     for (const ImageBarrier& b : tracker_.access({id, 0}, Usage::TransferSrc)) barriers.push_back(to_vk(b, image));
-    VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
     dep.pImageMemoryBarriers = barriers.data();
@@ -354,14 +353,7 @@ Readback Executor::read_image(const std::string& name) {
     region.imageExtent = {extent.width, extent.height, 1};
     vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1, &region);
     // Make the copy visible to the host read that follows the fence wait.
-    host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-    VkDependencyInfo to_host{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    to_host.memoryBarrierCount = 1;
-    to_host.pMemoryBarriers = &host;
-    vkCmdPipelineBarrier2(cmd, &to_host);
+    vk::record_barriers(cmd, {}, {vk::copy_to_host_barrier()});
   });
   Readback out{image.info().format, extent, std::vector<uint8_t>(size)};
   std::memcpy(out.bytes.data(), staging.mapped(), size);

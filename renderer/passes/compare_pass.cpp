@@ -47,13 +47,6 @@ const char* display_shader(VkFormat format) {
   }
 }
 
-void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& barriers) {
-  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dep.bufferMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
-  dep.pBufferMemoryBarriers = barriers.data();
-  vkCmdPipelineBarrier2(cmd, &dep);
-}
-
 void check_same_size(const graph::PassContext& ctx, const std::string& a, const std::string& b) {
   const VkExtent2D extent = ctx.image(a).extent;
   const VkExtent2D other = ctx.image(b).extent;
@@ -164,20 +157,20 @@ void ComparePass::record_reduction(graph::PassContext& ctx, const std::string& a
 
   // Earlier frames read and wrote both buffers (the partials every frame, the result when it was
   // last used, read by that frame's display): finish those before writing again.
-  record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kWrite),
+  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kWrite),
                             vk::buffer_barrier(result, kCompute, kWrite, kCompute, kWrite)});
   ctx.bind(*reduce_)
       .sampled(0, a, graph::Filter::Nearest)
       .sampled(1, b, graph::Filter::Nearest)
       .storage_buffer(2, partials)
       .dispatch(groups_x, groups_y);
-  record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kRead)});
+  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kRead)});
   const FinishPush push{groups_x * groups_y, extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
                         static_cast<uint32_t>(ctx.frame >> 32)};
   ctx.bind(*finish_).storage_buffer(0, partials).storage_buffer(1, result).constants(push).dispatch(1, 1);
   // The display pass reads the result (automatic gain), and the host reads it after the frame's
   // fence; a fence or semaphore alone does not make device writes visible to the host.
-  record_barriers(ctx.cmd, {vk::buffer_barrier(result, kCompute, kWrite, kCompute | VK_PIPELINE_STAGE_2_HOST_BIT,
+  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(result, kCompute, kWrite, kCompute | VK_PIPELINE_STAGE_2_HOST_BIT,
                                            kRead | VK_ACCESS_2_HOST_READ_BIT)});
 }
 

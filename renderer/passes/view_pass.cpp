@@ -54,16 +54,6 @@ float finite_or(float value, float fallback) {
   return std::isfinite(value) ? value : fallback;
 }
 
-void record_barrier(VkCommandBuffer cmd, const VkBufferMemoryBarrier2* buffer,
-                    const VkMemoryBarrier2* memory) {
-  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-  dep.bufferMemoryBarrierCount = buffer ? 1 : 0;
-  dep.pBufferMemoryBarriers = buffer;
-  dep.memoryBarrierCount = memory ? 1 : 0;
-  dep.pMemoryBarriers = memory;
-  vkCmdPipelineBarrier2(cmd, &dep);
-}
-
 }  // namespace
 
 ViewPass::ViewPass(const PassEnv& env)
@@ -131,28 +121,22 @@ void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::strin
   constexpr VkPipelineStageFlags2 kTransfer = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
   constexpr VkAccessFlags2 kShaderAccess =
       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-  const VkBufferMemoryBarrier2 earlier_uses =
-      vk::buffer_barrier(depth_range_, kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                     kCompute | kTransfer, kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  record_barrier(ctx.cmd, &earlier_uses, nullptr);
+  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(depth_range_, kCompute | kTransfer,
+                                                   kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute | kTransfer,
+                                                   kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT)});
 
   const bool auto_depth_range = facts.kind == ViewKind::Depth && !(push.depth_hi > push.depth_lo);
   if (auto_depth_range) {
     // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
     const uint32_t empty[2] = {0xffffffffu, 0u};
     vkCmdUpdateBuffer(ctx.cmd, depth_range_.handle(), 0, sizeof empty, empty);
-    const VkBufferMemoryBarrier2 cleared =
-        vk::buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute, kShaderAccess);
-    record_barrier(ctx.cmd, &cleared, nullptr);
+    vk::record_barriers(ctx.cmd, {vk::buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                                     kCompute, kShaderAccess)});
     dispatch(kDepthRangeStep);
     // A global barrier: the range step binds the output image too (see above), so the display
     // step's writes must also be ordered after it, not only its reads of the buffer.
-    VkMemoryBarrier2 reduced{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    reduced.srcStageMask = kCompute;
-    reduced.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    reduced.dstStageMask = kCompute;
-    reduced.dstAccessMask = kShaderAccess;
-    record_barrier(ctx.cmd, nullptr, &reduced);
+    vk::record_barriers(ctx.cmd, {},
+                        {vk::memory_barrier(kCompute, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kCompute, kShaderAccess)});
   }
   dispatch(size_t(facts.kind));
 }

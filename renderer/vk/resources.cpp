@@ -189,4 +189,24 @@ VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags
   return b;
 }
 
+VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
+  VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  b.srcStageMask = src_stage;
+  b.srcAccessMask = src_access;
+  b.dstStageMask = dst_stage;
+  b.dstAccessMask = dst_access;
+  return b;
+}
+
+void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,
+                     const std::vector<VkMemoryBarrier2>& memory) {
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());
+  dep.pBufferMemoryBarriers = buffers.data();
+  dep.memoryBarrierCount = static_cast<uint32_t>(memory.size());
+  dep.pMemoryBarriers = memory.data();
+  vkCmdPipelineBarrier2(cmd, &dep);
+}
+
 }  // namespace filterlab::vk

@@ -79,9 +79,18 @@ private:
 
 // A command pool with one primary buffer and a fence: record, submit, wait. For readback and
 // set-up work outside the frame loop.
-// A barrier over a whole buffer, for passes that synchronize buffers the graph does not track.
+// Barriers for what the graph does not track (buffers, host reads), recorded in one call.
 VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                       VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+// Transfer writes made visible to the host reads that follow a fence or semaphore wait.
+inline VkMemoryBarrier2 copy_to_host_barrier() {
+  return memory_barrier(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                        VK_ACCESS_2_HOST_READ_BIT);
+}
+void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,
+                     const std::vector<VkMemoryBarrier2>& memory = {});
 
 class OneShotCommands {
 public:

@@ -334,11 +334,7 @@ void record_present_copy(VkCommandBuffer cmd, const PresentCopy& c) {
     last_access = VK_ACCESS_2_NONE;  // a read: the transition below only has to wait for it
   }
   // Presentation needs no destination stage: the submit's semaphore signal orders it.
-  VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-  host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-  host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-  host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-  host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+  const VkMemoryBarrier2 host = copy_to_host_barrier();
   barrier(cmd,
           image_barrier(c.dst, kTransfer, last_access, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, layout,
                         VK_IMAGE_LAYOUT_PRESENT_SRC_KHR),

@@ -97,6 +97,16 @@ private:
   std::vector<vk::Buffer> staging_;
 };
 
+// Two images uploaded into a graph as "a" and "b" (RGBA32F), for tests that declare their own passes.
+struct UploadedPair {
+  UploadedPair(const passes::PassEnv& env, graph::RenderGraph& graph, const io::ImageF& a, const io::ImageF& b)
+      : upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT), upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT) {
+    upload_a.add_to(graph, "a");
+    upload_b.add_to(graph, "b");
+  }
+  passes::UploadPass upload_a, upload_b;
+};
+
 class ComparePassTest : public test::ValidatedSuite {
 protected:
   // One frame: upload A (and B unless null: then the pass compares A with itself), compare, read back.
@@ -450,10 +460,7 @@ TEST_F(ComparePassTest, BackToBackFramesInOneSubmission) {
   const io::ImageF a = random_image(70, 40, 70), b = perturbed(a, 71, 0.1f);
   passes::PassEnv env{*context_, *shaders_, 1};
   graph::RenderGraph graph;
-  passes::UploadPass upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT),
-      upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT);
-  upload_a.add_to(graph, "a");
-  upload_b.add_to(graph, "b");
+  UploadedPair uploads(env, graph, a, b);
   passes::ComparePass compare(env);
   compare.settings = difference(0.0f);
   compare.add_to(graph, "a", "b", "compare");
@@ -480,10 +487,7 @@ TEST_F(ComparePassTest, FollowsTheImageSizeAcrossGraphs) {
     SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
     const io::ImageF a = random_image(w, h, ++seed), b = random_image(w, h, ++seed);
     graph::RenderGraph graph;
-    passes::UploadPass upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT);
-    passes::UploadPass upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT);
-    upload_a.add_to(graph, "a");
-    upload_b.add_to(graph, "b");
+    UploadedPair uploads(env, graph, a, b);
     compare.add_to(graph, "a", "b", "compare");
     graph::Executor executor(*context_, 1, false);
     executor.prepare(graph, {"compare"}, {w, h});
@@ -520,10 +524,7 @@ TEST_F(ComparePassTest, BadInputIsReportedClearly) {
   // A and B of different sizes: the pass refuses to record, naming both images and sizes.
   const io::ImageF a = random_image(16, 8, 60), b = random_image(8, 16, 61);
   graph::RenderGraph graph;
-  passes::UploadPass upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT),
-      upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT);
-  upload_a.add_to(graph, "a");
-  upload_b.add_to(graph, "b");
+  UploadedPair uploads(env, graph, a, b);
   compare.add_to(graph, "a", "b", "compare");
   graph::Executor executor(*context_, 2, false);
   executor.prepare(graph, {"compare"}, {16, 8});
@@ -644,10 +645,7 @@ TEST_F(ComparePassTest, AddToDeclaresBothPassesUnderTheirNames) {
   const io::ImageF a = random_image(20, 10, 95), b = random_image(20, 10, 96);
   passes::PassEnv env{*context_, *shaders_, 1};
   graph::RenderGraph graph;
-  passes::UploadPass upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT),
-      upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT);
-  upload_a.add_to(graph, "a");
-  upload_b.add_to(graph, "b");
+  UploadedPair uploads(env, graph, a, b);
   passes::ComparePass compare(env);
   compare.add_to(graph, "a", "b", "ab");
   std::vector<std::string> names;
@@ -656,8 +654,8 @@ TEST_F(ComparePassTest, AddToDeclaresBothPassesUnderTheirNames) {
   EXPECT_TRUE(graph.passes()[2].side_effect);
   // The display alone of another graph is culled when nothing asks for it; the metrics never are.
   graph::RenderGraph metrics_only;
-  upload_a.add_to(metrics_only, "a");
-  upload_b.add_to(metrics_only, "b");
+  uploads.upload_a.add_to(metrics_only, "a");
+  uploads.upload_b.add_to(metrics_only, "b");
   compare.add_metrics(metrics_only, "a", "b", "m");
   compare.add_display(metrics_only, "a", "b", "shown");
   graph::Executor executor(*context_, 1, false);

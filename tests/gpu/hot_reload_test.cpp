@@ -89,14 +89,17 @@ class Frames {
     last_poll_ = library_.poll(frame_);
     // Earlier frames wrote the same buffer: order their writes (and the host's read of them,
     // which happened before this submission) before this frame's write.
-    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    vk::record_barriers(cmd, {vk::buffer_barrier(buffer_, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)});
     const vk::Pipeline& p = *pipeline;
     vkCmdBindPipeline(cmd, p.bind_point(), p.handle());
     vk::DescriptorPush().storage_buffer(0, buffer_.handle(), 4).push(ctx_, cmd, p);
     vkCmdDispatch(cmd, 1, 1, 1);
-    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    vk::record_barriers(cmd, {vk::buffer_barrier(buffer_, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                                 VK_ACCESS_2_HOST_READ_BIT)});
     ring_.submit(frame_);
     ++frame_;
   }
@@ -116,19 +119,6 @@ class Frames {
   const vk::PollReport& last_poll() const { return last_poll_; }
 
  private:
-  static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
-                      VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
-    VkMemoryBarrier2 memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    memory.srcStageMask = src_stage;
-    memory.srcAccessMask = src_access;
-    memory.dstStageMask = dst_stage;
-    memory.dstAccessMask = dst_access;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &memory;
-    vkCmdPipelineBarrier2(cmd, &dep);
-  }
-
   const vk::Context& ctx_;
   vk::PipelineLibrary& library_;
   headless::FrameRing ring_;
