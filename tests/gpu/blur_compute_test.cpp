@@ -17,7 +17,8 @@ namespace {
 
 class BlurCompute : public test::BlurFixture {};
 
-const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared", "comp.separable_fused"};
+const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared", "comp.separable_fused",
+                                "comp.separable_stream"};
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 
 // Exact methods: fp32 rounding only. The bound is 1e-5 absolute for values in [0, 1).
@@ -65,6 +66,7 @@ TEST_F(BlurCompute, MethodsAreRegisteredAsExactComputeMethods) {
   EXPECT_EQ(filters::find_blur_method("comp.full2d_shared")->passes, 1);
   EXPECT_EQ(filters::find_blur_method("comp.separable_shared")->passes, 2);
   EXPECT_EQ(filters::find_blur_method("comp.separable_fused")->passes, 1);
+  EXPECT_EQ(filters::find_blur_method("comp.separable_stream")->passes, 1);
 }
 
 TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
@@ -301,4 +303,27 @@ TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
   }
   std::printf("comp.separable_fused fp16, half input: max abs error %.3g (bound %.3g)\n", worst,
               std::ldexp(1.0, -11));
+}
+
+TEST_F(BlurCompute, StreamStripsShareTheHeightExactly) {
+  // comp.separable_stream: groups of 64 columns walk down strips (the groups of a column split the
+  // height evenly, in batches of 8 rows: at least 1024 groups in all, strips of at least 32 rows, so
+  // these images get strips of 32 to 40 rows and some groups past the bottom that have nothing to
+  // do), fetching 2r rows ahead plus up to 7 of padding. Short last strips, strips whose lag crosses
+  // both image edges, a width of one strip plus one column, and radii whose lag is and is not a
+  // whole number of batches.
+  const int limit = max_radius_fp32(*context_, "comp.separable_stream");
+  double worst = 0;
+  for (auto [w, h] : {std::pair{65u, 521u}, {130u, 300u}, {64u, 129u}, {3u, 385u}, {71u, 17u}}) {
+    const io::ImageF image = filters::random_image(w, h, 4, w * 7 + h);
+    for (int r : {1, 3, 4, 5, 8, 13, limit}) {
+      if (r > limit) continue;
+      const filters::ErrorStats e = run("comp.separable_stream", r, image);
+      EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << ","
+                                            << e.worst_y;
+      worst = std::max(worst, e.max_abs);
+    }
+  }
+  std::printf("comp.separable_stream fp32, several strips per column: max abs error %.3g up to r = %d\n", worst,
+              limit);
 }

@@ -248,6 +248,27 @@ TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
     }
 }
 
+// comp.separable_stream reports its design: strips of 64 columns and about 128 rows, fetching
+// 2r rows more, padded to whole batches of 8 (the lag), (64 + 2r) texels a row fetched and staged
+// once, one horizontal sum per input row and column stored once, each run of 8 sums reading 2r + 8
+// staged texels and each thread's 8 outputs reading 2r + 8 sums.
+TEST(Kernel, MethodTableCostOfTheStreamedSeparableBlur) {
+  const BlurMethod* stream = find_blur_method("comp.separable_stream");
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(stream->passes, 1);
+  MethodCost c = stream->cost(8);  // lag 16 rows: a whole number of batches
+  EXPECT_DOUBLE_EQ(c.fetches, 144.0 / 128 * 80 / 64);
+  EXPECT_DOUBLE_EQ(c.shared_writes, 144.0 / 128 * 80 / 64 + 144.0 / 128);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 144.0 / 128 * 24 / 8 + 24.0 / 8);
+  c = stream->cost(3);  // 2r = 6 rows, padded to a lag of 8
+  EXPECT_DOUBLE_EQ(c.fetches, 136.0 / 128 * 70 / 64);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 136.0 / 128 * 14 / 8 + 14.0 / 8);
+  // Fewer fetches than the tiled one-dispatch blur at every radius: its apron is paid once a strip.
+  const BlurMethod* fused = find_blur_method("comp.separable_fused");
+  ASSERT_NE(fused, nullptr);
+  for (int r : {1, 2, 4, 8, 13}) EXPECT_LT(stream->cost(r).fetches, fused->cost(r).fetches) << r;
+}
+
 // comp.separable_fused reports its design (32 KiB tiles): per 32 x 8K output tile, K as large as
 // (8K + 2r) rows of 33 + 2r vec4 allow, (32 + 2r)(8K + 2r) texels fetched and staged once,
 // 32 (8K + 2r) horizontal sums stored once, each run of RUN sums reading 2r + RUN staged texels,

@@ -1,0 +1,152 @@
+// comp.separable_stream: a separable blur in one dispatch in which each workgroup walks down a strip
+// of STRIP columns (64, or 32 where 64 do not fit), batch by batch, instead of staging a tile plus
+// an apron on all four sides.
+// Included by comp_separable_stream_fp16.comp and comp_separable_stream_fp32.comp, which set
+// OUTPUT_FORMAT and STORE_HALF; the body is the same for both. The host picks how many groups share
+// the image height (renderer/filters/blur_compute.cpp).
+//
+// Why: comp.separable_fused re-fetches a vertical apron of 2r rows for every tile of 8K rows, runs
+// three barriers per tile with nothing in flight across them, and at r = 8 fits only 40 rows in
+// 48 KiB. Walking down a strip, the vertical apron is paid once per strip (a few percent of its
+// height), and the next batch's texels are fetched while the current batch is filtered.
+//
+// Per batch of B input rows (STRIP threads, one output column each):
+//   1. The B x (STRIP + 2r) texels fetched during the previous batch go to the stage array.
+//   barrier; then the next batch's texels are fetched into registers (in flight during 2 and 3).
+//   2. Horizontal: thread t sums run t / B (B adjacent sums) of staged row t % B from the 2r + B
+//      texels it needs, each read once; the B sums go to the ring, which holds the last 2r + B rows
+//      of horizontal sums (plus padding to a multiple of B).
+//   barrier
+//   3. Vertical: thread t reads the 2r + B sums of its column that the batch's B outputs need and
+//      stores the outputs, B rows behind the horizontal pass by 2r (+ padding).
+// The barrier before step 2 of the next batch also orders step 3's ring reads before its writes.
+// Shared memory holds the image's precision: fp16 chains keep texels and horizontal sums as packed
+// halves (the input is already half, and the sums are rounded as comp.separable_shared rounds its
+// fp16 intermediate image); accumulation is fp32 throughout.
+// Banks: rows padded to 1 mod 16 elements put the lanes of a warp, which in step 2 read (and write)
+// 8 rows and 4 runs at once, on distinct banks; in step 3 the lanes read consecutive sums.
+#ifndef FILTERLAB_COMP_SEPARABLE_STREAM_COMMON_GLSL
+#define FILTERLAB_COMP_SEPARABLE_STREAM_COMMON_GLSL
+#extension GL_EXT_control_flow_attributes : require
+
+layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = 1) const int STRIP = 64;  // output columns per group, one per thread: 64 or 32
+layout(local_size_x_id = 1) in;
+
+layout(set = 0, binding = 0) uniform sampler2D source;  // read with texelFetch: no filtering
+// BlurFilter's weights buffer as a std140 block: w4[j / 4][j % 4] = w(j - RADIUS), j in [0, 2r].
+layout(set = 0, binding = 1, std140) uniform Weights { vec4 w4[17]; };
+#define W(j) w4[(j) >> 2][(j) & 3]
+layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D destination;
+
+#if STORE_HALF
+#define Stored uvec2
+Stored store_form(vec4 v) { return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw)); }
+vec4 load_form(Stored s) { return vec4(unpackHalf2x16(s.x), unpackHalf2x16(s.y)); }
+#else
+#define Stored vec4
+Stored store_form(vec4 v) { return v; }
+vec4 load_form(Stored s) { return s; }
+#endif
+
+const int B = 8;  // input rows per batch, sums per horizontal run, outputs per thread and batch
+const int TAPS = 2 * RADIUS + 1;
+const int IN_W = STRIP + 2 * RADIUS;              // staged texels per row
+const int PAD = (B - (2 * RADIUS) % B) % B;       // so that the lag below is whole batches
+const int LAG = 2 * RADIUS + PAD;                 // input rows fetched before the first output row
+const int RING = LAG + B;                         // rows of sums kept: a multiple of B
+const int STAGE_STRIDE = IN_W + (17 - IN_W % 16) % 16;  // = 1 mod 16
+const int RING_STRIDE = STRIP + 1;                      // = 1 mod 16
+const int STAGED = B * IN_W;
+const int FETCHES = (STAGED + STRIP - 1) / STRIP;  // texels per thread and batch
+
+shared Stored stage[B * STAGE_STRIDE];
+shared Stored ring[RING * RING_STRIDE];
+
+// Per group, set once in main().
+ivec2 size, hi, origin;
+int t, x0, top, rows, batches;
+
+// Texel n of a batch (row n / IN_W, column n % IN_W) is fetched by thread n % STRIP. Every fetch
+// clamps to the edge: a few integer operations per texel, no divergence.
+void fetch(int batch, out vec4 fetched[FETCHES]) {
+  [[unroll]] for (int f = 0; f < FETCHES; ++f) {
+    const int n = t + STRIP * f;
+    if (f < FETCHES - 1 || n < STAGED) {
+      const ivec2 p = origin + ivec2(n % IN_W, batch * B + n / IN_W);
+      fetched[f] = texelFetch(source, clamp(p, ivec2(0), hi), 0);
+    }
+  }
+}
+
+void stage_batch(vec4 fetched[FETCHES]) {
+  [[unroll]] for (int f = 0; f < FETCHES; ++f) {
+    const int n = t + STRIP * f;
+    if (f < FETCHES - 1 || n < STAGED) stage[(n / IN_W) * STAGE_STRIDE + n % IN_W] = store_form(fetched[f]);
+  }
+}
+
+// 2. Horizontal: staged texel first + j is tap j - k of sum first + k. Batches never straddle the
+// ring's end (RING is a multiple of B).
+void horizontal(int i) {
+  const int row = t % B, first = (t / B) * B;
+  vec4 h[B];
+  [[unroll]] for (int k = 0; k < B; ++k) h[k] = vec4(0.0);
+  [[unroll]] for (int j = 0; j < TAPS + B - 1; ++j) {
+    const vec4 v = load_form(stage[row * STAGE_STRIDE + first + j]);
+    [[unroll]] for (int k = 0; k < B; ++k)
+      if (j - k >= 0 && j - k < TAPS) h[k] += W(j - k) * v;
+  }
+  const int slot = (i * B) % RING + row;
+  [[unroll]] for (int k = 0; k < B; ++k) ring[slot * RING_STRIDE + first + k] = store_form(h[k]);
+}
+
+// 3. Vertical, once 2r rows (plus padding) of sums are ahead: output rows m0 .. m0 + B - 1 of the
+// group read input rows m0 + PAD .. m0 + PAD + 2r + B - 1, the last 2r + B in the ring.
+void vertical(int i) {
+  const int m0 = i * B - LAG;
+  if (m0 < 0) return;
+  const int base = (i * B - 2 * RADIUS) % RING;
+  vec4 acc[B];
+  [[unroll]] for (int k = 0; k < B; ++k) acc[k] = vec4(0.0);
+  [[unroll]] for (int j = 0; j < TAPS + B - 1; ++j) {
+    const int s = base + j < RING ? base + j : base + j - RING;
+    const vec4 v = load_form(ring[s * RING_STRIDE + t]);
+    [[unroll]] for (int k = 0; k < B; ++k)
+      if (j - k >= 0 && j - k < TAPS) acc[k] += W(j - k) * v;
+  }
+  const int x = x0 + t;
+  [[unroll]] for (int k = 0; k < B; ++k)
+    if (x < size.x && m0 + k < rows) imageStore(destination, ivec2(x, top + m0 + k), acc[k]);
+}
+
+void main() {
+  size = textureSize(source, 0);
+  hi = size - 1;
+  t = int(gl_LocalInvocationIndex);
+  x0 = int(gl_WorkGroupID.x) * STRIP;
+  // The groups in a column share the height evenly, in whole batches.
+  const int groups_y = int(gl_NumWorkGroups.y);
+  const int chunk = ((size.y + groups_y - 1) / groups_y + B - 1) / B * B;
+  top = int(gl_WorkGroupID.y) * chunk;
+  rows = min(chunk, size.y - top);  // output rows of this group
+  if (rows <= 0) return;            // the whole group: no barrier is skipped by part of it
+  batches = (LAG + rows + B - 1) / B;
+  origin = ivec2(x0 - RADIUS, top - LAG + RADIUS);  // image texel of staged (0, 0) in batch 0
+
+  // The next batch's texels are fetched into the registers just staged, and are in flight while
+  // this batch is filtered. The barrier after staging also orders the previous batch's ring reads
+  // before this batch's ring writes.
+  vec4 fetched[FETCHES];
+  fetch(0, fetched);
+  for (int i = 0; i < batches; ++i) {
+    stage_batch(fetched);
+    barrier();
+    if (i + 1 < batches) fetch(i + 1, fetched);
+    horizontal(i);
+    barrier();
+    vertical(i);
+  }
+}
+
+#endif  // FILTERLAB_COMP_SEPARABLE_STREAM_COMMON_GLSL
