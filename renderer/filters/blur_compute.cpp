@@ -212,16 +212,19 @@ int fused_max_radius(uint32_t shared_bytes) {
 // On 48 KiB, fp16 takes 64 columns at every radius, fp32 64 up to r = 12 and 32 up to r = 28.
 // Measured on the H100 at 3840x2160 fp16, median us at r = 1 / 4 / 8, against this design in the
 // same run (runs on different machines differed by up to 15 us at r = 1, under 2 us at r = 4, 8):
-//   this design (64 columns, strips of ~128 rows):   78.6 / 82.0 / 102
+//   this design (64 columns, strips of 128 rows):   78.6 / 82.0 / 102
 //   32 columns: 77.3 / 80.2 / 102;  128 columns: 91.7 / 93.7 / 106;  batches of 4 rows: 96.5 / 90.1 / 118
 //   texels staged as fp32: 88.8 / 90.8 / 105;  texels and sums as fp32 (35 KiB a group): 175 / 142 / 165
 //   fp16 arithmetic (not exact: 1.7e-3 against the reference): 77.0 / 77.2 / 94.7
-//   strips of ~64 rows: 77.6 / 80.4 / 113;  ~256 rows: 92.5 / 90.5 / 100  (another run: 128 rows 78.6 / 81.6 / 102)
+//   strips of 64 rows: 77.6 / 80.4 / 113;  256 rows: 92.5 / 90.5 / 100  (another run: 128 rows 78.6 / 81.6 / 102)
 //   two batches fetched ahead (twice the registers): 93.1 / 85.1 / 177  (this design: 93.6 / 82.2 / 102)
-// So: 64 columns, batches of 8, fp32 arithmetic, and strips of about kStreamRows = 128 rows, with
-// at least kStreamGroups groups in all so that a smaller image still fills the GPU (1080p: strips
-// of about 32 rows).
-constexpr uint32_t kStreamBatch = 8, kStreamRows = 128, kStreamGroups = 1024, kStreamMinRows = 32;
+// So: 64 columns, batches of 8, fp32 arithmetic. The strip height is set by the number of groups:
+// about kStreamGroups in all, rounded down (1020 at 4K, strips of 128 rows; 1020 at 1080p, strips
+// of 32 rows), with strips of at least kStreamMinRows. Rounding up to 1080 groups at 4K (strips of
+// 120 rows) took 114 us at r = 8, and 2040 groups (64 rows) 113: past about 1024 groups the H100
+// runs a second, mostly idle wave of groups.
+constexpr uint32_t kStreamBatch = 8, kStreamGroups = 1024, kStreamMinRows = 32;
+constexpr uint32_t kStreamCostRows = 128;  // the 4K strip, for MethodCost
 
 uint32_t stream_lag(int radius) { return (2 * uint32_t(radius) + kStreamBatch - 1) / kStreamBatch * kStreamBatch; }
 
@@ -241,13 +244,12 @@ uint32_t stream_strip(int radius, Precision precision, uint32_t shared_limit) {
 
 // Groups sharing a column of `height` rows among `columns` groups across.
 uint32_t stream_groups_y(uint32_t height, uint32_t columns) {
-  const uint32_t by_rows = (height + kStreamRows / 2) / kStreamRows, to_fill = ceil_div(kStreamGroups, columns);
-  return std::clamp(std::max(by_rows, to_fill), 1u, std::max(1u, height / kStreamMinRows));
+  return std::clamp(kStreamGroups / columns, 1u, std::max(1u, height / kStreamMinRows));
 }
 
-// For strips of 64 columns and kStreamRows rows.
+// For strips of 64 columns and kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {
-  const double rows = kStreamRows, strip = 64, batch = kStreamBatch;
+  const double rows = kStreamCostRows, strip = 64, batch = kStreamBatch;
   const double input_rows = (rows + stream_lag(r)) / rows;  // input rows per output row
   MethodCost c;
   c.fetches = input_rows * (strip + 2 * r) / strip;
