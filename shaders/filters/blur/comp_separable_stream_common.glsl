@@ -57,8 +57,11 @@ const int LAG = 2 * RADIUS + PAD;                 // input rows fetched before t
 const int RING = LAG + B;                         // rows of sums kept: a multiple of B
 const int STAGE_STRIDE = IN_W + (17 - IN_W % 16) % 16;  // = 1 mod 16
 const int RING_STRIDE = STRIP + 1;                      // = 1 mod 16
-const int STAGED = B * IN_W;
-const int FETCHES = (STAGED + STRIP - 1) / STRIP;  // texels per thread and batch
+// Staged rows are fetched FETCH_W texels wide, a multiple of STRIP / B, so that every thread fetches
+// the same number of texels and none is conditional (a partial last round made r = 1 to 3 slower
+// than r = 4 on the H100); the few extra texels land in the row padding (FETCH_W <= STAGE_STRIDE).
+const int FETCH_W = (IN_W + STRIP / B - 1) / (STRIP / B) * (STRIP / B);
+const int FETCHES = B * FETCH_W / STRIP;  // texels per thread and batch
 
 shared Stored stage[B * STAGE_STRIDE];
 shared Stored ring[RING * RING_STRIDE];
@@ -67,22 +70,20 @@ shared Stored ring[RING * RING_STRIDE];
 ivec2 size, hi, origin;
 int t, x0, top, rows, batches;
 
-// Texel n of a batch (row n / IN_W, column n % IN_W) is fetched by thread n % STRIP. Every fetch
-// clamps to the edge: a few integer operations per texel, no divergence.
+// Texel n of a batch (row n / FETCH_W, column n % FETCH_W) is fetched by thread n % STRIP. Every
+// fetch clamps to the edge: a few integer operations per texel, no divergence.
 void fetch(int batch, out vec4 fetched[FETCHES]) {
   [[unroll]] for (int f = 0; f < FETCHES; ++f) {
     const int n = t + STRIP * f;
-    if (f < FETCHES - 1 || n < STAGED) {
-      const ivec2 p = origin + ivec2(n % IN_W, batch * B + n / IN_W);
-      fetched[f] = texelFetch(source, clamp(p, ivec2(0), hi), 0);
-    }
+    const ivec2 p = origin + ivec2(n % FETCH_W, batch * B + n / FETCH_W);
+    fetched[f] = texelFetch(source, clamp(p, ivec2(0), hi), 0);
   }
 }
 
 void stage_batch(vec4 fetched[FETCHES]) {
   [[unroll]] for (int f = 0; f < FETCHES; ++f) {
     const int n = t + STRIP * f;
-    if (f < FETCHES - 1 || n < STAGED) stage[(n / IN_W) * STAGE_STRIDE + n % IN_W] = store_form(fetched[f]);
+    stage[(n / FETCH_W) * STAGE_STRIDE + n % FETCH_W] = store_form(fetched[f]);
   }
 }
 
