@@ -329,13 +329,15 @@ vk::PipelineRef make_pipeline(const BlurEnv& env, const char* method, std::vecto
 
 // One compute pass `pass` reading `from` (sampled) and writing `pass` (storage), sized like `size_of`.
 // One workgroup per tile of tile_w x tile_h outputs.
-std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups_over(uint32_t tile_w, uint32_t tile_h) {
+using GroupsFor = std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)>;
+
+GroupsFor groups_over(uint32_t tile_w, uint32_t tile_h) {
   return [=](VkExtent2D e) { return std::pair{ceil_div(e.width, tile_w), ceil_div(e.height, tile_h)}; };
 }
 
 void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, const vk::Buffer& weights,
                       const std::string& size_of, const std::string& pass, const std::string& from,
-                      const vk::PipelineRef& pipeline, std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)> groups,
+                      const vk::PipelineRef& pipeline, GroupsFor groups,
                       WeightsAs weights_as = WeightsAs::Storage) {
   graph.declare_image(pass, {settings.format(), graph::SizeRule::relative_to(size_of)});
   graph.add_pass(pass, graph::PassKind::Compute)
@@ -354,25 +356,56 @@ void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, c
       });
 }
 
-class Full2dShared : public BlurPasses {
+// A method that is one compute pass: its pipeline, the groups an extent takes, how it reads the weights.
+class OneDispatch : public BlurPasses {
 public:
-  explicit Full2dShared(const BlurEnv& env)
-      : settings_(env.settings), weights_(env.weights), tile_(full2d_tile(env.settings.kernel.radius)) {
-    pipeline_ = make_pipeline(env, "comp_full2d_shared",
-                              {static_cast<uint32_t>(settings_.kernel.radius), tile_.outputs_per_thread});
-  }
+  OneDispatch(const BlurEnv& env, const char* method, std::vector<uint32_t> constants, GroupsFor groups,
+              WeightsAs weights_as)
+      : settings_(env.settings),
+        weights_(env.weights),
+        groups_(std::move(groups)),
+        weights_as_(weights_as),
+        pipeline_(make_pipeline(env, method, std::move(constants), weights_as)) {}
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
-    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups_over(tile_.width, tile_.height));
+    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups_, weights_as_);
     return name;
   }
 
 private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
-  Full2dTile tile_;
+  GroupsFor groups_;
+  WeightsAs weights_as_;
   vk::PipelineRef pipeline_;
 };
+
+std::unique_ptr<BlurPasses> create_full2d_shared(const BlurEnv& env) {
+  const int r = env.settings.kernel.radius;
+  const Full2dTile tile = full2d_tile(r);
+  return std::make_unique<OneDispatch>(env, "comp_full2d_shared",
+                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread},
+                                       groups_over(tile.width, tile.height), WeightsAs::Storage);
+}
+
+std::unique_ptr<BlurPasses> create_separable_fused(const BlurEnv& env) {
+  const int r = env.settings.kernel.radius;
+  const FusedTile tile = fused_tile(r, env.pass_env.vk.report().max_compute_shared_memory);
+  return std::make_unique<OneDispatch>(env, "comp_separable_fused",
+                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread, tile.run},
+                                       groups_over(tile.width, tile.height), WeightsAs::Uniform);
+}
+
+std::unique_ptr<BlurPasses> create_separable_stream(const BlurEnv& env) {
+  const int r = env.settings.kernel.radius;
+  const uint32_t strip = stream_strip(r, env.settings.precision, env.pass_env.vk.report().max_compute_shared_memory);
+  auto groups = [strip](VkExtent2D e) {
+    const uint32_t columns = ceil_div(e.width, strip);
+    return std::pair{columns, stream_groups_y(e.height, columns)};
+  };
+  return std::make_unique<OneDispatch>(env, "comp_separable_stream", std::vector<uint32_t>{uint32_t(r), strip}, groups,
+                                       WeightsAs::Uniform);
+}
 
 class SeparableShared : public BlurPasses {
 public:
@@ -399,57 +432,6 @@ private:
   std::vector<vk::PipelineRef> pipelines_;  // filled once: the passes keep references to them
 };
 
-class SeparableFused : public BlurPasses {
-public:
-  explicit SeparableFused(const BlurEnv& env)
-      : settings_(env.settings),
-        weights_(env.weights),
-        tile_(fused_tile(env.settings.kernel.radius, env.pass_env.vk.report().max_compute_shared_memory)) {
-    pipeline_ = make_pipeline(env, "comp_separable_fused",
-                              {static_cast<uint32_t>(settings_.kernel.radius), tile_.outputs_per_thread, tile_.run},
-                              WeightsAs::Uniform);
-  }
-
-  std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
-    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups_over(tile_.width, tile_.height),
-                     WeightsAs::Uniform);
-    return name;
-  }
-
-private:
-  const BlurSettings& settings_;
-  const vk::Buffer& weights_;
-  FusedTile tile_;
-  vk::PipelineRef pipeline_;
-};
-
-class SeparableStream : public BlurPasses {
-public:
-  explicit SeparableStream(const BlurEnv& env)
-      : settings_(env.settings),
-        weights_(env.weights),
-        strip_(stream_strip(env.settings.kernel.radius, env.settings.precision,
-                            env.pass_env.vk.report().max_compute_shared_memory)) {
-    pipeline_ = make_pipeline(env, "comp_separable_stream", {static_cast<uint32_t>(settings_.kernel.radius), strip_},
-                              WeightsAs::Uniform);
-  }
-
-  std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
-    auto groups = [strip = strip_](VkExtent2D e) {
-      const uint32_t columns = ceil_div(e.width, strip);
-      return std::pair{columns, stream_groups_y(e.height, columns)};
-    };
-    add_compute_pass(graph, settings_, weights_, input, name, input, pipeline_, groups, WeightsAs::Uniform);
-    return name;
-  }
-
-private:
-  const BlurSettings& settings_;
-  const vk::Buffer& weights_;
-  uint32_t strip_;
-  vk::PipelineRef pipeline_;
-};
-
 }  // namespace
 
 std::vector<BlurMethod> compute_blur_methods() {
@@ -458,7 +440,7 @@ std::vector<BlurMethod> compute_blur_methods() {
        "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it "
        "(16x64 outputs per group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
        cost_full2d_shared, support_full2d_shared,
-       [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<Full2dShared>(e); }},
+       create_full2d_shared},
       {"comp.separable_shared", "compute", true, 2,
        "horizontal then vertical compute passes, each caching line segments plus apron in shared "
        "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
@@ -470,13 +452,13 @@ std::vector<BlurMethod> compute_blur_methods() {
        "uniform operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 "
        "on 32 KiB, 32x64 on 48 KiB)",
        cost_separable_fused, support_separable_fused,
-       [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableFused>(e); }},
+       create_separable_fused},
       {"comp.separable_stream", "compute", true, 1,
        "one dispatch: each group walks down a strip of 64 columns (32 where shared memory is short) in batches of 8 rows, fetching the "
        "next batch while it filters this one; horizontal runs of 8 sums into a shared ring of the last 2r + 8 "
        "rows, vertical sums of 8 outputs per thread from it (the vertical apron paid once per strip)",
        cost_separable_stream, support_separable_stream,
-       [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<SeparableStream>(e); }},
+       create_separable_stream},
   };
 }
 

@@ -287,8 +287,8 @@ TEST_F(BlurCompute, ExactOnTheHdrScene) {
 }
 
 TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
-  // comp.separable_fused stages fp16 texels packed as halves: an input that is already half (what a
-  // chain of fp16 images feeds it) goes through unchanged, so the only rounding left is the
+  // comp.separable_fused stages texels as fp32: an input that is already half (what a chain of fp16
+  // images feeds it) goes through unchanged, so the only rounding left is the
   // output's: under one half step (2^-11 below 1; Vulkan lets the store round either way), where
   // the general fp16 bound allows two, at every radius it serves.
   io::ImageF image = filters::random_image(75, 41, 4, 23);
