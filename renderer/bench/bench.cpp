@@ -8,6 +8,7 @@
 #include "headless/frame_ring.h"
 #include "io/image_files.h"
 #include "passes/upload_pass.h"
+#include "vk/pipeline_library.h"
 #include "vk/formats.h"
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "git_revision.h"  // generated at build time by cmake/GitRevision.cmake
@@ -47,13 +49,16 @@ struct Timed {
   headless::Summary gpu_us;
   std::vector<std::pair<std::string, double>> pass_median_us;
   io::ImageF output;  // of input 0
+  std::vector<PipelineReport> pipelines;
 };
 
 // One graph per input, each with its own resident input and output images, recorded in turn: frame f
 // runs instance f mod K, so consecutive frames never find their data in the caches.
 Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const std::vector<io::ImageF>& inputs,
                   VkFormat format, const filters::FilterStep& step, const BenchOptions& options) {
-  passes::PassEnv env{ctx, shaders, headless::kFramesInFlight};
+  // A library that never watches files: the filter builds its pipelines in it, so they can be listed.
+  vk::PipelineLibrary library(ctx, shaders, {headless::kFramesInFlight, std::chrono::milliseconds(0), false});
+  passes::PassEnv env{ctx, shaders, headless::kFramesInFlight, &library};
   std::unique_ptr<filters::Filter> filter = filters::make_filter(step, env);
   struct Instance {
     graph::RenderGraph graph;
@@ -112,6 +117,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
   timed.gpu_us = headless::summarize(frame_us);
   for (const std::string& name : pass_order) timed.pass_median_us.emplace_back(name, headless::summarize(pass_us[name]).median);
   timed.output = headless::to_float_image(instances[0]->executor->read_image(instances[0]->output));
+  for (vk::PipelineHandle handle : library.handles())
+    timed.pipelines.push_back({library.status(handle).name, library.get(handle).statistics()});
   return timed;
 }
 
@@ -193,6 +200,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
   context_options.compute_derivatives = true;
+  context_options.pipeline_statistics = true;  // registers and spills beside the times, where the driver tells
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
 
@@ -227,6 +235,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       copy_case.size = size;
       copy_case.gpu_us = copy.gpu_us;
       copy_case.pass_median_us = copy.pass_median_us;
+      copy_case.pipelines = copy.pipelines;
       copy_case.cost = {1, 0, 0};
       copy_case.copy_ratio = 1;
       if (options.measure_error) {
@@ -265,6 +274,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           c.size = size;
           c.gpu_us = timed.gpu_us;
           c.pass_median_us = timed.pass_median_us;
+          c.pipelines = timed.pipelines;
           c.copy_ratio = copy_median > 0 ? timed.gpu_us.median / copy_median : 0;
           c.cost = method->cost(radius);
           if (options.measure_error) {
@@ -295,6 +305,31 @@ std::string utc_now() {
   return text;
 }
 
+// {"name": shader, "statistics": {statistic: value}}; a statistic of a pipeline with several
+// executables (graphics: vertex and fragment) is keyed "executable: statistic".
+nlohmann::json pipelines_json(const std::vector<PipelineReport>& pipelines) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PipelineReport& p : pipelines) {
+    std::set<std::string> executables;
+    for (const vk::PipelineStatistic& s : p.statistics) executables.insert(s.executable);
+    nlohmann::json statistics = nlohmann::json::object();
+    for (const vk::PipelineStatistic& s : p.statistics)
+      statistics[executables.size() > 1 ? s.executable + ": " + s.name : s.name] = s.value;
+    out.push_back({{"name", p.name}, {"statistics", statistics}});
+  }
+  return out;
+}
+
+// Registers per thread (the most of the case's pipelines), where the driver names them; they bound
+// how many groups a compute unit keeps resident. NVIDIA: "Register Count"; AMD (RADV): "VGPRs".
+std::optional<double> registers(const CaseResult& c) {
+  std::optional<double> most;
+  for (const PipelineReport& p : c.pipelines)
+    for (const vk::PipelineStatistic& s : p.statistics)
+      if (s.name == "Register Count" || s.name == "VGPRs") most = std::max(most.value_or(0.0), s.value);
+  return most;
+}
+
 }  // namespace
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path) {
@@ -313,7 +348,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
                  {"timestamp_period_ns", d.timestamp_period_ns},
                  {"timestamp_valid_bits", d.timestamp_valid_bits},
                  {"max_compute_shared_memory", d.max_compute_shared_memory},
-                 {"subgroup_size", d.subgroup_size}};
+                 {"subgroup_size", d.subgroup_size},
+                 {"pipeline_statistics", d.pipeline_statistics}};
   j["timings_are"] = is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; median, p5 "
@@ -358,6 +394,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
       if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();
+    entry["pipelines"] = pipelines_json(c.pipelines);
     if (c.error) {
       entry["error"] = {{"max_abs", c.error->max_abs}, {"mse", c.error->mse}};
       entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);
@@ -400,14 +437,16 @@ std::string format_bench_table(const BenchResult& result) {
   out << d.name << " (" << d.driver_name << ")"
       << (is_cpu_device(d) ? ": a CPU implementation, so these are CPU timings" : "") << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s\n", "method", "r", "size", "prec",
-                "median us", "p95 us", "x copy", "fetch/px", "max err");
+  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s %5s\n", "method", "r", "size", "prec",
+                "median us", "p95 us", "x copy", "fetch/px", "max err", "regs");
   out << line;
   for (const CaseResult& c : result.cases) {
     const std::string name = c.filter == "copy" ? "copy (memory floor)" : c.method;
-    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g\n", name.c_str(), c.radius,
+    const std::optional<double> regs = registers(c);
+    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(), c.radius,
                   size_text(c.size).c_str(), c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95, c.copy_ratio,
-                  c.cost.fetches, c.error ? c.error->max_abs : std::nan(""));
+                  c.cost.fetches, c.error ? c.error->max_abs : std::nan(""),
+                  regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
   for (const Skipped& s : result.skipped) out << "skipped " << s.method << " r=" << s.radius << ": " << s.reason << "\n";

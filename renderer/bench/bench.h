@@ -5,6 +5,7 @@
 #include "filters/blur_filter.h"
 #include "headless/stats.h"
 #include "vk/context.h"
+#include "vk/pipeline_statistics.h"
 
 #include <filesystem>
 #include <functional>
@@ -42,6 +43,12 @@ struct CaseError {
   double max_abs = 0, mse = 0, ssim = 0;
 };
 
+// One pipeline a case ran and its compiler statistics (empty where the driver gives none).
+struct PipelineReport {
+  std::string name;  // the shader, e.g. "filters/blur/comp_separable_stream_fp16.comp"
+  std::vector<vk::PipelineStatistic> statistics;
+};
+
 struct CaseResult {
   std::string filter, method, stage;  // filter "copy" is the memory-floor case
   bool exact = true;
@@ -55,6 +62,7 @@ struct CaseResult {
   double copy_ratio = 0;  // median / the copy case's median at the same size and precision
   filters::MethodCost cost;
   std::optional<CaseError> error;
+  std::vector<PipelineReport> pipelines;
   std::optional<std::filesystem::path> capture, diff;  // written when BenchOptions::captures_dir is set
 };
 

@@ -24,6 +24,7 @@ struct Case {
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
   json error;
+  std::optional<double> registers;  // per thread, the most of the case's pipelines, where the driver told
   std::string flagged;  // bench/peers.py: why a peer's error is far off the reference
   std::filesystem::path capture, diff;  // resolved against the JSON file's folder; empty when none
 };
@@ -195,6 +196,10 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
       k.error = c.value("error", json());
+      for (const json& p : c.value("pipelines", json::array()))
+        for (const char* name : {"Register Count", "VGPRs"})  // NVIDIA, RADV
+          if (p.contains("statistics") && p["statistics"].contains(name) && p["statistics"][name].is_number())
+            k.registers = std::max(k.registers.value_or(0.0), p["statistics"][name].get<double>());
       if (c.contains("flagged") && c["flagged"].is_string()) k.flagged = c["flagged"].get<std::string>();
       const std::filesystem::path folder = path.parent_path();
       if (c.contains("capture")) k.capture = folder / c["capture"].get<std::string>();
@@ -294,7 +299,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     }
     // Error table.
     body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
-            "<th>× copy</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output (top-left)</th><th>|error| × 256</th></tr>\n";
+            "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output (top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
       if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision) continue;
       auto field = [&](const char* key) {
@@ -305,7 +310,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
            << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
            << "</td><td>" << escape(c.stage)
            << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>" << c.radius << "</td><td>" << number(c.median_us, 4)
-           << "</td><td>" << number(c.copy_ratio) << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
+           << "</td><td>" << number(c.copy_ratio) << "</td><td>" << (c.registers ? number(*c.registers) : "—")
+           << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
            << "</td><td>" << field("ssim") << "</td><td>" << inline_png(c.capture, c.method + " output")
            << "</td><td>" << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
     }

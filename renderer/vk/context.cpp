@@ -299,6 +299,20 @@ void Context::create_device(const ContextOptions& options) {
     break;
   }
 
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (options.pipeline_statistics && has_extension(available, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    query.pNext = &executable_info;
+    vkGetPhysicalDeviceFeatures2(physical_device_, &query);
+    if (executable_info.pipelineExecutableInfo) {
+      executable_info.pNext = enable13.pNext;
+      enable13.pNext = &executable_info;
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      report_.pipeline_statistics = true;
+    }
+  }
+
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueFamilyIndex = queue_family_;

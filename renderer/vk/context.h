@@ -16,6 +16,9 @@ struct ContextOptions {
   bool swapchain = false;          // enable VK_KHR_swapchain on the device
   bool print_messages = true;      // print validation messages to stderr
   bool compute_derivatives = false;  // enable derivatives in compute shaders where supported
+  // Capture what the driver's compiler reports per pipeline (registers, instructions, spills) through
+  // VK_KHR_pipeline_executable_properties where supported; see vk/pipeline_statistics.h.
+  bool pipeline_statistics = false;
 };
 
 // What the filters need to know about the device, reported by `filterlab info`.
@@ -35,6 +38,7 @@ struct DeviceReport {
   std::string compute_derivatives_extension;
   bool compute_derivatives_enabled = false;  // ContextOptions::compute_derivatives asked and it was enabled
   bool storage_read_without_format = false;
+  bool pipeline_statistics = false;  // ContextOptions::pipeline_statistics asked and the device has it
 };
 
 std::string api_version_string(uint32_t version);

@@ -225,6 +225,13 @@ std::vector<ShaderError> PipelineLibrary::errors() const {
   return out;
 }
 
+std::vector<PipelineHandle> PipelineLibrary::handles() const {
+  std::vector<PipelineHandle> out;
+  for (uint32_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i]) out.push_back({i});
+  return out;
+}
+
 size_t PipelineLibrary::size() const {
   size_t n = 0;
   for (const auto& e : entries_) n += e != nullptr;

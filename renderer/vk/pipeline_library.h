@@ -129,6 +129,7 @@ class PipelineLibrary {
   void release(PipelineHandle handle);
 
   size_t size() const;  // live pipelines
+  std::vector<PipelineHandle> handles() const;  // the live ones, in creation order
   size_t pending_destruction() const { return retired_.size(); }
   std::vector<std::filesystem::path> watched_files() const;
   // The files a pipeline's build reads: its stages and their includes, found by scanning #include

@@ -82,8 +82,10 @@ Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const Compute
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
                 VK_SHADER_STAGE_COMPUTE_BIT, module.handle(), "main", spec.get()};
   info.layout = layout_;
+  info.flags = statistics_create_flags(ctx);
   VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
   ctx.name(pipeline_, VK_OBJECT_TYPE_PIPELINE, desc.shader);
+  statistics_ = query_pipeline_statistics(ctx, pipeline_);
 }
 
 Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const GraphicsPipelineDesc& desc)
@@ -151,8 +153,10 @@ Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const Graphic
   info.pColorBlendState = &blending;
   info.pDynamicState = &dynamic;
   info.layout = layout_;
+  info.flags = statistics_create_flags(ctx);
   VK_CHECK(vkCreateGraphicsPipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
   ctx.name(pipeline_, VK_OBJECT_TYPE_PIPELINE, name);
+  statistics_ = query_pipeline_statistics(ctx, pipeline_);
 }
 
 Pipeline::~Pipeline() {

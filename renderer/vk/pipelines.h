@@ -2,6 +2,7 @@
 // Pipelines with one push-descriptor set: a pass pushes its image and buffer bindings right
 // before it draws or dispatches, so there are no descriptor pools or per-frame sets to manage.
 #include "vk/context.h"
+#include "vk/pipeline_statistics.h"
 
 #include <filesystem>
 #include <map>
@@ -56,6 +57,8 @@ public:
   VkPipelineLayout layout() const { return layout_; }
   VkPipelineBindPoint bind_point() const { return bind_point_; }
   const PipelineLayoutDesc& layout_desc() const { return layout_desc_; }
+  // The compiler's statistics, where the context captures them; else empty.
+  const std::vector<PipelineStatistic>& statistics() const { return statistics_; }
 
 private:
   void create_layout(const PipelineLayoutDesc& desc, VkShaderStageFlags stages, const std::string& name);
@@ -65,6 +68,7 @@ private:
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipelineBindPoint bind_point_ = VK_PIPELINE_BIND_POINT_COMPUTE;
+  std::vector<PipelineStatistic> statistics_;
 };
 
 // Builds and pushes one descriptor set's writes.
