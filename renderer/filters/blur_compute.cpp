@@ -202,7 +202,7 @@ int fused_max_radius(uint32_t shared_bytes) {
 }
 
 // ---- comp.separable_stream ----------------------------------------------------------------------
-// One dispatch; each group walks down a strip of 64 columns (one thread each) in batches of 8 rows
+// One dispatch; each group walks down a strip of 64 columns (two threads each) in batches of 8 rows
 // (see the shader): the texels of the next batch are fetched while the current one is filtered, and
 // the vertical apron of 2r rows is paid once per strip instead of once per tile. Shared memory
 // holds a stage of 8 rows of 64 + 2r texels and a ring of the last 2r + 8 rows (padded to a multiple
@@ -218,12 +218,18 @@ int fused_max_radius(uint32_t shared_bytes) {
 //   fp16 arithmetic (not exact: 1.7e-3 against the reference): 77.0 / 77.2 / 94.7
 //   strips of 64 rows: 77.6 / 80.4 / 113;  256 rows: 92.5 / 90.5 / 100  (another run: 128 rows 78.6 / 81.6 / 102)
 //   two batches fetched ahead (twice the registers): 93.1 / 85.1 / 177  (this design: 93.6 / 82.2 / 102)
-// So: 64 columns, batches of 8, fp32 arithmetic. The strip height is set by the number of groups:
+// So: 64 columns, batches of 8, fp32 arithmetic. All of the above had one thread per column (runs
+// of 8 sums, 170 registers at r = 8); two threads per column (runs of 4, 98 registers), in the same
+// run on the H100, fp16 at r = 1 / 4 / 8 / 12 / 16 / 32:  75.1 / 78.5 / 99.6 / 129 / 208 / 593
+// against 76.5 / 81.9 / 103 / 170 / 517 / 1100; fp32 at r = 1 / 8 / 12 / 16: 164 / 176 / 197 / 317
+// against 167 / 190 / 232 / 874. Batches of 16 rows were slower at every radius with 64, 128 or 256
+// threads (r = 8: 269, 112, 109 us), and so was fetching the next batch after the horizontal step.
+// The strip height is set by the number of groups:
 // about kStreamGroups in all, rounded down (1020 at 4K, strips of 128 rows; 1020 at 1080p, strips
 // of 32 rows), with strips of at least kStreamMinRows. Rounding up to 1080 groups at 4K (strips of
 // 120 rows) took 114 us at r = 8, and 2040 groups (64 rows) 113: past about 1024 groups the H100
 // runs a second, mostly idle wave of groups.
-constexpr uint32_t kStreamBatch = 8, kStreamGroups = 1024, kStreamMinRows = 32;
+constexpr uint32_t kStreamBatch = 8, kStreamRun = 4, kStreamGroups = 1024, kStreamMinRows = 32;
 constexpr uint32_t kStreamCostRows = 128;  // the 4K strip, for MethodCost
 
 uint32_t stream_lag(int radius) { return (2 * uint32_t(radius) + kStreamBatch - 1) / kStreamBatch * kStreamBatch; }
@@ -249,13 +255,13 @@ uint32_t stream_groups_y(uint32_t height, uint32_t columns) {
 
 // For strips of 64 columns and kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {
-  const double rows = kStreamCostRows, strip = 64, batch = kStreamBatch;
+  const double rows = kStreamCostRows, strip = 64, run = kStreamRun;
   const double input_rows = (rows + stream_lag(r)) / rows;  // input rows per output row
   MethodCost c;
   c.fetches = input_rows * (strip + 2 * r) / strip;
-  c.shared_writes = c.fetches + input_rows;               // staged texels, and the sums
-  c.shared_reads = input_rows * (2 * r + batch) / batch  // 2r + 8 texels per run of 8 sums
-                   + (2 * r + batch) / batch;             // 2r + 8 sums per 8 outputs
+  c.shared_writes = c.fetches + input_rows;           // staged texels, and the sums
+  c.shared_reads = input_rows * (2 * r + run) / run  // 2r + 4 texels per run of 4 sums
+                   + (2 * r + run) / run;             // 2r + 4 sums per 4 outputs
   return c;
 }
 
@@ -300,7 +306,7 @@ MethodSupport support_separable_fused(const vk::Context& device, const BlurSetti
 }
 
 MethodSupport support_separable_stream(const vk::Context& device, const BlurSettings& settings) {
-  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision), 64,
+  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision), 128,
                       std::to_string(stream_shared_bytes(1, settings.precision, 32)).c_str());
 }
 
@@ -403,7 +409,8 @@ std::unique_ptr<BlurPasses> create_separable_stream(const BlurEnv& env) {
     const uint32_t columns = ceil_div(e.width, strip);
     return std::pair{columns, stream_groups_y(e.height, columns)};
   };
-  return std::make_unique<OneDispatch>(env, "comp_separable_stream", std::vector<uint32_t>{uint32_t(r), strip}, groups,
+  return std::make_unique<OneDispatch>(env, "comp_separable_stream",
+                                       std::vector<uint32_t>{uint32_t(r), strip, 2 * strip}, groups,
                                        WeightsAs::Uniform);
 }
 
@@ -454,9 +461,10 @@ std::vector<BlurMethod> compute_blur_methods() {
        cost_separable_fused, support_separable_fused,
        create_separable_fused},
       {"comp.separable_stream", "compute", true, 1,
-       "one dispatch: each group walks down a strip of 64 columns (32 where shared memory is short) in batches of 8 rows, fetching the "
-       "next batch while it filters this one; horizontal runs of 8 sums into a shared ring of the last 2r + 8 "
-       "rows, vertical sums of 8 outputs per thread from it (the vertical apron paid once per strip)",
+       "one dispatch: each group walks down a strip of 64 columns (32 where shared memory is short), two threads "
+       "a column, in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 4 "
+       "sums into a shared ring of the last 2r + 8 rows, vertical sums of 4 outputs per thread from it (the "
+       "vertical apron paid once per strip)",
        cost_separable_stream, support_separable_stream,
        create_separable_stream},
   };
