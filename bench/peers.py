@@ -671,7 +671,8 @@ def base_case(filter_name, method, width, height, precision, radius, sigma, kern
             "sigma": sigma, "kernel": kernel, "width": width, "height": height, "precision": precision,
             "median_us": 0.0, "p5_us": 0.0, "p95_us": 0.0, "min_us": 0.0, "max_us": 0.0, "frames": 0,
             "gpixels_per_s": 0.0, "copy_ratio": 0.0, "fetches_per_pixel": 0.0,
-            "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None}
+            "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
+            "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
 
 # ---- The JSON document -----------------------------------------------------------------------------
