@@ -38,17 +38,15 @@ constexpr uint32_t kFramesInFlight = headless::kFramesInFlight;
 
 // ---- GLFW ------------------------------------------------------------------------------------
 
-std::string g_glfw_error;  // GLFW reports errors through a callback with no user pointer
-
-void on_glfw_error(int, const char* description) {
-  g_glfw_error = description ? description : "unknown";
+// GLFW's description of its latest error (and clears it), or `fallback` when it has none.
+std::string glfw_error(const char* fallback) {
+  const char* description = nullptr;
+  return glfwGetError(&description) != GLFW_NO_ERROR && description ? description : fallback;
 }
 
 class Glfw {
  public:
   Glfw() {
-    g_glfw_error.clear();
-    glfwSetErrorCallback(on_glfw_error);
     // An X server refuses connections for a moment while it resets after its last client left
     // (Xvfb under xvfb-run does, between two windows of one test run): try again briefly.
     const char* display = std::getenv("DISPLAY");
@@ -59,7 +57,7 @@ class Glfw {
     }
     if (!ok)
       throw NoDisplayError(
-          "cannot open a window: " + (g_glfw_error.empty() ? "glfwInit failed" : g_glfw_error) +
+          "cannot open a window: " + glfw_error("glfwInit failed") +
           " (use filterlab run --headless, or run under xvfb-run)");
     if (!glfwVulkanSupported()) {
       glfwTerminate();
@@ -73,7 +71,7 @@ class Glfw {
   static std::vector<const char*> instance_extensions() {
     uint32_t count = 0;
     const char** names = glfwGetRequiredInstanceExtensions(&count);
-    if (!names) throw vk::NoDeviceError("GLFW cannot create Vulkan surfaces here: " + g_glfw_error);
+    if (!names) throw vk::NoDeviceError("GLFW cannot create Vulkan surfaces here: " + glfw_error("unknown"));
     return {names, names + count};  // valid until glfwTerminate
   }
 };
@@ -85,7 +83,7 @@ class Window {
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
     window_ = glfwCreateWindow(int(size.width), int(size.height), title.c_str(), nullptr, nullptr);
-    if (!window_) throw NoDisplayError("cannot create a window: " + g_glfw_error);
+    if (!window_) throw NoDisplayError("cannot create a window: " + glfw_error("unknown"));
   }
   ~Window() { glfwDestroyWindow(window_); }
   Window(const Window&) = delete;

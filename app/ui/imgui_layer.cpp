@@ -114,8 +114,6 @@ void ImGuiLayer::end_frame() {
   has_frame_ = true;
 }
 
-bool ImGuiLayer::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }
-bool ImGuiLayer::wants_keyboard() const { return ImGui::GetIO().WantCaptureKeyboard; }
 
 void ImGuiLayer::add_to(graph::RenderGraph& graph, const std::string& target) {
   if (graph.image_desc(target).format != format_)

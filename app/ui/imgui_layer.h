@@ -32,8 +32,6 @@ class ImGuiLayer {
   void add_to(graph::RenderGraph& graph, const std::string& target);
 
   // The UI wants the mouse / keyboard (the viewport should not react to them).
-  bool wants_mouse() const;
-  bool wants_keyboard() const;
 
  private:
   void record(graph::PassContext& ctx, const std::string& target);

@@ -28,7 +28,6 @@ class TimingHistory {
   std::vector<float> pass_history(const std::string& pass) const;  // oldest first, for plots
   RollingStats gpu_total() const { return stats(gpu_total_); }
   RollingStats cpu_frame() const { return stats(cpu_frame_); }
-  std::vector<float> gpu_total_history() const { return floats(gpu_total_); }
   size_t window() const { return window_; }
 
  private:

@@ -320,13 +320,12 @@ nlohmann::json pipelines_json(const std::vector<PipelineReport>& pipelines) {
   return out;
 }
 
-// Registers per thread (the most of the case's pipelines), where the driver names them; they bound
-// how many groups a compute unit keeps resident. NVIDIA: "Register Count"; AMD (RADV): "VGPRs".
+// Registers per thread: the most of the case's pipelines, where the driver reports them.
 std::optional<double> registers(const CaseResult& c) {
   std::optional<double> most;
   for (const PipelineReport& p : c.pipelines)
     for (const vk::PipelineStatistic& s : p.statistics)
-      if (s.name == "Register Count" || s.name == "VGPRs") most = std::max(most.value_or(0.0), s.value);
+      if (vk::counts_registers(s.name)) most = std::max(most.value_or(0.0), s.value);
   return most;
 }
 

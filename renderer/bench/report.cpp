@@ -1,5 +1,7 @@
 #include "bench/report.h"
 
+#include "vk/pipeline_statistics.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -196,10 +198,16 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
       k.error = c.value("error", json());
-      for (const json& p : c.value("pipelines", json::array()))
-        for (const char* name : {"Register Count", "VGPRs"})  // NVIDIA, RADV
-          if (p.contains("statistics") && p["statistics"].contains(name) && p["statistics"][name].is_number())
-            k.registers = std::max(k.registers.value_or(0.0), p["statistics"][name].get<double>());
+      for (const json& p : c.value("pipelines", json::array())) {
+        const json statistics = p.value("statistics", json::object());  // kept alive for items()
+        for (const auto& [key, value] : statistics.items()) {
+          // Graphics pipelines key their stages' statistics "executable: statistic".
+          const size_t colon = key.rfind(": ");
+          const std::string name = colon == std::string::npos ? key : key.substr(colon + 2);
+          if (vk::counts_registers(name) && value.is_number())
+            k.registers = std::max(k.registers.value_or(0.0), value.get<double>());
+        }
+      }
       if (c.contains("flagged") && c["flagged"].is_string()) k.flagged = c["flagged"].get<std::string>();
       const std::filesystem::path folder = path.parent_path();
       if (c.contains("capture")) k.capture = folder / c["capture"].get<std::string>();

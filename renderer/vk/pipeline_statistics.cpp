@@ -8,6 +8,10 @@ VkPipelineCreateFlags statistics_create_flags(const Context& ctx) {
   return ctx.report().pipeline_statistics ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0;
 }
 
+bool counts_registers(const std::string& statistic_name) {
+  return statistic_name == "Register Count" || statistic_name == "VGPRs";
+}
+
 namespace {
 
 double statistic_value(const VkPipelineExecutableStatisticKHR& s) {

@@ -20,6 +20,10 @@ struct PipelineStatistic {
 // pipeline was created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
 std::vector<PipelineStatistic> query_pipeline_statistics(const Context& ctx, VkPipeline pipeline);
 
+// Whether a statistic is the registers per thread, as drivers name it: NVIDIA "Register Count",
+// AMD (RADV) "VGPRs". They bound how many groups a compute unit keeps resident.
+bool counts_registers(const std::string& statistic_name);
+
 // The creation flag that asks for them, where the context has them enabled.
 VkPipelineCreateFlags statistics_create_flags(const Context& ctx);
 

@@ -295,7 +295,7 @@ TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
     if (c["method"] != "frag.separable") continue;
     ASSERT_EQ(c["pipelines"].size(), 2u);
     c["pipelines"][0]["statistics"] = {{"Register Count", 77.0}, {"Binary Size", 5000.0}};
-    c["pipelines"][1]["statistics"] = {{"Register Count", 123.0}};
+    c["pipelines"][1]["statistics"] = {{"Fragment Shader: Register Count", 123.0}};  // a graphics pipeline's stage
   }
   std::ofstream(dir + "/b.json") << j.dump();
   auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
