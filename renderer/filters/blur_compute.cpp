@@ -202,43 +202,37 @@ int fused_max_radius(uint32_t shared_bytes) {
 }
 
 // ---- comp.separable_stream ----------------------------------------------------------------------
-// One dispatch; each group walks down a strip of 64 columns (two threads each) in batches of 8 rows
-// (see the shader): the texels of the next batch are fetched while the current one is filtered, and
-// the vertical apron of 2r rows is paid once per strip instead of once per tile. Shared memory
-// holds a stage of 8 rows of 64 + 2r texels and a ring of the last 2r + 8 rows (padded to a multiple
-// of 8) of 64 horizontal sums, both with rows padded to 1 mod 16 elements, in the image's precision
-// (8 bytes per texel for fp16, 16 for fp32). Where that does not fit, strips of 32 columns: on
-// 32 KiB, fp16 takes 64 columns up to r = 20 and 32 beyond; fp32 64 up to r = 4 and 32 up to r = 16.
-// On 48 KiB, fp16 takes 64 columns at every radius, fp32 64 up to r = 12 and 32 up to r = 28.
-// Measured on the H100 at 3840x2160 fp16, median us at r = 1 / 4 / 8, against this design in the
-// same run (runs on different machines differed by up to 15 us at r = 1, under 2 us at r = 4, 8):
-//   this design (64 columns, strips of 128 rows):   78.6 / 82.0 / 102
-//   32 columns: 77.3 / 80.2 / 102;  128 columns: 91.7 / 93.7 / 106;  batches of 4 rows: 96.5 / 90.1 / 118
-//   texels staged as fp32: 88.8 / 90.8 / 105;  texels and sums as fp32 (35 KiB a group): 175 / 142 / 165
-//   fp16 arithmetic (not exact: 1.7e-3 against the reference): 77.0 / 77.2 / 94.7
-//   strips of 64 rows: 77.6 / 80.4 / 113;  256 rows: 92.5 / 90.5 / 100  (another run: 128 rows 78.6 / 81.6 / 102)
-//   two batches fetched ahead (twice the registers): 93.1 / 85.1 / 177  (this design: 93.6 / 82.2 / 102)
-// So: 64 columns, batches of 8, fp32 arithmetic. All of the above had one thread per column (runs
-// of 8 sums, 170 registers at r = 8); two threads per column (runs of 4, 98 registers), in the same
-// run on the H100, fp16 at r = 1 / 4 / 8 / 12 / 16 / 32:  75.1 / 78.5 / 99.6 / 129 / 208 / 593
-// against 76.5 / 81.9 / 103 / 170 / 517 / 1100; fp32 at r = 1 / 8 / 12 / 16: 164 / 176 / 197 / 317
-// against 167 / 190 / 232 / 874. Batches of 16 rows were slower at every radius with 64, 128 or 256
-// threads (r = 8: 269, 112, 109 us), and so was fetching the next batch after the horizontal step.
-// The strip height is set by the number of groups:
-// about kStreamGroups in all, rounded down (1020 at 4K, strips of 128 rows; 1020 at 1080p, strips
-// of 32 rows), with strips of at least kStreamMinRows. Rounding up to 1080 groups at 4K (strips of
-// 120 rows) took 114 us at r = 8, and 2040 groups (64 rows) 113: past about 1024 groups the H100
-// runs a second, mostly idle wave of groups.
-constexpr uint32_t kStreamBatch = 8, kStreamRun = 4, kStreamGroups = 1024, kStreamMinRows = 32;
+// One dispatch; each group walks down a strip of 64 columns (two threads each, one per channel
+// pair) in batches of 8 rows (see the shader): the texels of the next batch are fetched while the
+// current one is filtered, the vertical apron of 2r rows is paid once per strip instead of once
+// per tile, and each thread keeps its column's last 2r + 8 horizontal sums in registers. Shared
+// memory holds 8 rows of 64 + 2r texels and 8 rows of 64 sums, rows padded to 1 mod 16 elements,
+// in the image's precision (8 bytes per texel for fp16, 16 for fp32): at most 25 KiB (fp32,
+// r = 32), so 64 columns fit on any device with 32 KiB; 32 columns where they do not.
+// The subgroup quad swap between a column's two threads needs quads in compute shaders and full
+// subgroups of at most 64 invocations.
+// History, on the H100 at 3840x2160 fp16 (median us at r = 1 / 4 / 8): with one thread per column
+// and a ring of the last 2r + 8 rows of sums in shared memory: 78.6 / 82.0 / 102; with that ring and
+// two threads per column, each of all four channels and 4 rows: 75.1 / 78.5 / 99.6, 208 at r = 16.
+// Tried with the ring, all slower: 32 or 128 columns, batches of 4 or 16 rows, texels staged as
+// fp32, texels and sums as fp32, strips of 64 or 256 rows, two batches fetched ahead, fetching the
+// next batch after the horizontal step; fp16 arithmetic (not exact) gained 7% at r = 8. What decided
+// it: padding the ring's 17.3 KiB at r = 8 to 20 KiB left it at 98 us, to 26 KiB took 140: the
+// driver gives a group about 100 KiB of shared memory per SM, so 26 KiB leaves 3 groups resident
+// instead of 5. The ring grew with r (r = 16: 27 KiB, 3 groups); the window does not.
+// The strip height is set by the number of groups: about kStreamGroups in all, rounded down (1020
+// at 4K, strips of 128 rows; 1020 at 1080p, strips of 32 rows), with strips of at least
+// kStreamMinRows. With the ring, 1080 groups at 4K (strips of 120 rows) took 114 us at r = 8, 2040
+// groups (64 rows) 113, 660 to 2000 groups 107 to 112: past about 1024 groups the H100 runs a second,
+// mostly idle wave of groups.
+constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 1024, kStreamMinRows = 32;
 constexpr uint32_t kStreamCostRows = 128;  // the 4K strip, for MethodCost
-
-uint32_t stream_lag(int radius) { return (2 * uint32_t(radius) + kStreamBatch - 1) / kStreamBatch * kStreamBatch; }
 
 uint32_t stream_shared_bytes(int radius, Precision precision, uint32_t strip) {
   const uint32_t in_w = strip + 2 * uint32_t(radius);
-  const uint32_t stage_stride = in_w + (17 - in_w % 16) % 16, ring_stride = strip + 1;
-  const uint32_t element = precision == Precision::Fp32 ? 16 : 8;
-  return (kStreamBatch * stage_stride + (stream_lag(radius) + kStreamBatch) * ring_stride) * element;
+  const uint32_t stage_stride = in_w + (17 - in_w % 16) % 16, sums_stride = strip + 1;
+  const uint32_t texel = precision == Precision::Fp32 ? 16 : 8;
+  return kStreamBatch * (stage_stride + sums_stride) * texel;
 }
 
 // 64 columns where they fit the device's shared memory, else 32, else 0.
@@ -256,12 +250,12 @@ uint32_t stream_groups_y(uint32_t height, uint32_t columns) {
 // For strips of 64 columns and kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {
   const double rows = kStreamCostRows, strip = 64, run = kStreamRun;
-  const double input_rows = (rows + stream_lag(r)) / rows;  // input rows per output row
+  const double input_rows = (rows + 2 * r) / rows;  // input rows per output row
   MethodCost c;
   c.fetches = input_rows * (strip + 2 * r) / strip;
   c.shared_writes = c.fetches + input_rows;           // staged texels, and the sums
-  c.shared_reads = input_rows * (2 * r + run) / run  // 2r + 4 texels per run of 4 sums
-                   + (2 * r + run) / run;             // 2r + 4 sums per 4 outputs
+  c.shared_reads = input_rows * (2 * r + run) / run  // 2r + 8 texels per run of 8 sums
+                   + input_rows;                      // each sum once, into its column's window
   return c;
 }
 
@@ -306,6 +300,8 @@ MethodSupport support_separable_fused(const vk::Context& device, const BlurSetti
 }
 
 MethodSupport support_separable_stream(const vk::Context& device, const BlurSettings& settings) {
+  // Groups of 128 threads, or 64 with strips of 32 columns.
+  if (MethodSupport quads = subgroup_quads_in_compute(device, 64); !quads.available()) return quads;
   return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision), 128,
                       std::to_string(stream_shared_bytes(1, settings.precision, 32)).c_str());
 }

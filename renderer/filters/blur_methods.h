@@ -39,4 +39,9 @@ std::vector<BlurMethod> quad_blur_methods();      // blur_quad.cpp: frag.quad_de
 // Support for methods that need nothing beyond the core device.
 MethodSupport always_supported(const vk::Context& device, const BlurSettings& settings);
 
+// For compute shaders that number their threads by subgroup position and swap values within quads
+// (blur_quad.cpp): unavailable unless the device has quad operations in compute shaders and full
+// subgroups of 4 to `threads` invocations tile a group of `threads`.
+MethodSupport subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
+
 }  // namespace filterlab::filters

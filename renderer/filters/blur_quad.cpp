@@ -96,16 +96,9 @@ bool contains(const std::vector<std::string>& list, const char* item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
+// quad_pixel() assumes full subgroups tiling a 64-invocation workgroup.
 MethodSupport support_quad_subgroup(const vk::Context& device, const BlurSettings&) {
-  const vk::DeviceReport& r = device.report();
-  if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
-  if (!contains(r.subgroup_stages, "compute"))
-    return {"device has no subgroup operations in compute shaders"};
-  // quad_pixel() assumes full subgroups tiling a 64-invocation workgroup.
-  if (r.subgroup_size < 4 || r.subgroup_size > kTile * kTile)
-    return {"subgroup size " + std::to_string(r.subgroup_size) +
-            " does not tile a 64-invocation workgroup in quads"};
-  return {};
+  return subgroup_quads_in_compute(device, kTile * kTile);
 }
 
 MethodSupport support_quad_compute_derivatives(const vk::Context& device, const BlurSettings&) {
@@ -121,6 +114,16 @@ MethodSupport support_quad_compute_derivatives(const vk::Context& device, const 
 }
 
 }  // namespace
+
+MethodSupport subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
+  const vk::DeviceReport& r = device.report();
+  if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
+  if (!contains(r.subgroup_stages, "compute")) return {"device has no subgroup operations in compute shaders"};
+  if (r.subgroup_size < 4 || r.subgroup_size > threads)
+    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " + std::to_string(threads) +
+            "-invocation workgroup in quads"};
+  return {};
+}
 
 std::vector<BlurMethod> quad_blur_methods() {
   return {

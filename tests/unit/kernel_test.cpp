@@ -249,20 +249,20 @@ TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
 }
 
 // comp.separable_stream reports its design: strips of 64 columns and about 128 rows, fetching
-// 2r rows more, padded to whole batches of 8 (the lag), (64 + 2r) texels a row fetched and staged
-// once, one horizontal sum per input row and column stored once, each run of 4 sums reading 2r + 4
-// staged texels and each thread's 4 outputs reading 2r + 4 sums.
+// 2r rows more (the vertical apron, once per strip), (64 + 2r) texels a row fetched and staged
+// once, one horizontal sum per input row and column stored once, each run of 8 sums reading
+// 2r + 8 staged texels, and each sum read once into its column's window of registers.
 TEST(Kernel, MethodTableCostOfTheStreamedSeparableBlur) {
   const BlurMethod* stream = find_blur_method("comp.separable_stream");
   ASSERT_NE(stream, nullptr);
   EXPECT_EQ(stream->passes, 1);
-  MethodCost c = stream->cost(8);  // lag 16 rows: a whole number of batches
+  MethodCost c = stream->cost(8);
   EXPECT_DOUBLE_EQ(c.fetches, 144.0 / 128 * 80 / 64);
   EXPECT_DOUBLE_EQ(c.shared_writes, 144.0 / 128 * 80 / 64 + 144.0 / 128);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 144.0 / 128 * 20 / 4 + 20.0 / 4);
-  c = stream->cost(3);  // 2r = 6 rows, padded to a lag of 8
-  EXPECT_DOUBLE_EQ(c.fetches, 136.0 / 128 * 70 / 64);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 136.0 / 128 * 10 / 4 + 10.0 / 4);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 144.0 / 128 * 24 / 8 + 144.0 / 128);
+  c = stream->cost(3);
+  EXPECT_DOUBLE_EQ(c.fetches, 134.0 / 128 * 70 / 64);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 134.0 / 128 * 14 / 8 + 134.0 / 128);
   // Fewer fetches than the tiled one-dispatch blur at every radius: its apron is paid once a strip.
   const BlurMethod* fused = find_blur_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);

@@ -10,29 +10,35 @@
 // 48 KiB. Walking down a strip, the vertical apron is paid once per strip (a few percent of its
 // height), and the next batch's texels are fetched while the current batch is filtered.
 //
-// Per batch of B = 8 input rows, with 2 threads per column (THREADS = 2 * STRIP):
+// Every thread works on two of the four channels (HALF 0: red and green, 1: blue and alpha), so a
+// thread holds half the values per sum and can afford runs of 8 sums. Per batch of B = 8 input rows,
+// with THREADS = 2 * STRIP:
 //   1. The B x (STRIP + 2r) texels fetched during the previous batch go to the stage array.
 //   barrier; then the next batch's texels are fetched into registers (in flight during 2 and 3).
-//   2. Horizontal: each thread sums one run of RUN adjacent sums of one staged row from the 2r + RUN
-//      texels it needs, each read once; the sums go to the ring, which holds the last 2r + B rows
-//      of horizontal sums (plus padding to a multiple of B).
+//   2. Horizontal: each thread sums a run of 8 adjacent sums of one staged row, two channels, from
+//      the 2r + 8 staged values it needs, each read once; the sums go to the sums array (B rows).
 //   barrier
-//   3. Vertical: each thread reads the 2r + RUN sums of its column that its RUN outputs need and
-//      stores the outputs, B rows behind the horizontal pass by 2r (+ padding).
-// The barrier before step 2 of the next batch also orders step 3's ring reads before its writes.
-// Runs of RUN = 4, not one thread per column with runs of 8: half the registers a thread holds
-// (accumulators, and the loads the compiler hoists) for more shared reads per output. On the H100
-// at r = 8 that is 98 registers against 170, and 3840x2160 fp16 takes 99.6 us against 103; at r = 16,
-// 208 us against 517 (245 registers: few groups resident).
+//   3. Vertical: each thread keeps a window of the last 2r + B horizontal sums of its column and
+//      channel pair in registers: it appends the batch's B sums and filters B outputs from the
+//      window. The two threads of a column swap halves of their outputs (a subgroup quad swap) so
+//      that each stores 4 whole texels.
+// The barrier before step 2 of the next batch also orders step 3's reads before the next writes.
+// Why a window in registers and not a ring of 2r + B rows of sums in shared memory (the previous
+// design): on the H100 the Vulkan driver gives a group no more than about 100 KiB of shared memory
+// per SM, so a group's shared memory decides how many groups are resident. Padding the ring design
+// from 17.3 to 26 KiB at r = 8 (3 groups per SM instead of 5) took 140 us instead of 99. Here a
+// group needs B rows of texels and B rows of sums, whatever the radius.
 // Shared memory holds the image's precision: fp16 chains keep texels and horizontal sums as packed
 // halves (the input is already half, and the sums are rounded as comp.separable_shared rounds its
 // fp16 intermediate image); accumulation is fp32 throughout.
-// Banks: rows padded to 1 mod 16 elements, and runs dealt to lanes so that each half-warp's runs
-// start 8 elements apart, put the 16 lanes of a half-warp (8 rows, 2 runs; one 64-bit access each)
-// on distinct banks in step 2; in step 3 the lanes read consecutive sums.
+// Banks: rows padded to 1 mod 16 elements, with lanes (half, row, run) = (bit 0, bits 1-3, bit 4)
+// in step 2, put a warp's 32-bit reads (fp16; a half-warp's 64-bit reads for fp32) on distinct
+// banks; in step 3 the lanes read consecutive values.
 #ifndef FILTERLAB_COMP_SEPARABLE_STREAM_COMMON_GLSL
 #define FILTERLAB_COMP_SEPARABLE_STREAM_COMMON_GLSL
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_quad : require
 
 layout(constant_id = 0) const int RADIUS = 1;
 layout(constant_id = 1) const int STRIP = 64;    // output columns per group: 64 or 32
@@ -45,122 +51,128 @@ layout(set = 0, binding = 1, std140) uniform Weights { vec4 w4[17]; };
 #define W(j) w4[(j) >> 2][(j) & 3]
 layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
+// Two channels as kept in shared memory and in the window.
 #if STORE_HALF
-#define Stored uvec2
-Stored store_form(vec4 v) { return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw)); }
-vec4 load_form(Stored s) { return vec4(unpackHalf2x16(s.x), unpackHalf2x16(s.y)); }
+#define Pair uint
+Pair pair_form(vec2 v) { return packHalf2x16(v); }
+vec2 load_pair(Pair p) { return unpackHalf2x16(p); }
 #else
-#define Stored vec4
-Stored store_form(vec4 v) { return v; }
-vec4 load_form(Stored s) { return s; }
+#define Pair vec2
+Pair pair_form(vec2 v) { return v; }
+vec2 load_pair(Pair p) { return p; }
 #endif
 
-const int B = 8;                      // input rows per batch
-const int RUN = B * STRIP / THREADS;  // sums per horizontal run, and outputs per thread and batch: 4
+const int B = 8;     // input rows per batch
+const int RUN = 8;   // horizontal sums per thread and batch
 const int TAPS = 2 * RADIUS + 1;
-const int IN_W = STRIP + 2 * RADIUS;              // staged texels per row
-const int PAD = (B - (2 * RADIUS) % B) % B;       // so that the lag below is whole batches
-const int LAG = 2 * RADIUS + PAD;                 // input rows fetched before the first output row
-const int RING = LAG + B;                         // rows of sums kept: a multiple of B
-const int STAGE_STRIDE = IN_W + (17 - IN_W % 16) % 16;  // = 1 mod 16
-const int RING_STRIDE = STRIP + 1;                      // = 1 mod 16
-// Staged rows are fetched FETCH_W texels wide, a multiple of THREADS / B (8 or 16), so that every
-// thread fetches the same number of texels and none is conditional (a partial last round made r = 1
-// to 3 slower than r = 4 on the H100); the few extra texels land in the row padding: IN_W is even, so
-// its padding to 1 mod 16 is at least one past the next multiple of 16 (FETCH_W < STAGE_STRIDE).
-const int FETCH_W = (IN_W + THREADS / B - 1) / (THREADS / B) * (THREADS / B);
-const int FETCHES = B * FETCH_W / THREADS;  // texels per thread and batch
+const int WINDOW = 2 * RADIUS + B;                      // sums per column kept by the vertical step
+const int IN_W = STRIP + 2 * RADIUS;                    // staged texels per row
+const int STAGE_STRIDE = IN_W + (17 - IN_W % 16) % 16;  // = 1 mod 16 (texels)
+const int SUMS_STRIDE = STRIP + 1;                      // = 1 mod 16
+// Staged rows are fetched FETCH_W texels wide, a multiple of the FETCH_T threads per row, so that
+// every thread fetches the same number of texels and none is conditional (a partial last round
+// made r = 1 to 3 slower than r = 4 on the H100); the few extra texels land in the row padding:
+// IN_W is even, so its padding to 1 mod 16 is at least one past the next multiple of 16.
+const int FETCH_T = THREADS / B;
+const int FETCH_W = (IN_W + FETCH_T - 1) / FETCH_T * FETCH_T;
+const int FETCHES = FETCH_W / FETCH_T;  // texels per thread and batch
 
-shared Stored stage[B * STAGE_STRIDE];
-shared Stored ring[RING * RING_STRIDE];
+// Texel (row, x) of a staged batch: stage[(row * STAGE_STRIDE + x) * 2 + half]; sums alike.
+shared Pair stage[B * STAGE_STRIDE * 2];
+shared Pair sums[B * SUMS_STRIDE * 2];
 
-// Per group, set once in main().
-ivec2 size, hi, origin;
-int t, x0, top, rows, batches;
+// Per group and thread, set once in main().
+ivec2 hi;
+int top, rows, batches, y_first;
+int fetch_row, fetch_col;  // fetch: staged row t / FETCH_T, columns t % FETCH_T + FETCH_T * f
 
-// Texel n of a batch (row n / FETCH_W, column n % FETCH_W) is fetched by thread n % STRIP. Every
-// fetch clamps to the edge: a few integer operations per texel, no divergence.
 void fetch(int batch, out vec4 fetched[FETCHES]) {
+  const int y = clamp(y_first + batch * B + fetch_row, 0, hi.y);
+  [[unroll]] for (int f = 0; f < FETCHES; ++f)
+    fetched[f] = texelFetch(source, ivec2(clamp(fetch_col + FETCH_T * f, 0, hi.x), y), 0);
+}
+
+void stage_batch(vec4 fetched[FETCHES], int x_first) {
   [[unroll]] for (int f = 0; f < FETCHES; ++f) {
-    const int n = t + THREADS * f;
-    const ivec2 p = origin + ivec2(n % FETCH_W, batch * B + n / FETCH_W);
-    fetched[f] = texelFetch(source, clamp(p, ivec2(0), hi), 0);
+    const int e = (fetch_row * STAGE_STRIDE + fetch_col - x_first + FETCH_T * f) * 2;
+    stage[e] = pair_form(fetched[f].xy);
+    stage[e + 1] = pair_form(fetched[f].zw);
   }
 }
 
-void stage_batch(vec4 fetched[FETCHES]) {
-  [[unroll]] for (int f = 0; f < FETCHES; ++f) {
-    const int n = t + THREADS * f;
-    stage[(n / FETCH_W) * STAGE_STRIDE + n % FETCH_W] = store_form(fetched[f]);
-  }
-}
-
-// 2. Horizontal: staged texel first + j is tap j - k of sum first + k. Batches never straddle the
-// ring's end (RING is a multiple of B).
-void horizontal(int i) {
-  // Runs are dealt so that lanes 0-15 of a warp take its runs 0 and 2, lanes 16-31 runs 1 and 3:
-  // in order, a half-warp's two runs would start 4 elements apart and 4 of its 8 rows would share
-  // banks with the other run's.
-  const int q = t / B;
-  const int run = (q & ~3) | ((q & 1) << 1) | ((q >> 1) & 1);
-  const int row = t % B, first = run * RUN;
-  vec4 h[RUN];
-  [[unroll]] for (int k = 0; k < RUN; ++k) h[k] = vec4(0.0);
+// 2. Horizontal: staged texel first + j is tap j - k of sum first + k.
+void horizontal(int lane) {
+  const int half_ = lane & 1, row = (lane >> 1) % B, first = lane / (2 * B) * RUN;
+  vec2 h[RUN];
+  [[unroll]] for (int k = 0; k < RUN; ++k) h[k] = vec2(0.0);
   [[unroll]] for (int j = 0; j < TAPS + RUN - 1; ++j) {
-    const vec4 v = load_form(stage[row * STAGE_STRIDE + first + j]);
+    const vec2 v = load_pair(stage[(row * STAGE_STRIDE + first + j) * 2 + half_]);
     [[unroll]] for (int k = 0; k < RUN; ++k)
       if (j - k >= 0 && j - k < TAPS) h[k] += W(j - k) * v;
   }
-  const int slot = (i * B) % RING + row;
-  [[unroll]] for (int k = 0; k < RUN; ++k) ring[slot * RING_STRIDE + first + k] = store_form(h[k]);
+  [[unroll]] for (int k = 0; k < RUN; ++k) sums[(row * SUMS_STRIDE + first + k) * 2 + half_] = pair_form(h[k]);
 }
 
-// 3. Vertical, once 2r rows (plus padding) of sums are ahead: output rows m0 .. m0 + B - 1 of the
-// group read input rows m0 + PAD .. m0 + PAD + 2r + B - 1, the last 2r + B in the ring.
-void vertical(int i) {
-  const int column = t % STRIP, part = t / STRIP;
-  const int m0 = i * B - LAG + part * RUN;
-  if (i * B < LAG) return;
-  const int base = (i * B - 2 * RADIUS + part * RUN) % RING;
-  vec4 acc[RUN];
-  [[unroll]] for (int k = 0; k < RUN; ++k) acc[k] = vec4(0.0);
-  [[unroll]] for (int j = 0; j < TAPS + RUN - 1; ++j) {
-    const int s = base + j < RING ? base + j : base + j - RING;
-    const vec4 v = load_form(ring[s * RING_STRIDE + column]);
-    [[unroll]] for (int k = 0; k < RUN; ++k)
+// 3. Vertical: after batch i the window holds the sums of input rows i * B - 2r .. i * B + B - 1
+// (counted from y_first = top - r), so output k is row top + i * B - 2r + k of the image.
+void vertical(int lane, int i, int x, inout Pair window[WINDOW]) {
+  const int half_ = lane & 1, column = lane >> 1;
+  [[unroll]] for (int j = 0; j < 2 * RADIUS; ++j) window[j] = window[j + B];
+  [[unroll]] for (int k = 0; k < B; ++k) window[2 * RADIUS + k] = sums[(k * SUMS_STRIDE + column) * 2 + half_];
+  const int m0 = i * B - 2 * RADIUS;  // output row of k = 0, relative to top
+  if (m0 + B <= 0) return;            // the window is not full yet (uniform over the group)
+  vec2 acc[B];
+  [[unroll]] for (int k = 0; k < B; ++k) acc[k] = vec2(0.0);
+  [[unroll]] for (int j = 0; j < WINDOW; ++j) {
+    const vec2 v = load_pair(window[j]);
+    [[unroll]] for (int k = 0; k < B; ++k)
       if (j - k >= 0 && j - k < TAPS) acc[k] += W(j - k) * v;
   }
-  const int x = x0 + column;
-  [[unroll]] for (int k = 0; k < RUN; ++k)
-    if (x < size.x && m0 + k < rows) imageStore(destination, ivec2(x, top + m0 + k), acc[k]);
+  // Half 0 stores rows 0-3 of the batch, half 1 rows 4-7; each hands the other the channels it
+  // lacks. Both threads of a column are neighbours in a quad (see main()).
+  [[unroll]] for (int k = 0; k < B / 2; ++k) {
+    const vec2 mine = half_ == 0 ? acc[k] : acc[k + B / 2];
+    const vec2 theirs = subgroupQuadSwapHorizontal(half_ == 0 ? acc[k + B / 2] : acc[k]);
+    const int m = m0 + k + half_ * (B / 2);
+    if (x <= hi.x && m >= 0 && m < rows)
+      imageStore(destination, ivec2(x, top + m), half_ == 0 ? vec4(mine, theirs) : vec4(theirs, mine));
+  }
 }
 
 void main() {
-  size = textureSize(source, 0);
+  const ivec2 size = textureSize(source, 0);
   hi = size - 1;
-  t = int(gl_LocalInvocationIndex);
-  x0 = int(gl_WorkGroupID.x) * STRIP;
+  // Lanes 2c and 2c + 1 (one column's two halves in step 3) must be neighbours in a subgroup quad,
+  // so the thread number follows from the subgroup position, whatever local index the driver gave
+  // it; THREADS is a multiple of every subgroup size up to 64, so full subgroups tile the group.
+  const int lane = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+  const int x_first = int(gl_WorkGroupID.x) * STRIP - RADIUS;  // image column of staged texel 0
+  fetch_row = lane / FETCH_T;
+  fetch_col = x_first + lane % FETCH_T;
   // The groups in a column share the height evenly, in whole batches.
   const int groups_y = int(gl_NumWorkGroups.y);
   const int chunk = ((size.y + groups_y - 1) / groups_y + B - 1) / B * B;
   top = int(gl_WorkGroupID.y) * chunk;
   rows = min(chunk, size.y - top);  // output rows of this group
   if (rows <= 0) return;            // the whole group: no barrier is skipped by part of it
-  batches = (LAG + rows + B - 1) / B;
-  origin = ivec2(x0 - RADIUS, top - LAG + RADIUS);  // image texel of staged (0, 0) in batch 0
+  batches = (rows + 2 * RADIUS + B - 1) / B;
+  y_first = top - RADIUS;
+  const int x = int(gl_WorkGroupID.x) * STRIP + (lane >> 1);
 
+  Pair window[WINDOW];
+  [[unroll]] for (int j = 0; j < WINDOW; ++j) window[j] = pair_form(vec2(0.0));
   // The next batch's texels are fetched into the registers just staged, and are in flight while
-  // this batch is filtered. The barrier after staging also orders the previous batch's ring reads
-  // before this batch's ring writes.
+  // this batch is filtered. The barrier after staging also orders the previous batch's sums reads
+  // before this batch's sums writes.
   vec4 fetched[FETCHES];
   fetch(0, fetched);
   for (int i = 0; i < batches; ++i) {
-    stage_batch(fetched);
+    stage_batch(fetched, x_first);
     barrier();
     if (i + 1 < batches) fetch(i + 1, fetched);
-    horizontal(i);
+    horizontal(lane);
     barrier();
-    vertical(i);
+    vertical(lane, i, x, window);
   }
 }
 
