@@ -3,61 +3,89 @@
 namespace filterlab::graph {
 
 VkAccessFlags2 write_accesses(VkAccessFlags2 access) {
-  return access & (VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
-                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT |
-                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT |
-                   VK_ACCESS_2_MEMORY_WRITE_BIT);
+  return access &
+         (VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+          VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_HOST_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
-std::vector<ImageBarrier> BarrierTracker::access(SubresourceKey key, Usage usage) {
-  const UsageInfo info = usage_info(usage);
-  State& s = states_[key];
-  std::vector<ImageBarrier> barriers;
-  auto emit = [&](VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
-                  VkImageLayout new_layout) {
-    barriers.push_back({key, src_stage, src_access, info.stage, info.access, s.layout, new_layout});
-  };
+namespace {
 
-  if (s.layout != info.layout) {
-    // A layout transition writes the image, so it waits for the last write and all reads since.
-    emit(s.write_stage | s.read_stages, s.write_access, info.layout);
-    s.layout = info.layout;
-    s.write_stage = info.stage;
-    s.write_access = VK_ACCESS_2_NONE;  // later barriers chain through the stage
-    s.visible_stages = info.stage;
-    s.visible_access = info.access;
-    s.read_stages = VK_PIPELINE_STAGE_2_NONE;
-  } else if (info.writes) {
+struct Source {
+  VkPipelineStageFlags2 stage;
+  VkAccessFlags2 access;
+};
+
+// The source scope an access in the current layout needs, if any, and the state after it.
+std::optional<Source> hazard(BarrierTracker::State& s, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
+                             bool reads, bool writes) {
+  std::optional<Source> source;
+  if (writes) {
     // Write after write needs the earlier write made available; write after read only needs
     // the reads to finish.
     if (s.write_stage != VK_PIPELINE_STAGE_2_NONE || s.read_stages != VK_PIPELINE_STAGE_2_NONE)
-      emit(s.write_stage | s.read_stages, s.write_access, info.layout);
+      source = Source{s.write_stage | s.read_stages, s.write_access};
   } else if (s.write_stage != VK_PIPELINE_STAGE_2_NONE &&
-             ((info.stage & ~s.visible_stages) != 0 || (info.access & ~s.visible_access) != 0)) {
+             ((stage & ~s.visible_stages) != 0 || (access & ~s.visible_access) != 0)) {
     // Read after write, for a stage or access the write was not yet made visible to.
-    emit(s.write_stage, s.write_access, info.layout);
-    s.visible_stages |= info.stage;
-    s.visible_access |= info.access;
+    source = Source{s.write_stage, s.write_access};
+    s.visible_stages |= stage;
+    s.visible_access |= access;
   }
-
-  if (info.writes) {
-    s.write_stage = info.stage;
-    s.write_access = write_accesses(info.access);
+  if (writes) {
+    s.write_stage = stage;
+    s.write_access = write_accesses(access);
     s.visible_stages = VK_PIPELINE_STAGE_2_NONE;
     s.visible_access = VK_ACCESS_2_NONE;
     s.read_stages = VK_PIPELINE_STAGE_2_NONE;
   }
-  if (info.reads) s.read_stages |= info.stage;
-  return barriers;
+  // The host reads after waiting for the frame's fence, and a later submission starts after that
+  // wait: nothing on the device has to wait for a host read.
+  if (reads && stage != VK_PIPELINE_STAGE_2_HOST_BIT) s.read_stages |= stage;
+  return source;
+}
+
+}  // namespace
+
+std::vector<ImageBarrier> BarrierTracker::access(SubresourceKey key, Usage usage) {
+  const UsageInfo info = usage_info(usage);
+  ImageState& s = images_[key];
+  if (s.layout == info.layout) {
+    std::optional<Source> src = hazard(s, info.stage, info.access, info.reads, info.writes);
+    if (!src) return {};
+    return {{key, src->stage, src->access, info.stage, info.access, s.layout, s.layout}};
+  }
+  // A layout transition writes the image, so it waits for the last write and all reads since.
+  const ImageBarrier transition{
+      key, s.write_stage | s.read_stages, s.write_access, info.stage, info.access, s.layout, info.layout};
+  s.layout = info.layout;
+  s.write_stage = info.stage;
+  s.write_access = VK_ACCESS_2_NONE;  // later barriers chain through the stage
+  s.visible_stages = info.stage;
+  s.visible_access = info.access;
+  s.read_stages = VK_PIPELINE_STAGE_2_NONE;
+  hazard(s, info.stage, info.access, info.reads, info.writes);  // covered by the transition
+  return {transition};
+}
+
+std::optional<BufferBarrier> BarrierTracker::access(uint64_t buffer, BufferUsage usage) {
+  const BufferUsageInfo info = usage_info(usage);
+  std::optional<Source> src = hazard(buffers_[buffer], info.stage, info.access, info.reads, info.writes);
+  if (!src) return std::nullopt;
+  return BufferBarrier{buffer, src->stage, src->access, info.stage, info.access};
 }
 
 VkImageLayout BarrierTracker::layout(SubresourceKey key) const {
-  auto it = states_.find(key);
-  return it == states_.end() ? VK_IMAGE_LAYOUT_UNDEFINED : it->second.layout;
+  auto it = images_.find(key);
+  return it == images_.end() ? VK_IMAGE_LAYOUT_UNDEFINED : it->second.layout;
 }
 
 void BarrierTracker::forget_image(uint32_t image) {
-  std::erase_if(states_, [&](const auto& entry) { return entry.first.image == image; });
+  std::erase_if(images_, [&](const auto& entry) { return entry.first.image == image; });
+}
+
+void BarrierTracker::forget_buffer(uint64_t buffer) {
+  buffers_.erase(buffer);
 }
 
 }  // namespace filterlab::graph

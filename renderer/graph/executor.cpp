@@ -1,5 +1,6 @@
 #include "graph/executor.h"
 
+#include <bit>
 #include <chrono>
 #include <cstring>
 
@@ -24,6 +25,12 @@ VkImage PassContext::image_handle(const std::string& name) const {
   for (const Access& a : accesses_)
     if (a.name == name && !a.history) return a.image->handle();
   throw GraphError("pass uses image '" + name + "' without declaring it");
+}
+
+PassContext::BoundBuffer PassContext::buffer(const std::string& name) const {
+  for (const auto& [buffer_name, bound] : buffers_)
+    if (buffer_name == name) return bound;
+  throw GraphError("pass uses buffer '" + name + "' without declaring it");
 }
 
 PassContext::BoundImage PassContext::history(const std::string& name) const {
@@ -63,6 +70,18 @@ PassContext::Binder& PassContext::Binder::uniform(uint32_t binding, const vk::Bu
 
 PassContext::Binder& PassContext::Binder::storage_buffer(uint32_t binding, const vk::Buffer& buffer) {
   push_.storage_buffer(binding, buffer.handle(), buffer.size());
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::uniform(uint32_t binding, const std::string& buffer) {
+  const BoundBuffer b = ctx_.buffer(buffer);
+  push_.uniform_buffer(binding, b.handle, b.size);
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::storage_buffer(uint32_t binding, const std::string& buffer) {
+  const BoundBuffer b = ctx_.buffer(buffer);
+  push_.storage_buffer(binding, b.handle, b.size);
   return *this;
 }
 
@@ -108,8 +127,17 @@ void PassContext::Binder::draw_indexed(VkBuffer vertices, VkBuffer indices, uint
 // ---- Executor --------------------------------------------------------------------------------
 
 namespace {
+
 constexpr uint32_t kMaxPasses = 128;
+
+// The barrier tracker knows a buffer by its handle's value: an imported buffer is then one
+// resource whichever graph name or slot it comes through.
+static_assert(sizeof(VkBuffer) == sizeof(uint64_t));
+uint64_t buffer_key(VkBuffer buffer) {
+  return std::bit_cast<uint64_t>(buffer);
 }
+
+}  // namespace
 
 Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing)
     : ctx_(ctx),
@@ -135,7 +163,6 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
   PhysicalIds ids;
   std::map<uint32_t, Physical> kept;
   std::vector<uint32_t> fresh_history;
-  bool destroyed = false;
   for (const CompiledImage& image : compiled.images) {
     vk::ImageInfo info{image.desc.format, image.extent, image.desc.mip_levels, image.usage};
     const int count = image.history ? 2 : 1;
@@ -163,18 +190,50 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
     if (count == 1) slot[1] = slot[0];
     ids.ids.push_back(slot);
   }
-  if (!physical_.empty()) {
-    destroyed = true;
-    VK_CHECK(vkDeviceWaitIdle(ctx_.device()));
-    for (auto& [id, p] : physical_) tracker_.forget_image(id);
+  // Transient buffers likewise, by name, kept while their size and usage are unchanged.
+  std::map<std::string, TransientBuffer> kept_buffers;
+  for (const CompiledBuffer& buffer : compiled.buffers) {
+    if (buffer.imported) continue;
+    auto old = buffers_.find(buffer.name);
+    if (old != buffers_.end() && old->second.size == buffer.size && old->second.usage == buffer.usage) {
+      kept_buffers.emplace(buffer.name, std::move(old->second));
+      buffers_.erase(old);
+      continue;
+    }
+    kept_buffers.emplace(buffer.name,
+                         TransientBuffer{buffer.size, buffer.usage,
+                                         vk::Buffer(ctx_, buffer.size, buffer.usage, false, buffer.name)});
   }
-  (void)destroyed;
+
+  Retired replaced{last_frame_, {}, {}};
+  for (auto& [id, p] : physical_) {
+    tracker_.forget_image(id);  // ids are never reused
+    replaced.images.push_back(std::move(p));
+  }
+  for (auto& [name, b] : buffers_) replaced.buffers.push_back(std::move(b.buffer));
+  retire(std::move(replaced));
   physical_ = std::move(kept);
+  buffers_ = std::move(kept_buffers);
   ids.count = next_id_;
   ids_ = std::move(ids);
   compiled_ = std::move(compiled);
   graph_ = &graph;
   clear_history_images(fresh_history);
+}
+
+void Executor::retire(Retired retired) {
+  if (retired.images.empty() && retired.buffers.empty()) return;
+  if (recorded_)
+    retired_.push_back(std::move(retired));
+  else
+    destroy(retired);  // no frame used them
+}
+
+void Executor::destroy(Retired& retired) {
+  // A later buffer may get the same handle value: it starts with no accesses to wait for.
+  for (const vk::Buffer& b : retired.buffers) tracker_.forget_buffer(buffer_key(b.handle()));
+  retired.images.clear();
+  retired.buffers.clear();
 }
 
 void Executor::clear_history_images(const std::vector<uint32_t>& ids) {
@@ -237,14 +296,73 @@ VkImageMemoryBarrier2 to_vk(const ImageBarrier& b, const vk::Image& image) {
   return vb;
 }
 
+VkBufferMemoryBarrier2 to_vk(const BufferBarrier& b) {
+  VkBufferMemoryBarrier2 vb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+  vb.srcStageMask = b.src_stage;
+  vb.srcAccessMask = b.src_access;
+  vb.dstStageMask = b.dst_stage;
+  vb.dstAccessMask = b.dst_access;
+  vb.srcQueueFamilyIndex = vb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  vb.buffer = std::bit_cast<VkBuffer>(b.buffer);
+  vb.offset = 0;
+  vb.size = VK_WHOLE_SIZE;
+  return vb;
+}
+
+// One vkCmdPipelineBarrier2 for all the image and buffer barriers of one point in the frame.
+void record_barriers(VkCommandBuffer cmd, const PassBarriers& barriers,
+                     const std::map<uint32_t, const vk::Image*>& images) {
+  if (barriers.empty()) return;
+  std::vector<VkImageMemoryBarrier2> image_barriers;
+  for (const ImageBarrier& b : barriers.images) image_barriers.push_back(to_vk(b, *images.at(b.key.image)));
+  std::vector<VkBufferMemoryBarrier2> buffer_barriers;
+  for (const BufferBarrier& b : barriers.buffers) buffer_barriers.push_back(to_vk(b));
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.imageMemoryBarrierCount = static_cast<uint32_t>(image_barriers.size());
+  dep.pImageMemoryBarriers = image_barriers.data();
+  dep.bufferMemoryBarrierCount = static_cast<uint32_t>(buffer_barriers.size());
+  dep.pBufferMemoryBarriers = buffer_barriers.data();
+  vkCmdPipelineBarrier2(cmd, &dep);
+}
+
 }  // namespace
+
+std::vector<PassContext::BoundBuffer> Executor::bound_buffers(uint32_t slot) const {
+  std::vector<PassContext::BoundBuffer> out;
+  for (const CompiledBuffer& buffer : compiled_.buffers) {
+    if (!buffer.imported) {
+      const vk::Buffer& own = buffers_.at(buffer.name).buffer;
+      out.push_back({own.handle(), own.size()});
+      continue;
+    }
+    const ExternalBuffer external = buffer.imported(slot);
+    if (external.handle == VK_NULL_HANDLE)
+      throw GraphError("imported buffer '" + buffer.name + "' has no buffer for slot " +
+                       std::to_string(slot));
+    out.push_back({external.handle, external.size});
+  }
+  return out;
+}
 
 void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
   if (!graph_) throw GraphError("Executor::record before prepare");
+  if (slot >= frames_in_flight_)
+    throw GraphError("slot " + std::to_string(slot) + " but only " + std::to_string(frames_in_flight_) +
+                     " frames in flight");
+  // Frame `frame - frames_in_flight` has finished, and with it every frame before it.
+  std::erase_if(retired_, [&](Retired& r) {
+    if (r.last_frame + frames_in_flight_ > frame) return false;
+    destroy(r);
+    return true;
+  });
   std::map<uint32_t, const vk::Image*> by_id;
   for (auto& [id, p] : physical_) by_id[id] = &p.image;
-  last_barriers_ = frame_barriers(compiled_, ids_, tracker_, frame);
+  const std::vector<PassContext::BoundBuffer> bound = bound_buffers(slot);
+  std::vector<uint64_t> keys;
+  for (const PassContext::BoundBuffer& b : bound) keys.push_back(buffer_key(b.handle));
+  last_barriers_ = frame_barriers(compiled_, ids_, keys, tracker_, frame);
   last_frame_ = frame;
+  recorded_ = true;
   if (timer_) timer_->begin_frame(cmd, slot, static_cast<uint32_t>(compiled_.passes.size()));
   cpu_ms_[slot].assign(compiled_.passes.size(), 0.0);
   slot_pass_names_[slot].clear();
@@ -256,17 +374,12 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     slot_pass_names_[slot].push_back(pass.name);
     ctx_.begin_label(cmd, pass.name);
 
-    std::vector<VkImageMemoryBarrier2> barriers;
-    for (const ImageBarrier& b : last_barriers_[p]) barriers.push_back(to_vk(b, *by_id.at(b.key.image)));
-    if (!barriers.empty()) {
-      VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-      dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
-      dep.pImageMemoryBarriers = barriers.data();
-      vkCmdPipelineBarrier2(cmd, &dep);
-    }
+    record_barriers(cmd, last_barriers_.passes[p], by_id);
     if (timer_) timer_->begin_pass(cmd, slot, static_cast<uint32_t>(p));
 
     PassContext ctx(ctx_, cmd, frame, slot, linear_.handle(), nearest_.handle());
+    for (const auto& [buffer, usage] : pass.buffer_accesses)
+      ctx.buffers_.emplace_back(compiled_.buffers[buffer].name, bound[buffer]);
     std::vector<VkRenderingAttachmentInfo> colors;
     std::optional<VkRenderingAttachmentInfo> depth;
     VkExtent2D render_extent{};
@@ -313,6 +426,7 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     cpu_ms_[slot][p] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
+  record_barriers(cmd, last_barriers_.end, by_id);
 }
 
 std::optional<std::vector<PassTiming>> Executor::timings(uint32_t slot) {

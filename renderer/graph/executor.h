@@ -1,7 +1,8 @@
 #pragma once
-// Runs a compiled graph: owns its images across frames (recreated when a description changes),
-// records each live pass between a debug label and two timestamps, with the barriers the
-// schedule derives batched in one vkCmdPipelineBarrier2 per pass.
+// Runs a compiled graph: owns its images and transient buffers across frames (recreated when a
+// description or size changes), records each live pass between a debug label and two timestamps,
+// with the image and buffer barriers the schedule derives batched in one vkCmdPipelineBarrier2 per
+// pass.
 #include "graph/gpu_timer.h"
 #include "graph/schedule.h"
 #include "vk/pipelines.h"
@@ -15,7 +16,7 @@ namespace filterlab::graph {
 
 enum class Filter { Linear, Nearest };
 
-// What a pass callback gets: its command buffer, its images and a small fluent binder.
+// What a pass callback gets: its command buffer, its images and buffers and a small fluent binder.
 //   ctx.bind(pipeline).sampled(0, "scene").storage(1, "final").constants(push).dispatch_over("final", 16, 16);
 class PassContext {
 public:
@@ -23,6 +24,10 @@ public:
     VkImageView view;
     VkImageLayout layout;
     VkExtent2D extent;  // of the accessed mip level
+  };
+  struct BoundBuffer {
+    VkBuffer handle;
+    VkDeviceSize size;
   };
   class Binder {
   public:
@@ -34,6 +39,9 @@ public:
     Binder& storage(uint32_t binding, const std::string& image, std::optional<uint32_t> mip = {});
     Binder& uniform(uint32_t binding, const vk::Buffer& buffer);
     Binder& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
+    // A buffer of the graph the pass declared, whole.
+    Binder& uniform(uint32_t binding, const std::string& buffer);
+    Binder& storage_buffer(uint32_t binding, const std::string& buffer);
     template <typename T>
     Binder& constants(const T& value) { return constants_bytes(&value, sizeof(T)); }
     Binder& constants_bytes(const void* data, uint32_t size);
@@ -63,6 +71,7 @@ public:
   BoundImage image(const std::string& name, std::optional<uint32_t> mip = {}) const;
   BoundImage history(const std::string& name) const;  // the previous frame's version
   VkImage image_handle(const std::string& name) const;  // for transfer commands
+  BoundBuffer buffer(const std::string& name) const;     // a buffer as this pass declared it
   Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
   VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
 
@@ -77,6 +86,7 @@ private:
   };
   VkSampler linear_, nearest_;
   std::vector<Access> accesses_;
+  std::vector<std::pair<std::string, BoundBuffer>> buffers_;
 };
 
 struct PassTiming {
@@ -96,11 +106,15 @@ public:
   Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing);
   ~Executor();
 
-  // Compiles the graph for these outputs and size. Images whose description did not change
-  // are kept; others are (re)created after the device is idle. History images start cleared.
+  // Compiles the graph for these outputs and size. Images and buffers whose description and size
+  // did not change are kept; others are created anew, and the ones they replace are destroyed once
+  // no frame in flight can use them (no device wait). History images start cleared.
   void prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent);
   const CompiledGraph& compiled() const { return compiled_; }
 
+  // Records frame `frame` in frame-in-flight `slot`. Frame `frame - frames_in_flight` and all
+  // before it must have finished (the caller waited for the slot's fence or timeline value, as it
+  // must before reusing the slot anyway): that is when replaced images and buffers are destroyed.
   void record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame);
   // Timings of the frame last recorded in `slot`; call after its fence. Empty if not available.
   std::optional<std::vector<PassTiming>> timings(uint32_t slot);
@@ -116,8 +130,22 @@ private:
     vk::ImageInfo info;
     vk::Image image;
   };
+  struct TransientBuffer {
+    VkDeviceSize size;
+    VkBufferUsageFlags usage;
+    vk::Buffer buffer;
+  };
+  // Images and buffers a prepare() replaced, kept until the last frame that used them is done.
+  struct Retired {
+    uint64_t last_frame;
+    std::vector<Physical> images;
+    std::vector<vk::Buffer> buffers;
+  };
   const vk::Image& physical(uint32_t image, bool history, uint64_t frame) const;
   void clear_history_images(const std::vector<uint32_t>& ids);
+  void retire(Retired retired);
+  void destroy(Retired& retired);
+  std::vector<PassContext::BoundBuffer> bound_buffers(uint32_t slot) const;  // per compiled buffer
 
   const vk::Context& ctx_;
   const RenderGraph* graph_ = nullptr;
@@ -126,11 +154,14 @@ private:
   PhysicalIds ids_;
   std::map<uint32_t, Physical> physical_;  // by physical id
   uint32_t next_id_ = 0;
+  std::map<std::string, TransientBuffer> buffers_;  // by name
+  std::vector<Retired> retired_;
+  bool recorded_ = false;  // whether any frame was recorded (else nothing retired was used)
   BarrierTracker tracker_;
   std::unique_ptr<GpuTimer> timer_;
   std::vector<std::vector<double>> cpu_ms_;  // per slot, per pass
   std::vector<std::vector<std::string>> slot_pass_names_;
-  std::vector<std::vector<ImageBarrier>> last_barriers_;
+  FrameBarriers last_barriers_;
   uint64_t last_frame_ = 0;
   vk::Sampler linear_, nearest_;
   vk::OneShotCommands one_shot_;

@@ -49,6 +49,17 @@ PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> c
   return clear ? attachment(image, Usage::DepthAttachment, {true, VkClearValue{.depthStencil = {*clear, 0}}})
                : attachment(image, Usage::DepthAttachment, {});
 }
+PassBuilder& PassBuilder::read_buffer(const std::string& buffer, BufferUsage usage) {
+  pass().buffer_accesses.push_back({buffer, usage});
+  return *this;
+}
+PassBuilder& PassBuilder::write_buffer(const std::string& buffer, BufferUsage usage) {
+  pass().buffer_accesses.push_back({buffer, usage});
+  return *this;
+}
+PassBuilder& PassBuilder::read_write_buffer(const std::string& buffer) {
+  return write_buffer(buffer, BufferUsage::StorageReadWriteCompute);
+}
 PassBuilder& PassBuilder::own_render_pass() {
   pass().own_render_pass = true;
   return *this;
@@ -65,16 +76,33 @@ PassBuilder& PassBuilder::execute(PassCallback callback) {
 
 // ---- declarations ----------------------------------------------------------------------------
 
-void RenderGraph::declare_image(const std::string& name, const ImageDesc& desc) {
+void RenderGraph::check_new_name(const std::string& name) const {
   if (has_image(name)) throw GraphError("image '" + name + "' is declared twice");
+  if (has_buffer(name)) throw GraphError("buffer '" + name + "' is declared twice");
+}
+
+void RenderGraph::declare_image(const std::string& name, const ImageDesc& desc) {
+  check_new_name(name);
   if (desc.mip_levels == 0) throw GraphError("image '" + name + "' has zero mip levels");
   images_.push_back({name, desc});
+}
+
+void RenderGraph::declare_buffer(const std::string& name, const BufferDesc& desc) {
+  check_new_name(name);
+  buffers_.push_back({name, desc, {}, {}});
+}
+
+void RenderGraph::import_buffer(const std::string& name, BufferSource source,
+                                std::optional<BufferUsage> after) {
+  check_new_name(name);
+  if (!source) throw GraphError("buffer '" + name + "' is imported without a source");
+  buffers_.push_back({name, {}, std::move(source), after});
 }
 
 PassBuilder RenderGraph::add_pass(const std::string& name, PassKind kind) {
   for (const PassDecl& p : passes_)
     if (p.name == name) throw GraphError("pass '" + name + "' is declared twice");
-  passes_.push_back({name, kind, {}, {}, false});
+  passes_.push_back({name, kind, {}, {}, {}, false});
   return PassBuilder(*this, passes_.size() - 1);
 }
 
@@ -88,6 +116,10 @@ bool RenderGraph::has_image(const std::string& name) const {
   return std::any_of(images_.begin(), images_.end(), [&](auto& i) { return i.name == name; });
 }
 
+bool RenderGraph::has_buffer(const std::string& name) const {
+  return std::any_of(buffers_.begin(), buffers_.end(), [&](auto& b) { return b.name == name; });
+}
+
 const ImageDesc& RenderGraph::image_desc(const std::string& name) const {
   for (const ImageEntry& image : images_)
     if (image.name == name) return image.desc;
@@ -97,6 +129,12 @@ const ImageDesc& RenderGraph::image_desc(const std::string& name) const {
 std::optional<uint32_t> CompiledGraph::find_image(const std::string& name) const {
   for (uint32_t i = 0; i < images.size(); ++i)
     if (images[i].name == name) return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> CompiledGraph::find_buffer(const std::string& name) const {
+  for (uint32_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].name == name) return i;
   return std::nullopt;
 }
 
@@ -118,12 +156,25 @@ bool usage_allowed(PassKind kind, Usage usage) {
   return false;
 }
 
+bool buffer_usage_allowed(PassKind kind, BufferUsage usage) {
+  switch (kind) {
+    case PassKind::Graphics: return usage == BufferUsage::IndirectRead;
+    case PassKind::Compute:
+      return usage == BufferUsage::StorageReadCompute || usage == BufferUsage::StorageWriteCompute ||
+             usage == BufferUsage::StorageReadWriteCompute || usage == BufferUsage::UniformCompute ||
+             usage == BufferUsage::IndirectRead;
+    case PassKind::Transfer: return usage == BufferUsage::TransferSrc || usage == BufferUsage::TransferDst;
+  }
+  return false;
+}
+
 uint32_t scaled(uint32_t size, float scale) {
   // Multiply in float: the scale has float precision, and 1920 * 0.2f must give 384, not 385.
   return std::max(1u, static_cast<uint32_t>(std::ceil(static_cast<float>(size) * scale)));
 }
 
-// A subresource of a logical image: (image index, mip level).
+// A subresource of a logical resource: (image index, mip level), or (images + buffer index, 0) for
+// a buffer, so that buffers are ordered and culled by the same code as images.
 using Sub = std::pair<uint32_t, uint32_t>;
 
 }  // namespace
@@ -178,6 +229,35 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     resolve(i, chain);
   }
 
+  // Buffers: resources numbered after the images (see Sub).
+  const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
+  std::map<std::string, uint32_t> buffer_index;
+  for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
+  auto resource_name = [&](const Sub& s) {
+    if (s.first >= first_buffer) return "buffer '" + buffers_[s.first - first_buffer].name + "'";
+    std::string what = "image '" + images_[s.first].name + "'";
+    if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
+    return what;
+  };
+  std::vector<VkDeviceSize> buffer_sizes(buffers_.size(), 0);
+  for (uint32_t b = 0; b < buffers_.size(); ++b) {
+    if (buffers_[b].imported) continue;
+    const BufferSize& rule = buffers_[b].desc.size;
+    const std::string unresolved = "size of buffer '" + buffers_[b].name + "' cannot be resolved: ";
+    VkDeviceSize size = rule.bytes;
+    if (rule.kind == BufferSize::Kind::PerTile) {
+      auto it = index.find(rule.image);
+      if (it == index.end())
+        throw GraphError(unresolved + "it is per tile of '" + rule.image + "', which is not declared");
+      if (rule.tile_width == 0 || rule.tile_height == 0) throw GraphError(unresolved + "its tile is empty");
+      const VkExtent2D e = *extents[it->second];
+      size *= VkDeviceSize((e.width + rule.tile_width - 1) / rule.tile_width) *
+              ((e.height + rule.tile_height - 1) / rule.tile_height);
+    }
+    if (size == 0) throw GraphError(unresolved + "it is 0 bytes");
+    buffer_sizes[b] = size;
+  }
+
   // Per pass: the subresources it reads, writes and reads from the previous frame.
   struct PassSubs {
     std::set<Sub> reads, writes;
@@ -222,21 +302,34 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
         if (info.writes) subs[p].writes.insert({it->second, m});
       }
     }
+    for (const BufferAccess& a : pass.buffer_accesses) {
+      auto it = buffer_index.find(a.buffer);
+      if (it == buffer_index.end())
+        throw GraphError("pass '" + pass.name + "' uses buffer '" + a.buffer + "', which is not declared");
+      if (!buffer_usage_allowed(pass.kind, a.usage))
+        throw GraphError("pass '" + pass.name + "' is a " + pass_kind_name(pass.kind) +
+                         " pass and cannot use buffer '" + a.buffer + "' as " + usage_name(a.usage));
+      const Sub sub{first_buffer + it->second, 0};
+      if (!touched.insert(sub).second)
+        throw GraphError("pass '" + pass.name + "' accesses buffer '" + a.buffer + "' twice");
+      const BufferUsageInfo info = usage_info(a.usage);
+      if (info.reads) subs[p].reads.insert(sub);
+      if (info.writes) subs[p].writes.insert(sub);
+    }
     for (const Sub& s : subs[p].writes) written_anywhere.insert(s.first);
   }
 
-  // Every read sees the latest earlier write; reading before any write is an error.
+  // Every read sees the latest earlier write; reading before any write is an error, except for
+  // imported buffers, which their owner filled.
   {
     std::set<Sub> written;
+    for (uint32_t b = 0; b < buffers_.size(); ++b)
+      if (buffers_[b].imported) written.insert({first_buffer + b, 0});
     for (size_t p = 0; p < passes_.size(); ++p) {
-      for (const Sub& s : subs[p].reads) {
-        if (!written.count(s)) {
-          std::string what = "image '" + images_[s.first].name + "'";
-          if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
-          throw GraphError("pass '" + passes_[p].name + "' reads " + what +
+      for (const Sub& s : subs[p].reads)
+        if (!written.count(s))
+          throw GraphError("pass '" + passes_[p].name + "' reads " + resource_name(s) +
                            ", which no earlier pass writes");
-        }
-      }
       for (uint32_t h : subs[p].history_reads)
         if (!written_anywhere.count(h))
           throw GraphError("pass '" + passes_[p].name + "' reads the previous frame of image '" +
@@ -259,6 +352,8 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
       throw GraphError("output image '" + name + "' is not written by any pass");
     need_all_mips(it->second);
   }
+  for (uint32_t b = 0; b < buffers_.size(); ++b)
+    if (buffers_[b].after) frame_end_needs.insert({first_buffer + b, 0});  // read after the frame
   std::vector<bool> live(passes_.size(), false);
   for (;;) {
     std::set<Sub> needed = frame_end_needs;
@@ -278,7 +373,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     if (frame_end_needs.size() == before) break;
   }
 
-  // Emit live passes in declaration order, and the images they touch.
+  // Emit live passes in declaration order, and the images and buffers they touch.
   CompiledGraph out;
   out.output_extent = output_extent;
   std::map<uint32_t, uint32_t> compiled_index;
@@ -289,13 +384,22 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
                                         false, {}});
     return it->second;
   };
+  std::map<uint32_t, uint32_t> compiled_buffer_index;
+  auto compiled_buffer = [&](uint32_t b) -> uint32_t {
+    auto [it, inserted] = compiled_buffer_index.try_emplace(b, static_cast<uint32_t>(out.buffers.size()));
+    if (inserted) {
+      const BufferEntry& entry = buffers_[b];
+      out.buffers.push_back({entry.name, buffer_sizes[b], 0, entry.imported, entry.after, {}});
+    }
+    return it->second;
+  };
   for (size_t p = 0; p < passes_.size(); ++p) {
     const PassDecl& pass = passes_[p];
     if (!live[p]) {
       out.culled.push_back(pass.name);
       continue;
     }
-    CompiledPass cp{static_cast<uint32_t>(p), pass.name, pass.kind, {}};
+    CompiledPass cp{static_cast<uint32_t>(p), pass.name, pass.kind, {}, {}};
     for (const ImageAccess& a : pass.accesses) {
       const uint32_t source = index.at(a.image);
       const uint32_t ci = compiled_image(source);
@@ -306,6 +410,13 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
       if (a.history) image.history = true;
       if (image.producer.empty() && usage_info(a.usage).writes) image.producer = pass.name;
       cp.accesses.push_back({ci, a.usage, a.mips.base, count, a.history, a.attachment});
+    }
+    for (const BufferAccess& a : pass.buffer_accesses) {
+      const uint32_t cb = compiled_buffer(buffer_index.at(a.buffer));
+      CompiledBuffer& buffer = out.buffers[cb];
+      buffer.usage |= usage_info(a.usage).buffer_usage;
+      if (buffer.producer.empty() && usage_info(a.usage).writes) buffer.producer = pass.name;
+      cp.buffer_accesses.emplace_back(cb, a.usage);
     }
     out.passes.push_back(std::move(cp));
   }

@@ -1,7 +1,8 @@
 #pragma once
-// Declarative render graph: passes name the images they read and write, each with a Usage.
-// compile() checks the declarations, culls passes whose results do not reach an output, orders
-// the passes and resolves image sizes. It is pure logic; the Executor runs the result on a GPU.
+// Declarative render graph: passes name the images and buffers they read and write, each with a
+// usage. compile() checks the declarations, culls passes whose results do not reach an output,
+// orders the passes and resolves image and buffer sizes. It is pure logic; the Executor runs the
+// result on a GPU.
 #include "graph/usage.h"
 
 #include <cstdint>
@@ -39,6 +40,33 @@ struct ImageDesc {
   uint32_t mip_levels = 1;
 };
 
+// A transient buffer's size: fixed, or a number of bytes per tile of an image (one entry per
+// workgroup of a reduction, say), so it follows the image when the output is resized.
+struct BufferSize {
+  enum class Kind { Bytes, PerTile };
+  Kind kind = Kind::Bytes;
+  VkDeviceSize bytes = 0;  // Bytes: the size; PerTile: bytes per tile
+  std::string image;       // PerTile: the image the tiles cover, rounded up at its edges
+  uint32_t tile_width = 1, tile_height = 1;
+
+  static BufferSize fixed(VkDeviceSize bytes) { return {Kind::Bytes, bytes, {}, 1, 1}; }
+  static BufferSize per_tile(std::string image, uint32_t tile_width, uint32_t tile_height,
+                             VkDeviceSize bytes_per_tile) {
+    return {Kind::PerTile, bytes_per_tile, std::move(image), tile_width, tile_height};
+  }
+};
+
+struct BufferDesc {
+  BufferSize size;
+};
+
+// A buffer the graph does not own (RenderGraph::import_buffer): one per frame-in-flight slot.
+struct ExternalBuffer {
+  VkBuffer handle = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+};
+using BufferSource = std::function<ExternalBuffer(uint32_t slot)>;
+
 constexpr uint32_t kAllMips = ~0u;
 
 struct MipRange {
@@ -64,6 +92,11 @@ struct ImageAccess {
   AttachmentClear attachment;
 };
 
+struct BufferAccess {
+  std::string buffer;
+  BufferUsage usage;
+};
+
 class PassContext;  // defined by the executor
 using PassCallback = std::function<void(PassContext&)>;
 
@@ -71,6 +104,7 @@ struct PassDecl {
   std::string name;
   PassKind kind = PassKind::Compute;
   std::vector<ImageAccess> accesses;
+  std::vector<BufferAccess> buffer_accesses;
   PassCallback callback;
   bool side_effect = false;  // never culled
   // Graphics only: the callback begins and ends its own VkRenderPass (Dear ImGui 1.86's backend
@@ -93,6 +127,9 @@ public:
   // A color attachment the pass covers completely (full-screen filters): no load, no clear.
   PassBuilder& color_overwrite(const std::string& image);
   PassBuilder& depth(const std::string& image, std::optional<float> clear = {});
+  PassBuilder& read_buffer(const std::string& buffer, BufferUsage usage = BufferUsage::StorageReadCompute);
+  PassBuilder& write_buffer(const std::string& buffer, BufferUsage usage = BufferUsage::StorageWriteCompute);
+  PassBuilder& read_write_buffer(const std::string& buffer);  // StorageReadWriteCompute
   PassBuilder& side_effect();
   PassBuilder& own_render_pass();
   PassBuilder& execute(PassCallback callback);
@@ -113,6 +150,15 @@ struct CompiledImage {
   std::string producer;   // first pass writing it
 };
 
+struct CompiledBuffer {
+  std::string name;
+  VkDeviceSize size = 0;  // transient buffers; an imported one has its owner's size
+  VkBufferUsageFlags usage = 0;
+  BufferSource imported;            // empty: the executor creates the buffer
+  std::optional<BufferUsage> after;  // imported: how it is read after the frame
+  std::string producer;              // first pass writing it
+};
+
 struct CompiledAccess {
   uint32_t image = 0;  // index into CompiledGraph::images
   Usage usage;
@@ -126,19 +172,30 @@ struct CompiledPass {
   std::string name;
   PassKind kind;
   std::vector<CompiledAccess> accesses;
+  std::vector<std::pair<uint32_t, BufferUsage>> buffer_accesses;  // index into CompiledGraph::buffers
 };
 
 struct CompiledGraph {
   std::vector<CompiledImage> images;
+  std::vector<CompiledBuffer> buffers;
   std::vector<CompiledPass> passes;  // live passes, in execution order
   std::vector<std::string> culled;   // names of passes whose results reach no output
   VkExtent2D output_extent{};
   std::optional<uint32_t> find_image(const std::string& name) const;
+  std::optional<uint32_t> find_buffer(const std::string& name) const;
 };
 
 class RenderGraph {
 public:
   void declare_image(const std::string& name, const ImageDesc& desc);
+  // A transient buffer: the executor creates it, sized at compile, and it holds nothing between
+  // frames that a pass may rely on (read it only after a pass of the same frame wrote it).
+  void declare_buffer(const std::string& name, const BufferDesc& desc);
+  // A buffer its owner keeps, `source(slot)` in each frame-in-flight slot, ordered like the
+  // graph's own. It may be read before any pass writes it (its owner filled it). `after`: how it
+  // is read once the frame's passes are done (HostRead: by the host, after the frame's fence):
+  // the frame ends with the barrier to that usage, and its writers are never culled.
+  void import_buffer(const std::string& name, BufferSource source, std::optional<BufferUsage> after = {});
   PassBuilder add_pass(const std::string& name, PassKind kind);
 
   // outputs: images that must be produced (the displayed image, captures).
@@ -148,6 +205,7 @@ public:
   std::vector<std::string> image_names() const;
   bool has_image(const std::string& name) const;
   const ImageDesc& image_desc(const std::string& name) const;
+  bool has_buffer(const std::string& name) const;
 
 private:
   friend class PassBuilder;
@@ -155,7 +213,15 @@ private:
     std::string name;
     ImageDesc desc;
   };
+  struct BufferEntry {
+    std::string name;
+    BufferDesc desc;
+    BufferSource imported;
+    std::optional<BufferUsage> after;
+  };
+  void check_new_name(const std::string& name) const;
   std::vector<ImageEntry> images_;
+  std::vector<BufferEntry> buffers_;
   std::vector<PassDecl> passes_;
 };
 

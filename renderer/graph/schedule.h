@@ -20,14 +20,26 @@ PhysicalIds assign_physical_ids(const CompiledGraph& graph);
 uint32_t physical_id(const PhysicalIds& ids, const CompiledGraph& graph, uint32_t image,
                      bool history, uint64_t frame);
 
-// Barriers before each live pass of frame `frame`, in pass order; advances the tracker.
-std::vector<std::vector<ImageBarrier>> frame_barriers(const CompiledGraph& graph,
-                                                      const PhysicalIds& ids,
-                                                      BarrierTracker& tracker, uint64_t frame);
+struct PassBarriers {
+  std::vector<ImageBarrier> images;
+  std::vector<BufferBarrier> buffers;
+  bool empty() const { return images.empty() && buffers.empty(); }
+};
 
-// Graphviz DOT of the compiled graph: passes, images, usages and the given barriers.
-std::string to_dot(const CompiledGraph& graph, const std::vector<std::vector<ImageBarrier>>& barriers,
-                   const PhysicalIds& ids);
+struct FrameBarriers {
+  std::vector<PassBarriers> passes;  // before each live pass, in pass order
+  PassBarriers end;                  // after the last pass: imported buffers to their `after` usage
+  std::vector<uint64_t> buffer_keys;  // the physical key of each compiled buffer in this frame
+};
+
+// The barriers of frame `frame`; advances the tracker. buffer_keys: the physical key of each
+// compiled buffer in this frame (an imported buffer has one per frame-in-flight slot).
+FrameBarriers frame_barriers(const CompiledGraph& graph, const PhysicalIds& ids,
+                             const std::vector<uint64_t>& buffer_keys, BarrierTracker& tracker,
+                             uint64_t frame);
+
+// Graphviz DOT of the compiled graph: passes, images, buffers, usages and the given barriers.
+std::string to_dot(const CompiledGraph& graph, const FrameBarriers& barriers, const PhysicalIds& ids);
 
 std::string stage_names(VkPipelineStageFlags2 stages);
 std::string access_names(VkAccessFlags2 access);

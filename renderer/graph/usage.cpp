@@ -62,4 +62,46 @@ const char* usage_name(Usage usage) {
   return "?";
 }
 
+BufferUsageInfo usage_info(BufferUsage usage) {
+  constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+  constexpr VkAccessFlags2 kRead = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+  constexpr VkAccessFlags2 kWrite = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+  constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  switch (usage) {
+    case BufferUsage::StorageReadCompute: return {kCompute, kRead, kStorage, true, false};
+    case BufferUsage::StorageWriteCompute: return {kCompute, kWrite, kStorage, false, true};
+    case BufferUsage::StorageReadWriteCompute: return {kCompute, kRead | kWrite, kStorage, true, true};
+    case BufferUsage::UniformCompute:
+      return {kCompute, VK_ACCESS_2_UNIFORM_READ_BIT, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true, false};
+    case BufferUsage::IndirectRead:
+      // DRAW_INDIRECT is the stage that reads the arguments of indirect dispatches too.
+      return {VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT,
+              VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true, false};
+    case BufferUsage::TransferSrc:
+      return {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+              true, false};
+    case BufferUsage::TransferDst:
+      // vkCmdFillBuffer and vkCmdUpdateBuffer are clear commands, vkCmdCopyBuffer a copy.
+      return {VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+              VK_BUFFER_USAGE_TRANSFER_DST_BIT, false, true};
+    case BufferUsage::HostRead:
+      return {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT, 0, true, false};
+  }
+  return {};
+}
+
+const char* usage_name(BufferUsage usage) {
+  switch (usage) {
+    case BufferUsage::StorageReadCompute: return "storage-read";
+    case BufferUsage::StorageWriteCompute: return "storage-write";
+    case BufferUsage::StorageReadWriteCompute: return "storage-read-write";
+    case BufferUsage::UniformCompute: return "uniform";
+    case BufferUsage::IndirectRead: return "indirect";
+    case BufferUsage::TransferSrc: return "transfer-src";
+    case BufferUsage::TransferDst: return "transfer-dst";
+    case BufferUsage::HostRead: return "host-read";
+  }
+  return "?";
+}
+
 }  // namespace filterlab::graph

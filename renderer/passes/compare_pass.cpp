@@ -56,16 +56,28 @@ void check_same_size(const graph::PassContext& ctx, const std::string& a, const 
                             std::to_string(other.width) + "x" + std::to_string(other.height));
 }
 
+// A NaN gain would paint everything black.
+float display_gain(const CompareSettings& s) {
+  return std::isfinite(s.gain) ? s.gain : 0.0f;
+}
+
 // Whether the display shader uses the automatic gain (and so reads max |A-B|) with these settings.
-bool uses_automatic_gain(const CompareSettings& s, float gain) {
+bool uses_automatic_gain(const CompareSettings& s) {
   const bool shows_difference = s.mode == CompareSettings::Mode::Difference ||
                                 (s.magnifier && s.magnifier_source == CompareSettings::Source::Difference);
-  return shows_difference && gain <= 0.0f;
+  return shows_difference && display_gain(s) <= 0.0f;
+}
+
+// Reading one image twice in a pass would declare two accesses to it; once is enough.
+graph::PassBuilder& read_pair(graph::PassBuilder& builder, const std::string& a, const std::string& b) {
+  builder.read(a, graph::Usage::SampledCompute);
+  if (b != a) builder.read(b, graph::Usage::SampledCompute);
+  return builder;
 }
 
 }  // namespace
 
-ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) : vk_(env.vk) {
+ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) {
   const char* display = display_shader(display_format);  // checks the format before any allocation
   if (env.frames_in_flight == 0)
     throw std::invalid_argument("ComparePass: frames_in_flight must be at least 1");
@@ -88,114 +100,90 @@ ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) : vk_(env.
     // width 0 marks "not computed yet"; the host write is visible to the first submission.
     std::memset(results_.back().mapped(), 0, sizeof(ResultGpu));
   }
-  // Host-visible only to start zeroed: a display with a fixed gain binds it without reducing.
-  display_gain_ = vk::Buffer(env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
-                             "compare display gain");
-  std::memset(display_gain_.mapped(), 0, sizeof(ResultGpu));
-}
-
-namespace {
-
-// Reading one image twice in a pass would declare two accesses to it; once is enough.
-graph::PassBuilder& read_pair(graph::PassBuilder& builder, const std::string& a, const std::string& b) {
-  builder.read(a, graph::Usage::SampledCompute);
-  if (b != a) builder.read(b, graph::Usage::SampledCompute);
-  return builder;
-}
-
-}  // namespace
-
-void ComparePass::add_to(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                         const std::string& output) {
-  // The metrics pass is declared first, and the graph keeps declaration order, so the display
-  // pass can read this frame's result.
-  add_metrics(graph, a, b, output + " metrics");
-  declare_display(graph, a, b, output, Gain::FromMetrics);
 }
 
 void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                               const std::string& pass_name) {
-  // Side effect: the host reads the metrics even when nothing shows the display.
-  graph::PassBuilder builder = graph.add_pass(pass_name, graph::PassKind::Compute);
-  read_pair(builder, a, b).side_effect().execute([this, a, b](graph::PassContext& ctx) {
-    check_same_size(ctx, a, b);
-    record_reduction(ctx, a, b, partials_, results_.at(ctx.slot), "compare partial sums");
-  });
+  // Read by the host after the frame: that keeps the reduction live even when nothing shows the
+  // display, and ends the frame with the barrier that makes the result visible to the host.
+  graph.import_buffer(
+      pass_name + " result",
+      [this](uint32_t slot) {
+        return graph::ExternalBuffer{results_.at(slot).handle(), results_.at(slot).size()};
+      },
+      graph::BufferUsage::HostRead);
+  add_reduction(graph, a, b, pass_name, [] { return true; });
 }
 
 void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                               const std::string& output) {
-  declare_display(graph, a, b, output, Gain::OwnReduction);
-}
-
-void ComparePass::declare_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                                  const std::string& output, Gain gain) {
   graph.declare_image(output, {display_format_, graph::SizeRule::relative_to(a)});
+  const std::string gain = output + " gain";
+  graph.declare_buffer(gain + " result", {graph::BufferSize::fixed(sizeof(ResultGpu))});
+  add_reduction(graph, a, b, gain, [this] { return uses_automatic_gain(settings); });
   graph::PassBuilder builder = graph.add_pass(output, graph::PassKind::Compute);
+  // The gain is bound in every frame (the shader reads it only with the automatic gain), so it is
+  // declared in every frame too.
   read_pair(builder, a, b)
+      .read_buffer(gain + " result")
       .write(output, graph::Usage::StorageWriteCompute)
-      .execute(
-          [this, a, b, output, gain](graph::PassContext& ctx) { record_display(ctx, a, b, output, gain); });
+      .execute([this, a, b, output](graph::PassContext& ctx) { record_display(ctx, a, b, output); });
 }
 
-void ComparePass::record_reduction(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                                   vk::Buffer& partials, const vk::Buffer& result,
-                                   const char* partials_name) {
-  const VkExtent2D extent = ctx.image(a).extent;
-  const uint32_t groups_x = (extent.width + kTile - 1) / kTile,
-                 groups_y = (extent.height + kTile - 1) / kTile;
-  const VkDeviceSize needed = VkDeviceSize(groups_x) * groups_y * 4 * sizeof(float);
-  if (partials.size() < needed) {
-    // Only when the image grows. Earlier frames may still read the old buffer; waiting is rare
-    // enough (a resize, which Executor::prepare already waits for) to beat tracking its lifetime.
-    if (partials.handle() != VK_NULL_HANDLE) VK_CHECK(vkDeviceWaitIdle(vk_.device()));
-    partials = vk::Buffer(vk_, needed, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false, partials_name);
-  }
-  constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-  constexpr VkAccessFlags2 kWrite = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-  constexpr VkAccessFlags2 kRead = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
-
-  // Earlier frames read and wrote both buffers (the partials every frame, the result when it was
-  // last used, read by that frame's display): finish those before writing again.
-  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kWrite),
-                            vk::buffer_barrier(result, kCompute, kWrite, kCompute, kWrite)});
-  ctx.bind(*reduce_)
-      .sampled(0, a, graph::Filter::Nearest)
-      .sampled(1, b, graph::Filter::Nearest)
-      .storage_buffer(2, partials)
-      .dispatch(groups_x, groups_y);
-  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(partials, kCompute, kWrite, kCompute, kRead)});
-  const FinishPush push{groups_x * groups_y, extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
-                        static_cast<uint32_t>(ctx.frame >> 32)};
-  ctx.bind(*finish_).storage_buffer(0, partials).storage_buffer(1, result).constants(push).dispatch(1, 1);
-  // The display pass reads the result (automatic gain), and the host reads it after the frame's
-  // fence; a fence or semaphore alone does not make device writes visible to the host.
-  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(result, kCompute, kWrite, kCompute | VK_PIPELINE_STAGE_2_HOST_BIT,
-                                           kRead | VK_ACCESS_2_HOST_READ_BIT)});
+void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                                const std::string& name, std::function<bool()> needed) {
+  const std::string partials = name + " partials", result = name + " result";
+  graph.declare_buffer(partials, {graph::BufferSize::per_tile(a, kTile, kTile, 4 * sizeof(float))});
+  // The tiles pass measures A; the finish pass, recorded right after it, reports that size.
+  auto extent = std::make_shared<VkExtent2D>();
+  graph::PassBuilder tiles = graph.add_pass(name, graph::PassKind::Compute);
+  read_pair(tiles, a, b)
+      .write_buffer(partials)
+      .execute([this, a, b, partials, needed, extent](graph::PassContext& ctx) {
+        check_same_size(ctx, a, b);
+        *extent = ctx.image(a).extent;
+        if (!needed()) return;
+        ctx.bind(*reduce_)
+            .sampled(0, a, graph::Filter::Nearest)
+            .sampled(1, b, graph::Filter::Nearest)
+            .storage_buffer(2, partials)
+            .dispatch((extent->width + kTile - 1) / kTile, (extent->height + kTile - 1) / kTile);
+      });
+  graph.add_pass(name + " finish", graph::PassKind::Compute)
+      .read_buffer(partials)
+      .write_buffer(result)
+      .execute([this, partials, result, needed, extent](graph::PassContext& ctx) {
+        if (!needed()) return;
+        const uint32_t tiles = ((extent->width + kTile - 1) / kTile) * ((extent->height + kTile - 1) / kTile);
+        const FinishPush push{tiles, extent->width, extent->height, static_cast<uint32_t>(ctx.frame),
+                              static_cast<uint32_t>(ctx.frame >> 32)};
+        ctx.bind(*finish_)
+            .storage_buffer(0, partials)
+            .storage_buffer(1, result)
+            .constants(push)
+            .dispatch(1, 1);
+      });
 }
 
 void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                                 const std::string& output, Gain gain) {
+                                 const std::string& output) {
   check_same_size(ctx, a, b);
   const CompareSettings& s = settings;
   DisplayPush push{};
   push.mode = s.mode == CompareSettings::Mode::Difference ? 1u : 0u;
   push.divider = s.divider_x;
-  push.gain = std::isfinite(s.gain) ? s.gain : 0.0f;  // a NaN gain would paint everything black
+  push.gain = display_gain(s);
   push.flags = (s.divider_line ? 1u : 0u) | (s.magnifier ? 2u : 0u);
   push.cursor_x = s.cursor_x;
   push.cursor_y = s.cursor_y;
   push.zoom = std::clamp(s.zoom, 1u, 64u);
   push.inset = std::clamp(s.inset_size, 3u, 4096u);
   push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
-  // With a fixed gain (or no difference shown) the shader does not use what the buffer holds.
-  if (gain == Gain::OwnReduction && uses_automatic_gain(s, push.gain))
-    record_reduction(ctx, a, b, display_partials_, display_gain_, "compare display partial sums");
   ctx.bind(*display_)
       .sampled(0, a, graph::Filter::Nearest)
       .sampled(1, b, graph::Filter::Nearest)
       .storage(2, output)
-      .storage_buffer(3, gain == Gain::FromMetrics ? results_.at(ctx.slot) : display_gain_)
+      .storage_buffer(3, output + " gain result")
       .constants(push)
       .dispatch_over(output, 16, 16);
 }

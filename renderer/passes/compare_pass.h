@@ -4,27 +4,28 @@
 // (split screen, or |A-B| x gain as a heat map, with an optional magnifier square).
 //
 //   ComparePass compare(env);
-//   compare.add_to(graph, "scene", "gaussian", "compare");  // declares "compare" (the display)
+//   compare.add_metrics(graph, "a.hdr", "b.hdr", "compare metrics");
+//   compare.add_display(graph, "final", "b.final", "compare");  // declares "compare" (the display)
 //   compare.settings.mode = CompareSettings::Mode::Difference;  // any time before recording
 //   ... after frame k's fence or timeline value: compare.metrics(k % frames_in_flight)
 //
-// Metrics and display may also look at different pairs: the window measures its HDR chain outputs
-// and shows their tonemapped images.
-//
-//   compare.add_metrics(graph, "a.hdr", "b.hdr", "compare metrics");
-//   compare.add_display(graph, "final", "b.final", "compare");
+// Metrics and display may look at the same pair or at different ones: the window measures its HDR
+// chain outputs and shows their tonemapped images.
 //
 // The display holds the images' stored values (no tonemap: compare display-ready images, or HDR
 // ones where 0..1 is what matters), alpha 1.
 //
-// The graph tracks images only, so the pass synchronizes its buffers itself: buffer memory
-// barriers recorded inside its passes order the partial sums, the result and the host read.
+// A reduction is two graph passes, NAME (per-tile partial sums) and "NAME finish" (their total),
+// through the graph buffer "NAME partials" into "NAME result", so the graph derives every barrier
+// between them, the display and the next frame. The metrics' result is imported from this object
+// (one host-visible buffer per frame in flight) and read by the host after the frame.
 #include "filters/metrics.h"
 #include "graph/graph.h"
 #include "passes/pass_env.h"
 #include "vk/resources.h"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,26 +70,21 @@ public:
   // or R32G32B32A32_SFLOAT (exact). Throws std::invalid_argument for another format.
   explicit ComparePass(const PassEnv& env, VkFormat display_format = VK_FORMAT_R8G8B8A8_UNORM);
 
-  // Metrics and display of one pair: add_metrics(graph, a, b, "<output> metrics"), then the
-  // display pass "<output>", whose automatic gain reuses this frame's metrics (no second reduction).
-  void add_to(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-              const std::string& output);
-
-  // The metrics pass `pass_name` reading A and B (never culled: the host reads its result through
-  // metrics()). At most one per graph: every metrics pass of one ComparePass writes the same
-  // per-slot results.
+  // The metrics reduction `pass_name` reading A and B (never culled: the host reads its result
+  // through metrics()). At most one per graph: every metrics pass of one ComparePass writes the
+  // same per-slot results.
   void add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                    const std::string& pass_name);
 
   // Declares `output` (display_format, A's size) and the display pass `output` reading A and B.
-  // Its automatic gain (settings.gain <= 0) is 1 / max |A-B| of this pair in this frame, which the
-  // pass reduces itself, only in frames whose settings show a difference: the pair need not be
-  // the metrics' pair.
+  // Its automatic gain (settings.gain <= 0) is 1 / max |A-B| of this pair in this frame, from the
+  // reduction "<output> gain", which records work only in frames whose settings show a
+  // difference with it: the pair need not be the metrics' pair.
   void add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                    const std::string& output);
 
   // In both, A and B may name the same image. Their sizes must match; recording throws GraphError
-  // otherwise. One ComparePass serves one graph at a time (its buffers are per pass object).
+  // otherwise. One ComparePass serves one graph at a time (its metrics buffers are per object).
 
   // The metrics computed by the frame last recorded in `slot` (frame % frames_in_flight). Call only
   // after that frame has finished (its fence or timeline value); nullopt before the slot's first
@@ -98,25 +94,16 @@ public:
   CompareSettings settings;
 
 private:
-  // Where the display's automatic gain comes from.
-  enum class Gain { FromMetrics, OwnReduction };
-  void declare_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                       const std::string& output, Gain gain);
-  // Sums (A-B)^2 per channel and max |A-B| into `result`, through `partials` (grown as needed).
-  void record_reduction(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                        vk::Buffer& partials, const vk::Buffer& result, const char* partials_name);
+  // Declares the reduction `name` of A against B into the buffer "<name> result" (declared by the
+  // caller): sums of (A-B)^2 per channel and max |A-B|. It records work only when `needed()`.
+  void add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                     const std::string& name, std::function<bool()> needed);
   void record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                      const std::string& output, Gain gain);
+                      const std::string& output);
 
-  const vk::Context& vk_;
   VkFormat display_format_;
   vk::PipelineRef reduce_, finish_, display_;
-  vk::Buffer partials_;              // one vec4 per 32x32 tile; grows with the image
   std::vector<vk::Buffer> results_;  // per frame in flight, host-visible
-  // The display's own reduction (Gain::OwnReduction): device-only use, so one of each serves every
-  // frame in flight; the barriers in record_reduction order the frames' uses in submission order.
-  vk::Buffer display_partials_;
-  vk::Buffer display_gain_;
 };
 
 }  // namespace filterlab::passes

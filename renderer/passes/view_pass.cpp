@@ -54,13 +54,15 @@ float finite_or(float value, float fallback) {
   return std::isfinite(value) ? value : fallback;
 }
 
+// Depth: whether the shader takes this frame's range (the same test as view.comp's, on the values
+// it gets).
+bool auto_depth_range(const ViewSettings& s) {
+  return !(finite_or(s.depth_hi, 0.0f) > finite_or(s.depth_lo, 0.0f));
+}
+
 }  // namespace
 
-ViewPass::ViewPass(const PassEnv& env)
-    : env_(env),
-      depth_range_(env.vk, 2 * sizeof(uint32_t),
-                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
-                   "view depth range") {}
+ViewPass::ViewPass(const PassEnv& env) : env_(env) {}
 
 std::optional<ViewKind> ViewPass::kind_for(VkFormat format) {
   if (auto facts = format_facts(format)) return facts->kind;
@@ -87,15 +89,43 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
   if (facts->kind == ViewKind::Depth) build_pipeline(kDepthRangeStep);
 
   graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::relative_to(source)});
+  // Two order keys: the nearest and the farthest geometry depth.
+  const std::string range = pass_name + " depth range";
+  graph.declare_buffer(range, {graph::BufferSize::fixed(2 * sizeof(uint32_t))});
+  const bool depth = facts->kind == ViewKind::Depth;
+  if (depth) {
+    graph.add_pass(pass_name + " range reset", graph::PassKind::Transfer)
+        .write_buffer(range, graph::BufferUsage::TransferDst)
+        .execute([this, range](graph::PassContext& ctx) {
+          if (!auto_depth_range(settings)) return;
+          // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
+          const uint32_t empty[2] = {0xffffffffu, 0u};
+          vkCmdUpdateBuffer(ctx.cmd, ctx.buffer(range).handle, 0, sizeof empty, empty);
+        });
+    // Every mode's pipeline binds the output image and the range buffer: the validation layers
+    // count a binding as used when the shader's code touches it, even in a branch its
+    // specialization never takes. So the range step declares the output it never writes.
+    graph.add_pass(pass_name + " range", graph::PassKind::Compute)
+        .read(source, graph::Usage::SampledCompute, graph::mip(0))
+        .write(output, graph::Usage::StorageWriteCompute)
+        .read_write_buffer(range)
+        .execute([this, format, source, output, range](graph::PassContext& ctx) {
+          if (auto_depth_range(settings)) dispatch(ctx, kDepthRangeStep, format, source, output, range);
+        });
+  }
+  // Likewise every kind binds the range buffer, writable: only depth reads it.
   graph.add_pass(pass_name, graph::PassKind::Compute)
       .read(source, graph::Usage::SampledCompute, graph::mip(0))
       .write(output, graph::Usage::StorageWriteCompute)
-      .execute(
-          [this, format, source, output](graph::PassContext& ctx) { record(ctx, format, source, output); });
+      .write_buffer(range, depth ? graph::BufferUsage::StorageReadWriteCompute
+                                 : graph::BufferUsage::StorageWriteCompute)
+      .execute([this, format, source, output, range](graph::PassContext& ctx) {
+        dispatch(ctx, size_t(*kind_for(format)), format, source, output, range);
+      });
 }
 
-void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::string& source,
-                      const std::string& output) {
+void ViewPass::dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
+                        const std::string& output, const std::string& range) {
   const FormatFacts facts = *format_facts(format);
   const ViewSettings& s = settings;
   const ViewPush push{facts.components,
@@ -105,40 +135,12 @@ void ViewPass::record(graph::PassContext& ctx, VkFormat format, const std::strin
                       finite_or(s.depth_lo, 0.0f),
                       finite_or(s.depth_hi, 0.0f),
                       facts.srgb ? 1u : 0u};
-  auto dispatch = [&](size_t mode) {
-    ctx.bind(*pipelines_.at(mode))
-        .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly
-        .storage(1, output)
-        .storage_buffer(2, depth_range_)
-        .constants(push)
-        .dispatch_over(output, kLocalSize, kLocalSize);
-  };
-
-  // Every mode binds the range buffer, and the validation layers count a binding as used when the
-  // shader's code touches it, even in a branch its specialization never takes. So each view pass
-  // first orders all earlier uses of the buffer, by any view pass of this object, before its own.
-  constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-  constexpr VkPipelineStageFlags2 kTransfer = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
-  constexpr VkAccessFlags2 kShaderAccess =
-      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-  vk::record_barriers(ctx.cmd, {vk::buffer_barrier(depth_range_, kCompute | kTransfer,
-                                                   kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute | kTransfer,
-                                                   kShaderAccess | VK_ACCESS_2_TRANSFER_WRITE_BIT)});
-
-  const bool auto_depth_range = facts.kind == ViewKind::Depth && !(push.depth_hi > push.depth_lo);
-  if (auto_depth_range) {
-    // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
-    const uint32_t empty[2] = {0xffffffffu, 0u};
-    vkCmdUpdateBuffer(ctx.cmd, depth_range_.handle(), 0, sizeof empty, empty);
-    vk::record_barriers(ctx.cmd, {vk::buffer_barrier(depth_range_, kTransfer, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                                                     kCompute, kShaderAccess)});
-    dispatch(kDepthRangeStep);
-    // A global barrier: the range step binds the output image too (see above), so the display
-    // step's writes must also be ordered after it, not only its reads of the buffer.
-    vk::record_barriers(ctx.cmd, {},
-                        {vk::memory_barrier(kCompute, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kCompute, kShaderAccess)});
-  }
-  dispatch(size_t(facts.kind));
+  ctx.bind(*pipelines_.at(mode))
+      .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly
+      .storage(1, output)
+      .storage_buffer(2, range)
+      .constants(push)
+      .dispatch_over(output, kLocalSize, kLocalSize);
 }
 
 }  // namespace filterlab::passes

@@ -58,8 +58,10 @@ class ViewPass {
   static std::optional<ViewKind> kind_for(VkFormat format);
 
   // Declares `output` (RGBA8_UNORM, the size of `source`'s mip 0) and a compute pass `pass_name`
-  // reading `source`. Throws std::invalid_argument when kind_for rejects the source's format,
-  // graph::GraphError when `source` is not declared.
+  // reading `source`, with the buffer "<pass_name> depth range". A depth source adds the passes
+  // "<pass_name> range reset" and "<pass_name> range" before it (this frame's depth range, in
+  // frames whose settings ask for it). Throws std::invalid_argument when kind_for rejects the
+  // source's format, graph::GraphError when `source` is not declared.
   void add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
               const std::string& pass_name = "view");
 
@@ -70,11 +72,11 @@ class ViewPass {
   static constexpr size_t kDepthRangeStep = 4;
 
   void build_pipeline(size_t mode);
-  void record(graph::PassContext& ctx, VkFormat format, const std::string& source, const std::string& output);
+  void dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
+                const std::string& output, const std::string& range);
 
   PassEnv env_;
   std::array<vk::PipelineRef, 5> pipelines_;  // built when a kind is first added
-  vk::Buffer depth_range_;                    // two order keys: nearest, farthest
 };
 
 }  // namespace filterlab::passes

@@ -1,8 +1,10 @@
 #version 460
-// A/B compare, step 2 of the metrics: one workgroup folds the per-tile partials into the frame's
-// result (a host-visible buffer per frame in flight). Each invocation sums its share with Kahan
-// compensation (`precise` keeps the compiler from simplifying the correction away), then a
-// shared-memory tree adds the 256 shares.
+#extension GL_GOOGLE_include_directive : require
+#include "compare_reduction.glsl"
+// A/B compare, step 2 of the metrics: one workgroup folds the per-tile partials into the result
+// (the metrics' host-visible buffer of this frame in flight, or the display's automatic gain).
+// Each invocation sums its share with Kahan compensation (`precise` keeps the compiler from
+// simplifying the correction away), then the shared tree adds the 256 shares.
 layout(local_size_x = 256) in;
 layout(set = 0, binding = 0, std430) readonly buffer Partials { vec4 partials[]; };
 // sums: squared-difference sums of R, G, B, then the largest |A-B|; info: width, height and the
@@ -19,14 +21,11 @@ layout(push_constant) uniform Push {
   uint frame_high;
 };
 
-shared vec4 scratch[256];
-
 void main() {
-  const uint index = gl_LocalInvocationIndex;
   precise vec3 sum = vec3(0.0);
   precise vec3 carry = vec3(0.0);
   float worst = 0.0;
-  for (uint i = index; i < count; i += 256) {
+  for (uint i = gl_LocalInvocationIndex; i < count; i += 256) {
     const vec4 p = partials[i];
     precise vec3 y = p.xyz - carry;
     precise vec3 t = sum + y;
@@ -34,17 +33,9 @@ void main() {
     sum = t;
     worst = max(worst, p.w);
   }
-  scratch[index] = vec4(sum, worst);
-  barrier();
-  for (uint stride = 128; stride > 0; stride >>= 1) {
-    if (index < stride) {
-      const vec4 other = scratch[index + stride];
-      scratch[index] = vec4(scratch[index].xyz + other.xyz, max(scratch[index].w, other.w));
-    }
-    barrier();
-  }
-  if (index == 0) {
-    sums = scratch[0];
+  const vec4 total = reduce_workgroup(vec4(sum, worst));
+  if (gl_LocalInvocationIndex == 0u) {
+    sums = total;
     info = uvec4(width, height, frame_low, frame_high);
   }
 }

@@ -1,4 +1,6 @@
 #version 460
+#extension GL_GOOGLE_include_directive : require
+#include "compare_reduction.glsl"
 // A/B compare, step 1 of the metrics: each 16x16 workgroup reduces a 32x32 tile (2x2 pixels per
 // invocation) to one partial: the sums of squared differences of R, G, B and the largest |A-B|.
 // Summing a tile in a shared-memory tree, then the partials in a second pass, keeps the fp32
@@ -9,11 +11,8 @@ layout(set = 0, binding = 0) uniform sampler2D image_a;
 layout(set = 0, binding = 1) uniform sampler2D image_b;
 layout(set = 0, binding = 2, std430) writeonly buffer Partials { vec4 partials[]; };
 
-shared vec4 scratch[256];
-
 void main() {
   const ivec2 size = textureSize(image_a, 0);
-  const uint index = gl_LocalInvocationIndex;
   const ivec2 origin = ivec2(gl_WorkGroupID.xy) * 32 + ivec2(gl_LocalInvocationID.xy);
   vec3 sum = vec3(0.0);
   float worst = 0.0;
@@ -29,14 +28,7 @@ void main() {
       // metrics do, instead of letting it vanish.
       worst = any(isnan(d)) ? uintBitsToFloat(0x7f800000u) : max(worst, max(ad.r, max(ad.g, ad.b)));
     }
-  scratch[index] = vec4(sum, worst);
-  barrier();
-  for (uint stride = 128; stride > 0; stride >>= 1) {
-    if (index < stride) {
-      const vec4 other = scratch[index + stride];
-      scratch[index] = vec4(scratch[index].xyz + other.xyz, max(scratch[index].w, other.w));
-    }
-    barrier();
-  }
-  if (index == 0) partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = scratch[0];
+  const vec4 tile = reduce_workgroup(vec4(sum, worst));
+  if (gl_LocalInvocationIndex == 0u)
+    partials[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = tile;
 }

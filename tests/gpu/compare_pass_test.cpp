@@ -11,6 +11,7 @@
 #include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -124,7 +125,7 @@ protected:
     passes::ComparePass compare(env, display_format);
     compare.settings = settings;
     EXPECT_FALSE(compare.metrics(0).has_value()) << "no frame recorded yet";
-    compare.add_to(graph, "a", b ? "b" : "a", "compare");
+    add_both(compare, graph, "a", b ? "b" : "a");
 
     graph::Executor executor(*context_, 1, false);
     executor.prepare(graph, {"compare"}, {a.width, a.height});
@@ -132,6 +133,13 @@ protected:
     commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
     const graph::Readback r = executor.read_image("compare");
     return {compare.metrics(0), Display{r.extent.width, r.extent.height, r.format, r.bytes}};
+  }
+
+  // Metrics and display of one pair, as the window adds them.
+  static void add_both(passes::ComparePass& compare, graph::RenderGraph& graph, const std::string& a,
+                       const std::string& b, const std::string& display = "compare") {
+    compare.add_metrics(graph, a, b, display + " metrics");
+    compare.add_display(graph, a, b, display);
   }
 
   static void expect_metrics_match(const passes::CompareMetrics& gpu, const io::ImageF& a,
@@ -409,7 +417,7 @@ TEST_F(ComparePassTest, MetricsPerFrameInFlight) {
   SlotUpload upload_b(*context_, w, h, kSlots);
   upload_b.add_to(graph, "b");
   passes::ComparePass compare(env);
-  compare.add_to(graph, "a", "b", "compare");
+  add_both(compare, graph, "a", "b");
   graph::Executor executor(*context_, kSlots, true);
   executor.prepare(graph, {"compare"}, {w, h});
 
@@ -452,10 +460,10 @@ TEST_F(ComparePassTest, MetricsPerFrameInFlight) {
         << x;
 }
 
-// Two frames recorded into one command buffer with one slot: the second frame's reduction
-// rewrites the partial sums and the result the first frame's passes read, which only the barrier
-// at the start of the metrics pass orders. (The layers here check hazards inside a command buffer,
-// not across submissions, so this is where that barrier is exercised.)
+// Two frames recorded into one command buffer with one slot: the second frame's reductions
+// rewrite the partial sums and the results the first frame's passes read, which only the buffer
+// barriers the graph derives across frames order. (The layers here check hazards inside a command
+// buffer, not across submissions, so this is where those barriers are exercised.)
 TEST_F(ComparePassTest, BackToBackFramesInOneSubmission) {
   const io::ImageF a = random_image(70, 40, 70), b = perturbed(a, 71, 0.1f);
   passes::PassEnv env{*context_, *shaders_, 1};
@@ -463,7 +471,7 @@ TEST_F(ComparePassTest, BackToBackFramesInOneSubmission) {
   UploadedPair uploads(env, graph, a, b);
   passes::ComparePass compare(env);
   compare.settings = difference(0.0f);
-  compare.add_to(graph, "a", "b", "compare");
+  add_both(compare, graph, "a", "b");
   graph::Executor executor(*context_, 1, false);
   executor.prepare(graph, {"compare"}, {a.width, a.height});
   vk::OneShotCommands commands(*context_);
@@ -477,8 +485,8 @@ TEST_F(ComparePassTest, BackToBackFramesInOneSubmission) {
   expect_metrics_match(*m, a, b);
 }
 
-// One ComparePass across sizes (a window resize rebuilds the graph): its partial-sum buffer grows
-// when the image does and is reused when it shrinks.
+// One ComparePass across graphs of several sizes (a window rebuilds its graph on a chain edit):
+// the partial sums follow each graph's image size.
 TEST_F(ComparePassTest, FollowsTheImageSizeAcrossGraphs) {
   passes::PassEnv env{*context_, *shaders_, 1};
   passes::ComparePass compare(env);
@@ -488,7 +496,7 @@ TEST_F(ComparePassTest, FollowsTheImageSizeAcrossGraphs) {
     const io::ImageF a = random_image(w, h, ++seed), b = random_image(w, h, ++seed);
     graph::RenderGraph graph;
     UploadedPair uploads(env, graph, a, b);
-    compare.add_to(graph, "a", "b", "compare");
+    add_both(compare, graph, "a", "b");
     graph::Executor executor(*context_, 1, false);
     executor.prepare(graph, {"compare"}, {w, h});
     vk::OneShotCommands commands(*context_);
@@ -525,7 +533,7 @@ TEST_F(ComparePassTest, BadInputIsReportedClearly) {
   const io::ImageF a = random_image(16, 8, 60), b = random_image(8, 16, 61);
   graph::RenderGraph graph;
   UploadedPair uploads(env, graph, a, b);
-  compare.add_to(graph, "a", "b", "compare");
+  add_both(compare, graph, "a", "b");
   graph::Executor executor(*context_, 2, false);
   executor.prepare(graph, {"compare"}, {16, 8});
   vk::OneShotCommands commands(*context_);
@@ -640,32 +648,107 @@ TEST_F(ComparePassTest, MetricsAndDisplayOnDifferentPairs) {
   }
 }
 
-// add_to is add_metrics plus the display of the same pair, with the pass names it always had.
-TEST_F(ComparePassTest, AddToDeclaresBothPassesUnderTheirNames) {
-  const io::ImageF a = random_image(20, 10, 95), b = random_image(20, 10, 96);
+// The metrics are never culled (the host reads their result after the frame); the display and its
+// gain reduction are when nothing asks for the display. The buffers are graph resources: the
+// partial sums one vec4 per 32x32 tile of A, the metrics' result imported from the pass.
+TEST_F(ComparePassTest, MetricsLiveWithoutTheDisplayAndTheirBuffersAreGraphResources) {
+  const io::ImageF a = random_image(70, 40, 95), b = random_image(70, 40, 96);
   passes::PassEnv env{*context_, *shaders_, 1};
   graph::RenderGraph graph;
   UploadedPair uploads(env, graph, a, b);
   passes::ComparePass compare(env);
-  compare.add_to(graph, "a", "b", "ab");
-  std::vector<std::string> names;
-  for (const graph::PassDecl& p : graph.passes()) names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"upload a", "upload b", "ab metrics", "ab"}));
-  EXPECT_TRUE(graph.passes()[2].side_effect);
-  // The display alone of another graph is culled when nothing asks for it; the metrics never are.
-  graph::RenderGraph metrics_only;
-  uploads.upload_a.add_to(metrics_only, "a");
-  uploads.upload_b.add_to(metrics_only, "b");
-  compare.add_metrics(metrics_only, "a", "b", "m");
-  compare.add_display(metrics_only, "a", "b", "shown");
+  compare.add_metrics(graph, "a", "b", "m");
+  compare.add_display(graph, "a", "b", "shown");
   graph::Executor executor(*context_, 1, false);
-  executor.prepare(metrics_only, {"a"}, {20, 10});
-  EXPECT_EQ(executor.compiled().culled, std::vector<std::string>{"shown"});
+  executor.prepare(graph, {"a"}, {70, 40});
+  const graph::CompiledGraph& compiled = executor.compiled();
+  EXPECT_EQ(compiled.culled, (std::vector<std::string>{"shown gain", "shown gain finish", "shown"}));
+  const auto partials = compiled.find_buffer("m partials");
+  ASSERT_TRUE(partials.has_value());
+  EXPECT_EQ(compiled.buffers[*partials].size, 3u * 2u * 16u);  // ceil(70 / 32) x ceil(40 / 32) tiles
+  const auto result = compiled.find_buffer("m result");
+  ASSERT_TRUE(result.has_value());
+  EXPECT_TRUE(compiled.buffers[*result].imported);
+  EXPECT_FALSE(compiled.find_buffer("shown gain result").has_value());
+
   vk::OneShotCommands commands(*context_);
   commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 4); });
   ASSERT_TRUE(compare.metrics(0).has_value());
   EXPECT_EQ(compare.metrics(0)->frame, 4u);
   expect_metrics_match(*compare.metrics(0), a, b);
+}
+
+// The window's resize: one graph whose images follow the output size, prepared again at another
+// size while two frames are in flight (no device wait): every frame's metrics and display follow
+// its own size, and the buffers replaced by a resize stay alive until their frames are done.
+TEST_F(ComparePassTest, FollowsTheOutputSizeWithFramesInFlight) {
+  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  // A and B are cleared to colours that change every frame.
+  auto colour = [](char image, uint64_t frame) -> std::array<float, 4> {
+    if (image == 'a') return {0.25f + 0.01f * float(frame % 5), 0.5f, 0.75f, 1.0f};
+    return {0.2f, 0.5f + 0.02f * float(frame % 3), 0.1f, 1.0f};
+  };
+  graph::RenderGraph graph;
+  for (char image : {'a', 'b'}) {
+    const std::string name(1, image);
+    graph.declare_image(name, {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::output()});
+    graph.add_pass("clear " + name, graph::PassKind::Transfer)
+        .write(name, graph::Usage::TransferDst)
+        .execute([name, image, colour](graph::PassContext& ctx) {
+          const std::array<float, 4> c = colour(image, ctx.frame);
+          const VkClearColorValue value{{c[0], c[1], c[2], c[3]}};
+          const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+          vkCmdClearColorImage(ctx.cmd, ctx.image_handle(name), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value,
+                               1, &range);
+        });
+  }
+  passes::PassEnv env{*context_, *shaders_, kSlots};
+  passes::ComparePass compare(env);
+  compare.settings = difference(0.0f);
+  add_both(compare, graph, "a", "b");
+  graph::Executor executor(*context_, kSlots, false);
+
+  std::vector<VkExtent2D> sizes;  // per frame
+  auto check = [&](uint64_t frame) {
+    SCOPED_TRACE("frame " + std::to_string(frame));
+    const auto m = compare.metrics(frame % kSlots);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->frame, frame);
+    EXPECT_EQ(m->extent.width, sizes[frame].width);
+    EXPECT_EQ(m->extent.height, sizes[frame].height);
+    double sum = 0, worst = 0;
+    for (int c = 0; c < 3; ++c) {
+      const double d = double(colour('a', frame)[c]) - double(colour('b', frame)[c]);
+      sum += d * d;
+      worst = std::max(worst, std::abs(d));
+    }
+    EXPECT_NEAR(m->values.mse, sum / 3, kMseTolerance * sum / 3);
+    EXPECT_NEAR(m->values.max_abs, worst, kMaxAbsTolerance);
+  };
+  uint64_t frame = 0;
+  {
+    headless::FrameRing ring(*context_);
+    for (VkExtent2D size :
+         {VkExtent2D{40, 30}, VkExtent2D{300, 200}, VkExtent2D{64, 64}, VkExtent2D{33, 70}}) {
+      executor.prepare(graph, {"compare"}, size);
+      for (int i = 0; i < 3; ++i, ++frame) {
+        sizes.push_back(size);
+        VkCommandBuffer cmd = ring.begin(frame);  // waits for frame - kSlots only
+        if (frame >= kSlots) check(frame - kSlots);
+        executor.record(cmd, uint32_t(frame % kSlots), frame);
+        ring.submit(frame);
+      }
+    }
+    ring.wait_for(frame);
+    for (uint64_t f = frame - kSlots; f < frame; ++f) check(f);
+  }
+  // The last display: a constant difference with the automatic gain is white everywhere.
+  const graph::Readback r = executor.read_image("compare");
+  ASSERT_EQ(r.extent.width, 33u);
+  ASSERT_EQ(r.extent.height, 70u);
+  size_t not_white = 0;
+  for (uint8_t v : r.bytes) not_white += v != 255;
+  EXPECT_EQ(not_white, 0u);
 }
 
 // The window's A/B view: one TonemapPass tonemaps chain A into "final" and chain B into "b.final"

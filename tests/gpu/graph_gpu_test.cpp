@@ -1,11 +1,14 @@
-// GPU tier: the graph executor with history images and single-mip access, under synchronization
-// validation. The shaders are GLSL compiled at run time, which also exercises shaderc.
+// GPU tier: the graph executor with history images, single-mip access and graph buffers, under
+// synchronization validation. The shaders are GLSL compiled at run time, which also exercises shaderc.
 #include "gpu_test_util.h"
 
 #include "graph/executor.h"
 #include "headless/capture.h"
+#include "headless/frame_ring.h"
 #include "vk/shader_compiler.h"
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 
 using namespace filterlab;
@@ -60,6 +63,50 @@ void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
   imageStore(destination, p, texelFetch(source, p, 0));
+}
+)";
+
+// One invocation per 8x8 tile of the ramp: the tile's sum.
+constexpr const char* kTileSums = R"(#version 460
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform sampler2D ramp;
+layout(set = 0, binding = 1, std430) writeonly buffer Tiles { float tiles[]; };
+void main() {
+  const ivec2 size = textureSize(ramp, 0), count = (size + 7) / 8, t = ivec2(gl_GlobalInvocationID.xy);
+  if (any(greaterThanEqual(t, count))) return;
+  float sum = 0.0;
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x) {
+      const ivec2 p = t * 8 + ivec2(x, y);
+      if (all(lessThan(p, size))) sum += texelFetch(ramp, p, 0).r;
+    }
+  tiles[t.y * count.x + t.x] = sum;
+}
+)";
+
+// Every pixel shows its tile's sum.
+constexpr const char* kSpread = R"(#version 460
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, std430) readonly buffer Tiles { float tiles[]; };
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D spread;
+void main() {
+  const ivec2 p = ivec2(gl_GlobalInvocationID.xy), size = imageSize(spread);
+  if (any(greaterThanEqual(p, size))) return;
+  imageStore(spread, p, vec4(tiles[(p.y / 8) * ((size.x + 7) / 8) + p.x / 8]));
+}
+)";
+
+// The sum of all tiles and the frame index, for the host.
+constexpr const char* kTotal = R"(#version 460
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) readonly buffer Tiles { float tiles[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer Result { float total; uint frame; };
+layout(push_constant) uniform Push { uint count; uint frame_index; };
+void main() {
+  float sum = 0.0;
+  for (uint i = 0; i < count; ++i) sum += tiles[i];
+  total = sum;
+  frame = frame_index;
 }
 )";
 
@@ -149,6 +196,134 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   io::ImageF resized = headless::to_float_image(executor.read_image("acc"));
   EXPECT_EQ(resized.width, 30u);
   for (float v : resized.pixels) ASSERT_EQ(v, 1.0f);  // a fresh history starts from zero again
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// Buffers as graph resources: a transient buffer sized per tile of an output-sized image, read by
+// two passes, and an imported host-visible buffer per slot that the host reads after each frame.
+// Two frames in flight, and the output resized between frames without waiting for the device:
+// the buffers follow the size, and the ones replaced stay alive until their frames are done.
+TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
+  const std::filesystem::path dir = test::temp_dir("graph-gpu-buffers");
+  write_file(dir / "fill.comp", kFill);
+  write_file(dir / "tile_sums.comp", kTileSums);
+  write_file(dir / "spread.comp", kSpread);
+  write_file(dir / "total.comp", kTotal);
+
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  vk::ShaderSource shaders{{}, dir};
+  constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  vk::Pipeline fill(ctx, shaders,
+                    vk::ComputePipelineDesc{"fill.comp", {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0}, {}});
+  vk::Pipeline tile_sums(
+      ctx, shaders,
+      vk::ComputePipelineDesc{
+          "tile_sums.comp", {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kStorageBuffer}, 0}, {}});
+  vk::Pipeline spread(
+      ctx, shaders,
+      vk::ComputePipelineDesc{"spread.comp", {{kStorageBuffer, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0}, {}});
+  vk::Pipeline total(ctx, shaders,
+                     vk::ComputePipelineDesc{"total.comp", {{kStorageBuffer, kStorageBuffer}, 8}, {}});
+
+  struct Result {
+    float total;
+    uint32_t frame;
+  };
+  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  std::vector<vk::Buffer> results;
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    results.emplace_back(ctx, sizeof(Result), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
+                         "result " + std::to_string(i));
+    std::memset(results.back().mapped(), 0, sizeof(Result));
+  }
+
+  using graph::Usage;
+  graph::RenderGraph g;
+  g.declare_image("ramp", {VK_FORMAT_R32_SFLOAT});
+  g.declare_image("spread", {VK_FORMAT_R32_SFLOAT});
+  g.declare_buffer("tiles", {graph::BufferSize::per_tile("ramp", 8, 8, sizeof(float))});
+  g.import_buffer(
+      "result",
+      [&](uint32_t slot) {
+        return graph::ExternalBuffer{results.at(slot).handle(), results.at(slot).size()};
+      },
+      graph::BufferUsage::HostRead);
+  g.add_pass("fill", graph::PassKind::Compute)
+      .write("ramp", Usage::StorageWriteCompute)
+      .execute([&](graph::PassContext& c) { c.bind(fill).storage(0, "ramp").dispatch_over("ramp", 8, 8); });
+  g.add_pass("tile sums", graph::PassKind::Compute)
+      .read("ramp", Usage::SampledCompute)
+      .write_buffer("tiles")
+      .execute([&](graph::PassContext& c) {
+        const VkExtent2D e = c.image("ramp").extent;
+        c.bind(tile_sums)
+            .sampled(0, "ramp", graph::Filter::Nearest)
+            .storage_buffer(1, "tiles")
+            .dispatch_over(VkExtent2D{(e.width + 7) / 8, (e.height + 7) / 8}, 8, 8);
+      });
+  g.add_pass("spread", graph::PassKind::Compute)
+      .read_buffer("tiles")
+      .write("spread", Usage::StorageWriteCompute)
+      .execute([&](graph::PassContext& c) {
+        c.bind(spread).storage_buffer(0, "tiles").storage(1, "spread").dispatch_over("spread", 8, 8);
+      });
+  g.add_pass("total", graph::PassKind::Compute)
+      .read_buffer("tiles")
+      .write_buffer("result")
+      .execute([&](graph::PassContext& c) {
+        const uint32_t push[2] = {uint32_t(c.buffer("tiles").size / sizeof(float)), uint32_t(c.frame)};
+        c.bind(total).storage_buffer(0, "tiles").storage_buffer(1, "result").constants(push).dispatch(1, 1);
+      });
+
+  auto ramp_total = [](VkExtent2D e) {
+    double sum = 0;
+    for (uint32_t y = 0; y < e.height; ++y)
+      for (uint32_t x = 0; x < e.width; ++x) sum += x + 100.0 * y;
+    return sum;
+  };
+  graph::Executor executor(ctx, kSlots, false);
+  std::vector<VkExtent2D> sizes;  // per frame
+  size_t checked = 0;
+  auto check = [&](uint64_t frame) {
+    Result r;
+    std::memcpy(&r, results[frame % kSlots].mapped(), sizeof r);
+    EXPECT_EQ(r.frame, frame);
+    EXPECT_EQ(r.total, ramp_total(sizes[frame])) << "frame " << frame;
+    ++checked;
+  };
+  uint64_t frame = 0;
+  {
+    headless::FrameRing ring(ctx);
+    for (VkExtent2D size : {VkExtent2D{24, 20}, VkExtent2D{40, 33}, VkExtent2D{9, 9}}) {
+      executor.prepare(g, {"spread"}, size);  // the frames in flight still use the previous buffers
+      EXPECT_EQ(executor.compiled().buffers[*executor.compiled().find_buffer("tiles")].size,
+                VkDeviceSize((size.width + 7) / 8) * ((size.height + 7) / 8) * sizeof(float));
+      for (int i = 0; i < 3; ++i, ++frame) {
+        sizes.push_back(size);
+        VkCommandBuffer cmd = ring.begin(frame);
+        if (frame >= kSlots) check(frame - kSlots);
+        executor.record(cmd, uint32_t(frame % kSlots), frame);
+        ring.submit(frame);
+      }
+    }
+    ring.wait_for(frame);
+    for (uint64_t f = frame - kSlots; f < frame; ++f) check(f);
+  }
+  EXPECT_EQ(checked, frame);
+
+  // Each pixel of the last frame's 9x9 image holds its 8x8 tile's sum.
+  io::ImageF spread_image = headless::to_float_image(executor.read_image("spread"));
+  ASSERT_EQ(spread_image.width, 9u);
+  for (uint32_t y = 0; y < 9; ++y)
+    for (uint32_t x = 0; x < 9; ++x) {
+      double tile = 0;
+      for (uint32_t ty = y / 8 * 8; ty < std::min(y / 8 * 8 + 8, 9u); ++ty)
+        for (uint32_t tx = x / 8 * 8; tx < std::min(x / 8 * 8 + 8, 9u); ++tx) tile += tx + 100.0 * ty;
+      EXPECT_EQ(spread_image.at(x, y, 0), float(tile)) << x << "," << y;
+    }
   EXPECT_EQ(ctx.validation_messages(), 0u);
   std::filesystem::remove_all(dir);
 }

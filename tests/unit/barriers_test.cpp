@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <ostream>
+#include <string>
 
 using namespace filterlab::graph;
 
@@ -13,6 +15,11 @@ void PrintTo(const ImageBarrier& b, std::ostream* os) {
         << b.src_stage << " access 0x" << b.src_access << ", dst stage 0x" << b.dst_stage
         << " access 0x" << b.dst_access << std::dec << ", layout " << b.old_layout << " -> "
         << b.new_layout << "}";
+}
+void PrintTo(const BufferBarrier& b, std::ostream* os) {
+    *os << "{buffer " << b.buffer << ", src stage 0x" << std::hex << b.src_stage << " access 0x"
+        << b.src_access << ", dst stage 0x" << b.dst_stage << " access 0x" << b.dst_access << std::dec
+        << "}";
 }
 }  // namespace filterlab::graph
 
@@ -265,4 +272,123 @@ TEST(Barriers, WriteAccessesKeepsOnlyWrites) {
     EXPECT_EQ(write_accesses(VK_ACCESS_2_TRANSFER_READ_BIT | kSampled), kNone);
     EXPECT_EQ(write_accesses(VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_READ_BIT),
               VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
+// ---- buffers -----------------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint64_t kBuf = 0x5eed;
+constexpr BufferUsage kAllBufferUsages[] = {
+    BufferUsage::StorageReadCompute, BufferUsage::StorageWriteCompute,
+    BufferUsage::StorageReadWriteCompute, BufferUsage::UniformCompute, BufferUsage::IndirectRead,
+    BufferUsage::TransferSrc, BufferUsage::TransferDst, BufferUsage::HostRead};
+
+BufferBarrier one(BarrierTracker& t, uint64_t buffer, BufferUsage usage) {
+    std::optional<BufferBarrier> b = t.access(buffer, usage);
+    EXPECT_TRUE(b.has_value()) << usage_name(usage);
+    return b.value_or(BufferBarrier{});
+}
+
+void none(BarrierTracker& t, uint64_t buffer, BufferUsage usage) {
+    std::optional<BufferBarrier> b = t.access(buffer, usage);
+    EXPECT_FALSE(b.has_value()) << usage_name(usage) << " got " << ::testing::PrintToString(*b);
+}
+
+}  // namespace
+
+TEST(BufferBarriers, FirstAccessNeedsNone) {
+    for (BufferUsage u : kAllBufferUsages) {
+        BarrierTracker t;
+        none(t, kBuf, u);
+    }
+}
+
+TEST(BufferBarriers, WriterThenReaderGetsTheWritersScope) {
+    BarrierTracker t;
+    none(t, kBuf, BufferUsage::StorageWriteCompute);
+    EXPECT_EQ(one(t, kBuf, BufferUsage::StorageReadCompute),
+              (BufferBarrier{kBuf, kCompute, kStorageWrite, kCompute, kStorageRead}));
+    none(t, kBuf, BufferUsage::StorageReadCompute);  // a second reader: already visible
+    // A new kind of read is not covered by the first barrier.
+    EXPECT_EQ(one(t, kBuf, BufferUsage::IndirectRead),
+              (BufferBarrier{kBuf, kCompute, kStorageWrite, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                             VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT}));
+    none(t, kBuf, BufferUsage::IndirectRead);
+}
+
+TEST(BufferBarriers, ReadersNeedNoneBetweenThem) {
+    BarrierTracker t;
+    for (BufferUsage u : {BufferUsage::StorageReadCompute, BufferUsage::UniformCompute,
+                          BufferUsage::TransferSrc, BufferUsage::StorageReadCompute})
+        none(t, kBuf, u);
+}
+
+TEST(BufferBarriers, WriteAfterReadWaitsForEveryReaderWithoutAMemoryDependency) {
+    BarrierTracker t;
+    none(t, kBuf, BufferUsage::UniformCompute);
+    none(t, kBuf, BufferUsage::TransferSrc);
+    EXPECT_EQ(one(t, kBuf, BufferUsage::StorageWriteCompute),
+              (BufferBarrier{kBuf, kCompute | VK_PIPELINE_STAGE_2_COPY_BIT, kNone, kCompute, kStorageWrite}));
+}
+
+TEST(BufferBarriers, WriteAfterWriteCarriesTheEarlierWrite) {
+    BarrierTracker t;
+    none(t, kBuf, BufferUsage::TransferDst);  // reset by vkCmdFillBuffer, then atomics
+    const VkPipelineStageFlags2 transfer_dst = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    EXPECT_EQ(one(t, kBuf, BufferUsage::StorageReadWriteCompute),
+              (BufferBarrier{kBuf, transfer_dst, VK_ACCESS_2_TRANSFER_WRITE_BIT, kCompute,
+                             kStorageRead | kStorageWrite}));
+    // Read-write after read-write: only the write bits are a source.
+    EXPECT_EQ(one(t, kBuf, BufferUsage::StorageReadWriteCompute),
+              (BufferBarrier{kBuf, kCompute, kStorageWrite, kCompute, kStorageRead | kStorageWrite}));
+}
+
+// The host reads after the frame's fence: the barrier makes the write visible to it, and the next
+// frame's write waits for the last device write only (the fence wait ordered the host read).
+TEST(BufferBarriers, HostReadAfterTheFrameAndTheNextFramesWrite) {
+    BarrierTracker t;
+    none(t, kBuf, BufferUsage::StorageWriteCompute);
+    EXPECT_EQ(one(t, kBuf, BufferUsage::HostRead),
+              (BufferBarrier{kBuf, kCompute, kStorageWrite, VK_PIPELINE_STAGE_2_HOST_BIT,
+                             VK_ACCESS_2_HOST_READ_BIT}));
+    EXPECT_EQ(one(t, kBuf, BufferUsage::StorageWriteCompute),
+              (BufferBarrier{kBuf, kCompute, kStorageWrite, kCompute, kStorageWrite}));
+}
+
+// Every pair of usages, in order: the barrier is exactly what the two usages declare (never a
+// broader stage such as ALL_COMMANDS), and there is one whenever either access writes.
+TEST(BufferBarriers, EveryPairFollowsTheDeclaredUsages) {
+    for (BufferUsage first : kAllBufferUsages)
+        for (BufferUsage second : kAllBufferUsages) {
+            SCOPED_TRACE(std::string(usage_name(first)) + " then " + usage_name(second));
+            const BufferUsageInfo a = usage_info(first), b = usage_info(second);
+            BarrierTracker t;
+            t.access(kBuf, first);
+            const std::optional<BufferBarrier> got = t.access(kBuf, second);
+            // Reads by the host are ordered by the fence wait, not by a barrier.
+            const bool first_waited_for = a.writes || a.stage != VK_PIPELINE_STAGE_2_HOST_BIT;
+            const bool needed = a.writes || (b.writes && first_waited_for);
+            ASSERT_EQ(got.has_value(), needed);
+            if (!got) continue;
+            EXPECT_EQ(got->src_stage, a.stage);
+            EXPECT_EQ(got->src_access, a.writes ? write_accesses(a.access) : kNone);
+            EXPECT_EQ(got->dst_stage, b.stage);
+            EXPECT_EQ(got->dst_access, b.access);
+            EXPECT_EQ(got->src_stage & VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0u);
+        }
+}
+
+TEST(BufferBarriers, BuffersAndImagesAreTrackedApart) {
+    BarrierTracker t;
+    none(t, 0, BufferUsage::StorageWriteCompute);
+    // Image 0 is another resource: its first use is a transition from UNDEFINED.
+    EXPECT_EQ(one(t, SubresourceKey{0, 0}, Usage::StorageReadCompute),
+              barrier({0, 0}, VK_PIPELINE_STAGE_2_NONE, kNone, kCompute, kStorageRead, kUndefined, kGeneral));
+    none(t, 1, BufferUsage::StorageReadCompute);  // another buffer
+    EXPECT_TRUE(t.access(0, BufferUsage::StorageReadCompute).has_value());
+    t.forget_buffer(0);
+    none(t, 0, BufferUsage::StorageWriteCompute);  // a new buffer behind the same key
+    t.clear();
+    none(t, 0, BufferUsage::StorageReadCompute);
 }

@@ -1,4 +1,5 @@
 #include "graph/graph.h"
+#include "graph/schedule.h"
 
 #include <gtest/gtest.h>
 
@@ -697,4 +698,269 @@ TEST(GraphImages, UsageFlagsAndProducer) {
     EXPECT_EQ(draw.accesses[1].usage, Usage::ColorAttachment);
     EXPECT_EQ(draw.kind, PassKind::Graphics);
     EXPECT_EQ(pass(c, "copy").kind, PassKind::Transfer);
+}
+
+// ---- buffers -----------------------------------------------------------------------------------
+
+namespace {
+
+constexpr VkPipelineStageFlags2 kComputeStage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+
+// Compute pass writing the buffer `out` (storage) from the image `in` (sampled, unless empty).
+PassBuilder reduce(RenderGraph& g, const std::string& name, const std::string& in, const std::string& out) {
+    PassBuilder b = g.add_pass(name, PassKind::Compute);
+    if (!in.empty()) b.read(in, Usage::SampledCompute);
+    b.write_buffer(out).execute(noop);
+    return b;
+}
+
+// Compute pass reading the buffer `in` (storage, read-only) and writing the image `out`.
+PassBuilder show(RenderGraph& g, const std::string& name, const std::string& in, const std::string& out) {
+    PassBuilder b = g.add_pass(name, PassKind::Compute);
+    b.read_buffer(in).write(out, Usage::StorageWriteCompute).execute(noop);
+    return b;
+}
+
+const CompiledBuffer& buffer(const CompiledGraph& c, const std::string& name) {
+    auto i = c.find_buffer(name);
+    if (!i) throw std::runtime_error("no compiled buffer " + name);
+    return c.buffers[*i];
+}
+
+// The barriers of one frame, with each compiled buffer known by 100 + its index.
+FrameBarriers barriers_of(const CompiledGraph& c, BarrierTracker& tracker, uint64_t frame = 0) {
+    std::vector<uint64_t> keys;
+    for (size_t i = 0; i < c.buffers.size(); ++i) keys.push_back(100 + i);
+    return frame_barriers(c, assign_physical_ids(c), keys, tracker, frame);
+}
+
+uint64_t key_of(const CompiledGraph& c, const std::string& name) { return 100 + *c.find_buffer(name); }
+
+ExternalBuffer no_buffer(uint32_t) { return {}; }
+
+}  // namespace
+
+TEST(GraphBuffers, WriterThenReaderGetsOneBarrierWithTheWritersScope) {
+    RenderGraph g;
+    declare(g, {"scene", "final"});
+    g.declare_buffer("sums", {BufferSize::fixed(64)});
+    filter(g, "scene", "", "scene");
+    reduce(g, "reduce", "scene", "sums");
+    show(g, "show", "sums", "final");
+    const CompiledGraph c = g.compile({"final"}, kExtent);
+    EXPECT_EQ(live(c), (Names{"scene", "reduce", "show"}));
+    BarrierTracker tracker;
+    FrameBarriers f = barriers_of(c, tracker);
+    ASSERT_EQ(f.passes.size(), 3u);
+    EXPECT_TRUE(f.passes[1].buffers.empty()) << "first use of the buffer";
+    ASSERT_EQ(f.passes[2].buffers.size(), 1u);
+    EXPECT_EQ(f.passes[2].buffers[0], (BufferBarrier{key_of(c, "sums"), kComputeStage,
+                                                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kComputeStage,
+                                                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT}));
+    EXPECT_TRUE(f.end.empty());
+    // The next frame's write waits for this frame's read and the write before it.
+    f = barriers_of(c, tracker, 1);
+    ASSERT_EQ(f.passes[1].buffers.size(), 1u);
+    EXPECT_EQ(f.passes[1].buffers[0],
+              (BufferBarrier{key_of(c, "sums"), kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                             kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT}));
+    ASSERT_EQ(f.passes[2].buffers.size(), 1u);
+}
+
+TEST(GraphBuffers, TwoReadersNeedNoBarrierBetweenThem) {
+    RenderGraph g;
+    declare(g, {"a", "b"});
+    g.declare_buffer("sums", {BufferSize::fixed(16)});
+    reduce(g, "reduce", "", "sums");
+    show(g, "show a", "sums", "a");
+    show(g, "show b", "sums", "b");
+    const CompiledGraph c = g.compile({"a", "b"}, kExtent);
+    BarrierTracker tracker;
+    const FrameBarriers f = barriers_of(c, tracker);
+    ASSERT_EQ(f.passes.size(), 3u);
+    EXPECT_EQ(f.passes[1].buffers.size(), 1u);
+    EXPECT_TRUE(f.passes[2].buffers.empty());
+}
+
+TEST(GraphBuffers, PassWhoseBufferReachesNothingIsCulled) {
+    RenderGraph g;
+    declare(g, {"scene", "final"});
+    g.declare_buffer("histogram", {BufferSize::fixed(1024)});
+    g.declare_buffer("exposure", {BufferSize::fixed(4)});
+    g.declare_buffer("unused", {BufferSize::fixed(4)});
+    filter(g, "scene", "", "scene");
+    reduce(g, "histogram", "scene", "histogram");
+    g.add_pass("exposure", PassKind::Compute)
+        .read_buffer("histogram")
+        .write_buffer("exposure")
+        .execute(noop);
+    reduce(g, "statistics", "scene", "unused");  // nobody reads its buffer
+    g.add_pass("tonemap", PassKind::Compute)
+        .read("scene", Usage::SampledCompute)
+        .read_buffer("exposure", BufferUsage::UniformCompute)
+        .write("final", Usage::StorageWriteCompute)
+        .execute(noop);
+    CompiledGraph c = g.compile({"final"}, kExtent);
+    EXPECT_EQ(live(c), (Names{"scene", "histogram", "exposure", "tonemap"}));
+    EXPECT_EQ(c.culled, (Names{"statistics"}));
+    EXPECT_FALSE(c.find_buffer("unused").has_value());
+    EXPECT_EQ(buffer(c, "exposure").usage,
+              VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT));
+    EXPECT_EQ(buffer(c, "exposure").producer, "exposure");
+
+    // Without the tonemap reading it, the whole buffer chain is culled.
+    RenderGraph h;
+    declare(h, {"scene"});
+    h.declare_buffer("histogram", {BufferSize::fixed(1024)});
+    filter(h, "scene", "", "scene");
+    reduce(h, "histogram", "scene", "histogram");
+    EXPECT_EQ(h.compile({"scene"}, kExtent).culled, (Names{"histogram"}));
+}
+
+TEST(GraphBuffers, FullRewriteKillsEarlierWriterAndReadWriteKeepsIt) {
+    RenderGraph g;
+    declare(g, {"final"});
+    g.declare_buffer("counts", {BufferSize::fixed(4)});
+    reduce(g, "first", "", "counts");
+    reduce(g, "second", "", "counts");
+    show(g, "use", "counts", "final");
+    EXPECT_EQ(g.compile({"final"}, kExtent).culled, (Names{"first"}));
+
+    RenderGraph h;
+    declare(h, {"final"});
+    h.declare_buffer("counts", {BufferSize::fixed(4)});
+    h.add_pass("clear", PassKind::Transfer).write_buffer("counts", BufferUsage::TransferDst).execute(noop);
+    h.add_pass("count", PassKind::Compute).read_write_buffer("counts").execute(noop);
+    show(h, "use", "counts", "final");
+    const CompiledGraph c = h.compile({"final"}, kExtent);
+    EXPECT_TRUE(c.culled.empty());
+    BarrierTracker tracker;
+    const FrameBarriers f = barriers_of(c, tracker);
+    ASSERT_EQ(f.passes[1].buffers.size(), 1u);
+    EXPECT_EQ(f.passes[1].buffers[0].src_access, VkAccessFlags2(VK_ACCESS_2_TRANSFER_WRITE_BIT));
+    EXPECT_EQ(f.passes[1].buffers[0].dst_access,
+              VkAccessFlags2(VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
+}
+
+// An imported buffer read by the host after the frame: its writer is never culled, it may be read
+// before any pass writes it, each slot has its own buffer, and the frame ends with the barrier to
+// the host.
+TEST(GraphBuffers, ImportedBufferReadByTheHostAfterTheFrame) {
+    RenderGraph g;
+    declare(g, {"scene", "final"});
+    g.import_buffer("result", no_buffer, BufferUsage::HostRead);
+    g.import_buffer("settings", no_buffer);
+    filter(g, "scene", "", "scene");
+    reduce(g, "metrics", "scene", "result");
+    g.add_pass("tonemap", PassKind::Compute)
+        .read("scene", Usage::SampledCompute)
+        .read_buffer("settings", BufferUsage::UniformCompute)
+        .write("final", Usage::StorageWriteCompute)
+        .execute(noop);
+    const CompiledGraph c = g.compile({"final"}, kExtent);
+    EXPECT_EQ(live(c), (Names{"scene", "metrics", "tonemap"}));
+    EXPECT_TRUE(static_cast<bool>(buffer(c, "result").imported));
+    EXPECT_EQ(buffer(c, "result").after, BufferUsage::HostRead);
+    EXPECT_FALSE(buffer(c, "settings").after.has_value());
+
+    BarrierTracker tracker;
+    const PhysicalIds ids = assign_physical_ids(c);
+    const uint32_t result = *c.find_buffer("result"), settings = *c.find_buffer("settings");
+    for (uint64_t frame = 0; frame < 4; ++frame) {
+        SCOPED_TRACE("frame " + std::to_string(frame));
+        std::vector<uint64_t> keys(c.buffers.size());
+        keys[result] = 10 + frame % 2;  // one buffer per slot
+        keys[settings] = 20;
+        const FrameBarriers f = frame_barriers(c, ids, keys, tracker, frame);
+        EXPECT_TRUE(f.passes[2].buffers.empty()) << "the owner filled it; nothing wrote it on the device";
+        // The slot's buffer was last written two frames ago (and read by the host since).
+        ASSERT_EQ(f.passes[1].buffers.size(), frame < 2 ? 0u : 1u);
+        if (frame >= 2) {
+            EXPECT_EQ(f.passes[1].buffers[0],
+                      (BufferBarrier{keys[result], kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                     kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT}));
+        }
+        ASSERT_EQ(f.end.buffers.size(), 1u);
+        EXPECT_EQ(f.end.buffers[0],
+                  (BufferBarrier{keys[result], kComputeStage, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT}));
+    }
+}
+
+TEST(GraphBuffers, SizesFollowTheirImage) {
+    RenderGraph g;
+    g.declare_image("final", {});
+    g.declare_image("half", sized(SizeRule::output(0.5f)));
+    g.declare_buffer("tiles", {BufferSize::per_tile("final", 32, 16, 16)});
+    g.declare_buffer("half tiles", {BufferSize::per_tile("half", 8, 8, 4)});
+    g.declare_buffer("fixed", {BufferSize::fixed(12)});
+    g.add_pass("p", PassKind::Compute)
+        .write_buffer("tiles")
+        .write_buffer("half tiles")
+        .write_buffer("fixed")
+        .write("final", Usage::StorageWriteCompute)
+        .execute(noop);
+    for (VkExtent2D e : {VkExtent2D{64, 48}, VkExtent2D{65, 1}, VkExtent2D{1920, 1080}}) {
+        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height));
+        const CompiledGraph c = g.compile({"final"}, e);
+        const uint32_t hw = (e.width + 1) / 2, hh = (e.height + 1) / 2;
+        EXPECT_EQ(buffer(c, "tiles").size, VkDeviceSize((e.width + 31) / 32) * ((e.height + 15) / 16) * 16);
+        EXPECT_EQ(buffer(c, "half tiles").size, VkDeviceSize((hw + 7) / 8) * ((hh + 7) / 8) * 4);
+        EXPECT_EQ(buffer(c, "fixed").size, 12u);
+    }
+}
+
+TEST(GraphBuffers, Errors) {
+    auto graph = [](BufferSize size) {
+        RenderGraph g;
+        declare(g, {"final"});
+        g.declare_buffer("b", {size});
+        g.add_pass("p", PassKind::Compute)
+            .write_buffer("b")
+            .write("final", Usage::StorageWriteCompute)
+            .execute(noop);
+        return g;
+    };
+    EXPECT_EQ(compile_error(graph(BufferSize::fixed(0))),
+              "size of buffer 'b' cannot be resolved: it is 0 bytes");
+    EXPECT_EQ(compile_error(graph(BufferSize::per_tile("ghost", 8, 8, 4))),
+              "size of buffer 'b' cannot be resolved: it is per tile of 'ghost', which is not declared");
+    EXPECT_EQ(compile_error(graph(BufferSize::per_tile("final", 0, 8, 4))),
+              "size of buffer 'b' cannot be resolved: its tile is empty");
+
+    RenderGraph g;
+    declare(g, {"final"});
+    g.declare_buffer("b", {BufferSize::fixed(4)});
+    EXPECT_EQ(error_of([&] { g.declare_buffer("b", {}); }), "buffer 'b' is declared twice");
+    EXPECT_EQ(error_of([&] { g.declare_image("b", {}); }), "buffer 'b' is declared twice");
+    EXPECT_EQ(error_of([&] { g.declare_buffer("final", {}); }), "image 'final' is declared twice");
+    EXPECT_EQ(error_of([&] { g.import_buffer("i", {}); }), "buffer 'i' is imported without a source");
+
+    auto one_pass = [](std::function<void(PassBuilder&)> accesses) {
+        RenderGraph h;
+        declare(h, {"final"});
+        h.declare_buffer("b", {BufferSize::fixed(4)});
+        PassBuilder p = h.add_pass("p", PassKind::Compute);
+        p.write("final", Usage::StorageWriteCompute).execute(noop);
+        accesses(p);
+        return compile_error(h);
+    };
+    EXPECT_EQ(one_pass([](PassBuilder& p) { p.read_buffer("b"); }),
+              "pass 'p' reads buffer 'b', which no earlier pass writes");
+    EXPECT_EQ(one_pass([](PassBuilder& p) { p.write_buffer("ghost"); }),
+              "pass 'p' uses buffer 'ghost', which is not declared");
+    EXPECT_EQ(one_pass([](PassBuilder& p) { p.write_buffer("b", BufferUsage::TransferDst); }),
+              "pass 'p' is a compute pass and cannot use buffer 'b' as transfer-dst");
+    EXPECT_EQ(one_pass([](PassBuilder& p) { p.read_buffer("b", BufferUsage::HostRead); }),
+              "pass 'p' is a compute pass and cannot use buffer 'b' as host-read");
+    EXPECT_EQ(one_pass([](PassBuilder& p) { p.write_buffer("b").read_write_buffer("b"); }),
+              "pass 'p' accesses buffer 'b' twice");
+
+    // A reader declared before its writer: the graph keeps declaration order.
+    RenderGraph order;
+    declare(order, {"final"});
+    order.declare_buffer("b", {BufferSize::fixed(4)});
+    show(order, "show", "b", "final");
+    reduce(order, "reduce", "", "b");
+    EXPECT_EQ(compile_error(order), "pass 'show' reads buffer 'b', which no earlier pass writes");
 }
