@@ -37,14 +37,13 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   out.scene->add_to(graph);
   out.output_a = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(), "",
                                      out.filters);
-  out.tonemap_a = std::make_unique<passes::TonemapPass>(env);
-  out.tonemap_a->add_to(graph, out.output_a);
+  out.tonemap = std::make_unique<passes::TonemapPass>(env);
+  out.tonemap->add_to(graph, out.output_a);
 
   if (config.compare) {
     out.output_b = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(), "b.",
                                        out.filters);
-    out.tonemap_b = std::make_unique<passes::TonemapPass>(env);
-    out.tonemap_b->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
+    out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
     out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB, WindowGraph::kViewport);

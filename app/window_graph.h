@@ -30,7 +30,7 @@ struct WindowGraph {
 
   std::unique_ptr<passes::ScenePass> scene;
   std::vector<std::unique_ptr<filters::Filter>> filters;
-  std::unique_ptr<passes::TonemapPass> tonemap_a, tonemap_b;
+  std::unique_ptr<passes::TonemapPass> tonemap;  // both chains: "final" and (compare on) "b.final"
   std::unique_ptr<passes::ComparePass> compare;  // compare on
   std::unique_ptr<passes::ViewPass> view;        // compare off
   std::string output_a, output_b;                // the chains' HDR outputs

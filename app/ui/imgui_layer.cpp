@@ -52,7 +52,7 @@ VkRenderPass make_render_pass(VkDevice device, VkFormat format) {
 }  // namespace
 
 ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t frames_in_flight, VkFormat target_format)
-    : ctx_(ctx), format_(target_format), framebuffers_(frames_in_flight, VK_NULL_HANDLE) {
+    : ctx_(ctx), format_(target_format), frames_in_flight_(frames_in_flight) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -94,8 +94,7 @@ ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t fram
 
 ImGuiLayer::~ImGuiLayer() {
   vkDeviceWaitIdle(ctx_.device());
-  for (VkFramebuffer fb : framebuffers_)
-    if (fb) vkDestroyFramebuffer(ctx_.device(), fb, nullptr);
+  for (const Framebuffer& fb : framebuffers_) vkDestroyFramebuffer(ctx_.device(), fb.handle, nullptr);
   ImGui_ImplVulkan_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -114,7 +113,6 @@ void ImGuiLayer::end_frame() {
   has_frame_ = true;
 }
 
-
 void ImGuiLayer::add_to(graph::RenderGraph& graph, const std::string& target) {
   if (graph.image_desc(target).format != format_)
     throw graph::GraphError("the UI draws over " + std::string(vk::format_name(format_)) + " images, and '" +
@@ -125,22 +123,48 @@ void ImGuiLayer::add_to(graph::RenderGraph& graph, const std::string& target) {
       .execute([this, target](graph::PassContext& ctx) { record(ctx, target); });
 }
 
-void ImGuiLayer::record(graph::PassContext& ctx, const std::string& target) {
-  const graph::PassContext::BoundImage image = ctx.image(target);
-  VkFramebuffer& fb = framebuffers_.at(ctx.slot);
-  if (fb) vkDestroyFramebuffer(ctx_.device(), fb, nullptr);
+void ImGuiLayer::targets_changed() {
+  for (Framebuffer& fb : framebuffers_) fb.retired = true;
+}
+
+// Recording frame `frame` reuses its slot's command buffer, so the slot's previous frame,
+// frame - frames_in_flight, and every frame before it have finished.
+void ImGuiLayer::destroy_finished(uint64_t frame) {
+  std::erase_if(framebuffers_, [&](const Framebuffer& fb) {
+    if (!fb.retired || fb.last_frame + frames_in_flight_ > frame) return false;
+    vkDestroyFramebuffer(ctx_.device(), fb.handle, nullptr);
+    return true;
+  });
+}
+
+VkFramebuffer ImGuiLayer::framebuffer_for(VkImageView view, VkExtent2D extent, uint64_t frame) {
+  destroy_finished(frame);
+  for (Framebuffer& fb : framebuffers_)
+    if (!fb.retired && fb.view == view && fb.extent.width == extent.width &&
+        fb.extent.height == extent.height) {
+      fb.last_frame = frame;
+      return fb.handle;
+    }
   VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   info.renderPass = render_pass_;
   info.attachmentCount = 1;
-  info.pAttachments = &image.view;
-  info.width = image.extent.width;
-  info.height = image.extent.height;
+  info.pAttachments = &view;
+  info.width = extent.width;
+  info.height = extent.height;
   info.layers = 1;
-  VK_CHECK(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &fb));
+  VkFramebuffer handle = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &handle));
+  ctx_.name(handle, VK_OBJECT_TYPE_FRAMEBUFFER, "ui framebuffer");
+  framebuffers_.push_back({view, extent, handle, frame, false});
+  ++framebuffers_created_;
+  return handle;
+}
 
+void ImGuiLayer::record(graph::PassContext& ctx, const std::string& target) {
+  const graph::PassContext::BoundImage image = ctx.image(target);
   VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
   begin.renderPass = render_pass_;
-  begin.framebuffer = fb;
+  begin.framebuffer = framebuffer_for(image.view, image.extent, ctx.frame);
   begin.renderArea = {{0, 0}, image.extent};
   vkCmdBeginRenderPass(ctx.cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   if (has_frame_) {

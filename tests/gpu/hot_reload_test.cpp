@@ -11,6 +11,7 @@
 #include "headless/frame_ring.h"
 #include "passes/compare_pass.h"
 #include "passes/upload_pass.h"
+#include "passes/view_pass.h"
 #include "vk/pipeline_library.h"
 #include "vk/resources.h"
 #include "vk/shader_compiler.h"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -626,7 +628,8 @@ TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
 
 // Every pass and filter takes its pipelines from PassEnv::pipelines when there is one, with the
 // specialization constants the methods compute from the device and the kernel: each blur method
-// renders the scene exactly as the same filter built without a library does.
+// renders the scene exactly as the same filter built without a library does, and so does the
+// viewport's ViewPass showing the chain's output and the scene's depth.
 TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
   const vk::ShaderSource spirv{FILTERLAB_SHADER_DIR, std::nullopt};
   vk::PipelineLibrary library(*context_, spirv, {2, std::chrono::milliseconds(0), false});
@@ -646,6 +649,15 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
   adds("tonemap", [&] { return passes::TonemapPass(shared); });
   adds("compare", [&] { return passes::ComparePass(shared); });
   adds("copy", [&] { return filters::CopyFilter(shared, VK_FORMAT_R16G16B16A16_SFLOAT); });
+  adds("view", [&] {  // builds a pipeline per kind it is added for: HDR, and depth with its range step
+    auto view = std::make_unique<passes::ViewPass>(shared);
+    graph::RenderGraph graph;
+    graph.declare_image("hdr", {VK_FORMAT_R16G16B16A16_SFLOAT});
+    graph.declare_image("depth", {VK_FORMAT_D32_SFLOAT});
+    view->add_to(graph, "hdr", "hdr view");
+    view->add_to(graph, "depth", "depth view", "view depth");
+    return view;
+  });
 
   std::vector<std::string> chains;
   for (const filters::BlurMethod& m : filters::blur_methods()) {
@@ -662,28 +674,35 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
 
   headless::RunOptions options;
   options.scene.jitter = true;
+  // The chain's output, the tonemapped image, and the views of the chain's output and of depth.
   auto render = [&](const passes::PassEnv& env, const std::string& chain) {
     graph::RenderGraph graph;
     const std::vector<filters::FilterStep> steps = filters::parse_chain(chain);
     const size_t before = library.size();
     headless::ChainGraph objects = headless::build_chain_graph(graph, env, options, steps);
-    // Scene, tonemap and the filter's pipelines (two for separable and ROI methods) in the library.
+    passes::ViewPass view(env);
+    view.add_to(graph, steps[0].filter, "filtered view", "view filtered");
+    view.add_to(graph, passes::ScenePass::kDepth, "depth view", "view depth");
+    // Scene, tonemap, the filter's pipelines (two for separable and ROI methods) and the view's
+    // (HDR, depth and its range step) in the library.
     if (env.pipelines) {
-      EXPECT_GE(library.size(), before + 3);
+      EXPECT_GE(library.size(), before + 6);
     }
+    const std::vector<std::string> images = {steps[0].filter, passes::TonemapPass::kOutput, "filtered view",
+                                             "depth view"};
     graph::Executor executor(*context_, 1, false);
-    executor.prepare(graph, {passes::TonemapPass::kOutput, steps[0].filter}, {64, 48});
+    executor.prepare(graph, images, {64, 48});
     vk::OneShotCommands(*context_).run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 5); });
-    return std::pair{executor.read_image(steps[0].filter).bytes,
-                     executor.read_image(passes::TonemapPass::kOutput).bytes};
+    std::map<std::string, std::vector<uint8_t>> bytes;
+    for (const std::string& image : images) bytes[image] = executor.read_image(image).bytes;
+    return bytes;
   };
   for (const std::string& chain : chains) {
     SCOPED_TRACE(chain);
     const size_t before = library.size();
-    const auto [filtered, final_image] = render(shared, chain);
+    const auto through_library = render(shared, chain);
     EXPECT_EQ(library.size(), before) << "released with the chain's objects";
-    const auto [filtered_owned, final_owned] = render(owned, chain);
-    EXPECT_EQ(filtered, filtered_owned);
-    EXPECT_EQ(final_image, final_owned);
+    const auto owned_pipelines = render(owned, chain);
+    for (const auto& [image, bytes] : through_library) EXPECT_EQ(bytes, owned_pipelines.at(image)) << image;
   }
 }

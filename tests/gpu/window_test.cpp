@@ -49,6 +49,8 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
   EXPECT_EQ(r.builds.size(), 3u);
   for (const auto& [f, e] : r.builds) EXPECT_NE(f, 60u) << "rebuilt while minimized";
   EXPECT_EQ(r.graph_prepares, 3u);
+  EXPECT_EQ(r.ui_framebuffers, r.graph_prepares)
+      << "the UI pass makes a framebuffer per prepare, not per frame";
   // lavapipe's X11 surfaces report the stale swapchain (out of date or suboptimal), so that path
   // runs here; other drivers may leave it to the size check.
   if (r.device.driver_name == "llvmpipe") {

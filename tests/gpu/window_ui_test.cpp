@@ -4,7 +4,13 @@
 #include "window_test_util.h"
 
 #include "filters/metrics.h"
+#include "glfw_window.h"
+#include "graph/executor.h"
+#include "headless/frame_ring.h"
+#include "passes/view_pass.h"
+#include "ui/imgui_layer.h"
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -40,6 +46,18 @@ filters::ImageMetrics cpu_metrics(const io::ImageF& a, const io::ImageF& b) {
   return filters::image_metrics(a, b, 3);
 }
 
+// The viewport's view of an HDR image on the CPU (io::hdr_to_display, as --capture writes it):
+// with a channel picked, that channel alone as gray.
+io::ImageU8 cpu_view(const io::ImageF& hdr, float exposure, passes::ViewSettings::Channel channel) {
+  using Channel = passes::ViewSettings::Channel;
+  if (channel == Channel::All) return io::hdr_to_display(hdr, exposure);
+  const uint32_t c = channel == Channel::R ? 0 : channel == Channel::G ? 1 : 2;
+  io::ImageF gray{hdr.width, hdr.height, 1, {}};
+  for (size_t p = 0; p < size_t(hdr.width) * hdr.height; ++p)
+    gray.pixels.push_back(hdr.pixels[p * hdr.channels + c]);
+  return io::hdr_to_display(gray, exposure);
+}
+
 }  // namespace
 
 TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
@@ -59,6 +77,10 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   EXPECT_EQ(with_ui.frames, 130u);
   EXPECT_EQ(with_ui.ui_frames, 130u);
   EXPECT_EQ(with_ui.builds.size(), 3u);
+  // The UI's framebuffer is made again only when the graph's images may be new (start, resizes),
+  // not every frame.
+  EXPECT_EQ(with_ui.graph_prepares, 3u);
+  EXPECT_EQ(with_ui.ui_framebuffers, with_ui.graph_prepares);
   EXPECT_FALSE(with_ui.minimized_wait_frames.empty());
   ASSERT_TRUE(with_ui.screenshot_written);
 
@@ -159,6 +181,102 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   EXPECT_TRUE(j.at("compare_metrics").at("mse").is_number());
 }
 
+// The viewport's settings, edited by the probe as the panel does, show in the very frame recorded
+// after the edit (recorded while the frame before it may still be in flight): each edited frame is
+// read back through the screenshot hook and compared with the CPU view of that frame's float
+// image, and with the previous settings it would differ.
+TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
+  SKIP_WITHOUT_DISPLAY();
+  using Channel = passes::ViewSettings::Channel;
+  const std::string dir = temp_dir("window-view");
+  headless::RunOptions run = still_run(96, 64, "copy");
+  app::WindowOptions window = presentation_only();
+  window.viewport = "scene";
+  window.frames = 14;
+  window.screenshot_dir = dir + "/shots";
+  struct Edit {
+    uint64_t frame;
+    float exposure;
+    Channel channel;
+  };
+  const std::vector<Edit> edits = {
+      {3, 0.25f, Channel::All}, {6, 4.0f, Channel::All}, {9, 4.0f, Channel::G}, {12, 1.5f, Channel::R}};
+  window.on_frame = [&](app::FrameProbe& p) {
+    for (const Edit& e : edits)
+      if (p.frame == e.frame) {
+        p.state.exposure = e.exposure;
+        p.state.view.channel = e.channel;
+        p.request_screenshot = true;
+      }
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  ASSERT_EQ(r.screenshots.size(), edits.size());
+  Edit before{0, run.exposure, Channel::All};
+  for (size_t i = 0; i < edits.size(); ++i) {
+    const Edit& e = edits[i];
+    SCOPED_TRACE("frame " + std::to_string(e.frame));
+    const std::filesystem::path& png = r.screenshots[i];
+    const std::string stem = (png.parent_path() / png.stem()).string();
+    std::ifstream in(stem + ".json");
+    EXPECT_EQ(nlohmann::json::parse(in).at("frame"), e.frame);
+    const io::ImageF scene = io::read_pfm(stem + ".pfm");
+    const io::ImageU8 shot = io::read_png(png), expected = cpu_view(scene, e.exposure, e.channel);
+    ASSERT_EQ(shot.width, 96u);
+    ASSERT_EQ(shot.height, 64u);
+    ASSERT_GT(max_abs_difference(expected, cpu_view(scene, before.exposure, before.channel)), 8)
+        << "the edit must change the view for this test to see it";
+    EXPECT_LE(max_abs_difference(shot, expected), 1);
+    before = e;
+  }
+}
+
+// The UI layer alone over a graph image, two frames in flight and no waits besides the ring's: one
+// framebuffer serves every frame until the targets change, and a replaced one is destroyed only
+// once the frames that used it have finished (validation reports a framebuffer destroyed in use).
+// The app itself changes targets only with the GPU idle, so only this test sees frames in flight.
+TEST(WindowUi, UiFramebuffersLastUntilTheTargetsChangeAndOutliveTheFramesThatUseThem) {
+  SKIP_WITHOUT_DISPLAY();
+  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  app::Glfw glfw;
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  std::vector<uint64_t> created_at;  // the frames after which the count went up
+  const std::string messages = with_stderr_captured([&] {
+    app::Window window({96, 64}, "filterlab ui test", false);
+    app::ImGuiLayer ui(ctx, window.get(), kSlots);
+    graph::RenderGraph graph;
+    graph.declare_image("window", {VK_FORMAT_R8G8B8A8_UNORM});
+    graph.add_pass("clear", graph::PassKind::Graphics)
+        .color("window", VkClearColorValue{{0.2f, 0.3f, 0.4f, 1.0f}})
+        .execute([](graph::PassContext&) {});
+    ui.add_to(graph, "window");
+    graph::Executor executor(ctx, kSlots, false);
+    executor.prepare(graph, {"window"}, {96, 64});
+    ui.targets_changed();
+    headless::FrameRing ring(ctx);
+    uint32_t count = 0;
+    for (uint64_t frame = 0; frame < 12; ++frame) {
+      ui.begin_frame();
+      ImGui::Text("frame %llu", static_cast<unsigned long long>(frame));
+      ui.end_frame();
+      if (frame == 5 || frame == 6) ui.targets_changed();  // frames 4 and 5 may still run
+      VkCommandBuffer cmd = ring.begin(frame);
+      executor.record(cmd, uint32_t(frame % kSlots), frame);
+      ring.submit(frame);
+      if (ui.framebuffers_created() != count) created_at.push_back(frame);
+      count = ui.framebuffers_created();
+    }
+    ring.wait_for(12);
+  });
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(created_at, (std::vector<uint64_t>{0, 5, 6}));
+}
+
 TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   SKIP_WITHOUT_DISPLAY();
   headless::RunOptions run = still_run(160, 120, "gaussian.comp.separable_shared:radius=2");
@@ -198,6 +316,11 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   EXPECT_EQ(chain_after_refusal, "gaussian.frag.full2d:radius=2");
   // The first build, then: method, depth, motion, compare, the added copy.
   EXPECT_EQ(r.graph_builds, 6u);
+  // Each build and the new executor (timestamps off) prepare once; the UI's framebuffers follow
+  // them, and the replaced ones, still in use by frames in flight, are destroyed only once those
+  // frames finished (validation would report a framebuffer destroyed in use).
+  EXPECT_EQ(r.graph_prepares, 7u);
+  EXPECT_EQ(r.ui_framebuffers, r.graph_prepares);
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
 }
 

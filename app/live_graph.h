@@ -1,0 +1,72 @@
+#pragma once
+// The window's render graph as it runs: the graph of the current GraphConfig (window_graph.h) with
+// the UI pass and the "present" pass added, its pass objects and the executor that records it.
+// A new configuration is built beside the current graph and replaces it only once it compiled; a
+// new window size, graph or executor prepares the executor again before the next record.
+#include "app_state.h"
+#include "graph/executor.h"
+#include "headless/frame_ring.h"
+#include "ui/imgui_layer.h"
+#include "vk/resources.h"
+#include "window_graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace filterlab::app {
+
+// Where a frame's "present" pass copies the window image: the acquired swapchain image, and with
+// `readback` also a host-visible buffer (the --screenshot).
+struct PresentTarget {
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  const vk::Buffer* readback = nullptr;
+};
+
+class LiveGraph {
+ public:
+  // `captures`: images every frame must produce besides the window. `env`, the UI layer and the
+  // ring must outlive the graph. Build a configuration before the first prepare.
+  LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLayer& ui, headless::FrameRing& ring,
+            const std::vector<std::string>& captures, bool gpu_timing);
+  ~LiveGraph();  // waits for the GPU: frames in flight use the passes and the executor's images
+  LiveGraph(const LiveGraph&) = delete;
+  LiveGraph& operator=(const LiveGraph&) = delete;
+
+  // Builds the graph for `config` beside the current one, checks it, waits for the frames before
+  // `frame` (they use the current passes), then replaces it. Throws, leaving the current graph in
+  // place, for a chain or image the device or graph cannot have (filters::ChainError,
+  // headless::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
+  void build(const GraphConfig& config, const AppState& state, uint64_t frame);
+  // A new executor when the timestamp switch changed (after the frames before `frame`). True if so.
+  bool set_gpu_timing(bool on, uint64_t frame);
+  void resized() { prepared_ = false; }  // the window's size changed
+  // Prepares the executor for `extent` unless nothing changed since the last time.
+  void prepare(VkExtent2D extent);
+  // Records frame `frame`, copying the window image into `target`.
+  void record(VkCommandBuffer cmd, uint64_t frame, const PresentTarget& target);
+
+  const GraphConfig& config() const { return config_; }
+  WindowGraph& objects() { return objects_; }
+  graph::Executor& executor() { return *executor_; }
+  uint32_t builds() const { return builds_; }
+  uint32_t prepares() const { return prepares_; }
+
+ private:
+  const vk::Context& ctx_;
+  const passes::PassEnv& env_;
+  ImGuiLayer& ui_;
+  headless::FrameRing& ring_;
+  std::vector<std::string> outputs_;
+  PresentTarget target_;  // the present pass reads it when recorded
+  std::unique_ptr<graph::RenderGraph> graph_;
+  WindowGraph objects_;
+  std::unique_ptr<graph::Executor> executor_;
+  GraphConfig config_;
+  bool prepared_ = false;
+  uint32_t builds_ = 0, prepares_ = 0;
+};
+
+}  // namespace filterlab::app

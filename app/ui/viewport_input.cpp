@@ -1,0 +1,45 @@
+#include "ui/viewport_input.h"
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace filterlab::app {
+
+void ViewportInput::update(AppState& state, VkExtent2D extent) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const float mx = io.MousePos.x * sx, my = io.MousePos.y * sy;
+  passes::CompareSettings& c = state.compare;
+  const bool split = state.graph.compare && c.mode == passes::CompareSettings::Mode::Split;
+  if (io.MousePos.x > -1e30f) {  // ImGui's "no mouse" position is -FLT_MAX
+    c.cursor_x = std::clamp(int32_t(mx), 0, int32_t(extent.width) - 1);
+    c.cursor_y = std::clamp(int32_t(my), 0, int32_t(extent.height) - 1);
+  }
+  if (io.WantCaptureMouse && !dragging_divider) return;
+  if (io.MouseClicked[0]) dragging_divider = split && std::abs(mx - float(c.divider_x)) <= 6.0f;
+  if (!io.MouseDown[0]) dragging_divider = false;
+  if (dragging_divider) {
+    c.divider_x = std::clamp(int32_t(mx), 0, int32_t(extent.width));
+  } else if (io.MouseDown[0]) {
+    state.scene.camera_yaw -= io.MouseDelta.x * 0.01f;
+    state.scene.camera_pitch = std::clamp(state.scene.camera_pitch + io.MouseDelta.y * 0.01f, -0.5f, 1.0f);
+  }
+  if (io.MouseWheel != 0.0f)
+    state.scene.camera_distance =
+        std::clamp(state.scene.camera_distance * std::pow(0.9f, io.MouseWheel), 0.2f, 5.0f);
+}
+
+bool handle_keys(AppState& state) {
+  if (ImGui::GetIO().WantCaptureKeyboard) return false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state.paused = !state.paused;
+  if (ImGui::IsKeyPressed(GLFW_KEY_N)) state.step_once = state.paused;
+  if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) state.show_ui = !state.show_ui;
+  return ImGui::IsKeyPressed(GLFW_KEY_F12, false);
+}
+
+}  // namespace filterlab::app
