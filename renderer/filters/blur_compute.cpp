@@ -220,13 +220,14 @@ int fused_max_radius(uint32_t shared_bytes) {
 // it: padding the ring's 17.3 KiB at r = 8 to 20 KiB left it at 98 us, to 26 KiB took 140: the
 // driver gives a group about 100 KiB of shared memory per SM, so 26 KiB leaves 3 groups resident
 // instead of 5. The ring grew with r (r = 16: 27 KiB, 3 groups); the window does not.
-// The strip height is set by the number of groups: about kStreamGroups in all, rounded down (1020
-// at 4K, strips of 128 rows; 1020 at 1080p, strips of 32 rows), with strips of at least
-// kStreamMinRows. With the ring, 1080 groups at 4K (strips of 120 rows) took 114 us at r = 8, 2040
-// groups (64 rows) 113, 660 to 2000 groups 107 to 112: past about 1024 groups the H100 runs a second,
-// mostly idle wave of groups.
-constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 1024, kStreamMinRows = 32;
-constexpr uint32_t kStreamCostRows = 128;  // the 4K strip, for MethodCost
+// The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
+// at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
+// kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (95 registers a thread at
+// r = 8). Against 1020 groups (strips of 128 rows), in one run at 4K fp16, r = 1 / 4 / 8 / 16:
+// 62.1 / 64.4 / 82.5 / 128 us against 65.8 / 70.6 / 84.8 / 134; 720 groups (strips of 184 rows,
+// a second wave of 60): 70.7 / 74.2 / 86.2 / 133; 600 groups: slower again (r = 8: 86.3).
+constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 660, kStreamMinRows = 32;
+constexpr uint32_t kStreamCostRows = 200;  // the 4K strip, for MethodCost
 
 uint32_t stream_shared_bytes(int radius, Precision precision, uint32_t strip) {
   const uint32_t in_w = strip + 2 * uint32_t(radius);

@@ -307,7 +307,7 @@ TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
 
 TEST_F(BlurCompute, StreamStripsShareTheHeightExactly) {
   // comp.separable_stream: groups of 64 columns (128 threads) walk down strips (the groups of a column split the
-  // height evenly, in batches of 8 rows: about 1024 groups in all, strips of at least 32 rows, so
+  // height evenly, in batches of 8 rows: about 660 groups in all, strips of at least 32 rows, so
   // these images get strips of 32 to 40 rows and some groups past the bottom that have nothing to
   // do), fetching 2r rows ahead plus up to 7 of padding. Short last strips, strips whose lag crosses
   // both image edges, a width of one strip plus one column, and radii whose lag is and is not a

@@ -248,7 +248,7 @@ TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
     }
 }
 
-// comp.separable_stream reports its design: strips of 64 columns and about 128 rows, fetching
+// comp.separable_stream reports its design: strips of 64 columns and about 200 rows, fetching
 // 2r rows more (the vertical apron, once per strip), (64 + 2r) texels a row fetched and staged
 // once, one horizontal sum per input row and column stored once, each run of 8 sums reading
 // 2r + 8 staged texels, and each sum read once into its column's window of registers.
@@ -257,12 +257,12 @@ TEST(Kernel, MethodTableCostOfTheStreamedSeparableBlur) {
   ASSERT_NE(stream, nullptr);
   EXPECT_EQ(stream->passes, 1);
   MethodCost c = stream->cost(8);
-  EXPECT_DOUBLE_EQ(c.fetches, 144.0 / 128 * 80 / 64);
-  EXPECT_DOUBLE_EQ(c.shared_writes, 144.0 / 128 * 80 / 64 + 144.0 / 128);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 144.0 / 128 * 24 / 8 + 144.0 / 128);
+  EXPECT_DOUBLE_EQ(c.fetches, 216.0 / 200 * 80 / 64);
+  EXPECT_DOUBLE_EQ(c.shared_writes, 216.0 / 200 * 80 / 64 + 216.0 / 200);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 216.0 / 200 * 24 / 8 + 216.0 / 200);
   c = stream->cost(3);
-  EXPECT_DOUBLE_EQ(c.fetches, 134.0 / 128 * 70 / 64);
-  EXPECT_DOUBLE_EQ(c.shared_reads, 134.0 / 128 * 14 / 8 + 134.0 / 128);
+  EXPECT_DOUBLE_EQ(c.fetches, 206.0 / 200 * 70 / 64);
+  EXPECT_DOUBLE_EQ(c.shared_reads, 206.0 / 200 * 14 / 8 + 206.0 / 200);
   // Fewer fetches than the tiled one-dispatch blur at every radius: its apron is paid once a strip.
   const BlurMethod* fused = find_blur_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);
