@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace filterlab::passes {
 
@@ -71,11 +72,19 @@ std::optional<ViewKind> ViewPass::kind_for(VkFormat format) {
 
 void ViewPass::build_pipeline(size_t mode) {
   if (pipelines_.at(mode)) return;
-  const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                       VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                      sizeof(ViewPush)};
-  pipelines_[mode] = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
-                                       vk::ComputePipelineDesc{"passes/view.comp", layout, {uint32_t(mode)}});
+  // Depth has a shader of its own, the only one that binds the range buffer: the validation layers
+  // count a binding as used when the shader's code touches it, even in a branch a specialization
+  // never takes, so one shared shader would make every kind bind the buffer (and the graph order it).
+  const bool depth = mode == size_t(ViewKind::Depth) || mode == kDepthRangeStep;
+  std::vector<VkDescriptorType> bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                            VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+  if (depth) bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+  const char* shader = depth ? "passes/view_depth.comp" : "passes/view.comp";
+  // view.comp's constant is the ViewKind, view_depth.comp's the step (0 show, 1 range).
+  const uint32_t specialization = depth ? uint32_t(mode == kDepthRangeStep) : uint32_t(mode);
+  pipelines_[mode] =
+      vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
+                        vk::ComputePipelineDesc{shader, {bindings, sizeof(ViewPush)}, {specialization}});
 }
 
 void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
@@ -89,43 +98,47 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
   if (facts->kind == ViewKind::Depth) build_pipeline(kDepthRangeStep);
 
   graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::relative_to(source)});
+  const std::optional<std::string> range =
+      facts->kind == ViewKind::Depth
+          ? std::optional(add_depth_range(graph, format, source, output, pass_name))
+          : std::nullopt;
+  graph::PassBuilder view = graph.add_pass(pass_name, graph::PassKind::Compute);
+  view.read(source, graph::Usage::SampledCompute, graph::mip(0))
+      .write(output, graph::Usage::StorageWriteCompute);
+  // Depth reads the range; view_depth.comp declares it writable (the range step's atomics).
+  if (range) view.read_write_buffer(*range);
+  view.execute([this, mode = size_t(facts->kind), format, source, output, range](graph::PassContext& ctx) {
+    dispatch(ctx, mode, format, source, output, range);
+  });
+}
+
+std::string ViewPass::add_depth_range(graph::RenderGraph& graph, VkFormat format, const std::string& source,
+                                      const std::string& output, const std::string& pass_name) {
   // Two order keys: the nearest and the farthest geometry depth.
   const std::string range = pass_name + " depth range";
   graph.declare_buffer(range, {graph::BufferSize::fixed(2 * sizeof(uint32_t))});
-  const bool depth = facts->kind == ViewKind::Depth;
-  if (depth) {
-    graph.add_pass(pass_name + " range reset", graph::PassKind::Transfer)
-        .write_buffer(range, graph::BufferUsage::TransferDst)
-        .execute([this, range](graph::PassContext& ctx) {
-          if (!auto_depth_range(settings)) return;
-          // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
-          const uint32_t empty[2] = {0xffffffffu, 0u};
-          vkCmdUpdateBuffer(ctx.cmd, ctx.buffer(range).handle, 0, sizeof empty, empty);
-        });
-    // Every mode's pipeline binds the output image and the range buffer: the validation layers
-    // count a binding as used when the shader's code touches it, even in a branch its
-    // specialization never takes. So the range step declares the output it never writes.
-    graph.add_pass(pass_name + " range", graph::PassKind::Compute)
-        .read(source, graph::Usage::SampledCompute, graph::mip(0))
-        .write(output, graph::Usage::StorageWriteCompute)
-        .read_write_buffer(range)
-        .execute([this, format, source, output, range](graph::PassContext& ctx) {
-          if (auto_depth_range(settings)) dispatch(ctx, kDepthRangeStep, format, source, output, range);
-        });
-  }
-  // Likewise every kind binds the range buffer, writable: only depth reads it.
-  graph.add_pass(pass_name, graph::PassKind::Compute)
+  graph.add_pass(pass_name + " range reset", graph::PassKind::Transfer)
+      .write_buffer(range, graph::BufferUsage::TransferDst)
+      .execute([this, range](graph::PassContext& ctx) {
+        if (!auto_depth_range(settings)) return;
+        // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
+        const uint32_t empty[2] = {0xffffffffu, 0u};
+        vkCmdUpdateBuffer(ctx.cmd, ctx.buffer(range).handle, 0, sizeof empty, empty);
+      });
+  // Both depth steps bind the output image (view_depth.comp is one shader, see build_pipeline),
+  // so the range step declares the output it never writes.
+  graph.add_pass(pass_name + " range", graph::PassKind::Compute)
       .read(source, graph::Usage::SampledCompute, graph::mip(0))
       .write(output, graph::Usage::StorageWriteCompute)
-      .write_buffer(range, depth ? graph::BufferUsage::StorageReadWriteCompute
-                                 : graph::BufferUsage::StorageWriteCompute)
+      .read_write_buffer(range)
       .execute([this, format, source, output, range](graph::PassContext& ctx) {
-        dispatch(ctx, size_t(*kind_for(format)), format, source, output, range);
+        if (auto_depth_range(settings)) dispatch(ctx, kDepthRangeStep, format, source, output, range);
       });
+  return range;
 }
 
 void ViewPass::dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
-                        const std::string& output, const std::string& range) {
+                        const std::string& output, const std::optional<std::string>& range) {
   const FormatFacts facts = *format_facts(format);
   const ViewSettings& s = settings;
   const ViewPush push{facts.components,
@@ -135,12 +148,12 @@ void ViewPass::dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, c
                       finite_or(s.depth_lo, 0.0f),
                       finite_or(s.depth_hi, 0.0f),
                       facts.srgb ? 1u : 0u};
-  ctx.bind(*pipelines_.at(mode))
+  graph::PassContext::Binder binder = ctx.bind(*pipelines_.at(mode));
+  binder
       .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly
-      .storage(1, output)
-      .storage_buffer(2, range)
-      .constants(push)
-      .dispatch_over(output, kLocalSize, kLocalSize);
+      .storage(1, output);
+  if (range) binder.storage_buffer(2, *range);
+  binder.constants(push).dispatch_over(output, kLocalSize, kLocalSize);
 }
 
 }  // namespace filterlab::passes

@@ -16,8 +16,8 @@
 //     Geometry (depth < 1) goes from white at depth_lo to dark gray (48/255) at depth_hi, clamped,
 //     so the farthest geometry is never mistaken for clear pixels (depth >= 1, or NaN), which are
 //     black. depth_hi <= depth_lo (the default) takes this frame's nearest and farthest geometry
-//     (a GPU min/max in the same pass); a single depth value then shows mid-ramp. Matches
-//     io::depth_to_display.
+//     (a GPU min/max in two passes before the view, see add_to); a single depth value then shows
+//     mid-ramp. Matches io::depth_to_display.
 //   Motion (two-channel float: RG16F, RG32F; pixels moved since the previous frame, +x right,
 //     +y down): R = 0.5 + x * motion_scale, G = 0.5 + y * motion_scale, each clamped to 0..1,
 //     B = 128/255: still pixels are gray, rightward motion is red, downward green, leftward and
@@ -58,7 +58,7 @@ class ViewPass {
   static std::optional<ViewKind> kind_for(VkFormat format);
 
   // Declares `output` (RGBA8_UNORM, the size of `source`'s mip 0) and a compute pass `pass_name`
-  // reading `source`, with the buffer "<pass_name> depth range". A depth source adds the passes
+  // reading `source`. A depth source adds the buffer "<pass_name> depth range" and the passes
   // "<pass_name> range reset" and "<pass_name> range" before it (this frame's depth range, in
   // frames whose settings ask for it). Throws std::invalid_argument when kind_for rejects the
   // source's format, graph::GraphError when `source` is not declared.
@@ -72,8 +72,12 @@ class ViewPass {
   static constexpr size_t kDepthRangeStep = 4;
 
   void build_pipeline(size_t mode);
+  // The depth range buffer and the passes that fill it; returns the buffer's name.
+  std::string add_depth_range(graph::RenderGraph& graph, VkFormat format, const std::string& source,
+                              const std::string& output, const std::string& pass_name);
+  // `range`: the depth range buffer, which only the depth shader binds.
   void dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
-                const std::string& output, const std::string& range);
+                const std::string& output, const std::optional<std::string>& range);
 
   PassEnv env_;
   std::array<vk::PipelineRef, 5> pipelines_;  // built when a kind is first added

@@ -77,9 +77,10 @@ private:
   VkSampler sampler_ = VK_NULL_HANDLE;
 };
 
-// A command pool with one primary buffer and a fence: record, submit, wait. For readback and
-// set-up work outside the frame loop.
-// Barriers for what the graph does not track (buffers, host reads), recorded in one call.
+// Barriers for resources no render graph tracks: one-shot readbacks (Executor::read_image), the
+// swapchain image and --screenshot buffer the present copy writes, and tests that record frames
+// by hand. Graph images and buffers get theirs from the graph, derived from the accesses passes
+// declare (a host read after the frame included: import_buffer's `after`), never from these.
 VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                       VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
 VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
@@ -92,6 +93,8 @@ inline VkMemoryBarrier2 copy_to_host_barrier() {
 void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,
                      const std::vector<VkMemoryBarrier2>& memory = {});
 
+// A command pool with one primary buffer and a fence: record, submit, wait. For readback and
+// set-up work outside the frame loop.
 class OneShotCommands {
 public:
   explicit OneShotCommands(const Context& ctx);

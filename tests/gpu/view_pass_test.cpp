@@ -224,6 +224,35 @@ TEST_F(ViewPassTest, KindFollowsTheDeclaredFormat) {
   EXPECT_THROW(view.add_to(graph, "missing", "view"), graph::GraphError);
 }
 
+// Only depth needs a buffer (this frame's range) and the passes that fill it; the other kinds are
+// one pass reading the source and writing the view, with nothing else to order.
+TEST_F(ViewPassTest, OnlyDepthDeclaresTheRangeBufferAndItsPasses) {
+  graph::RenderGraph graph;
+  const std::vector<std::pair<std::string, VkFormat>> sources = {{"hdr", VK_FORMAT_R16G16B16A16_SFLOAT},
+                                                                 {"ldr", VK_FORMAT_R8G8B8A8_UNORM},
+                                                                 {"motion", VK_FORMAT_R16G16_SFLOAT},
+                                                                 {"depth", VK_FORMAT_D32_SFLOAT}};
+  std::vector<std::string> outputs;
+  passes::ViewPass view(env());
+  for (const auto& [name, format] : sources) {
+    graph.declare_image(name, {format});
+    graph.add_pass("fill " + name, graph::PassKind::Transfer)
+        .write(name, graph::Usage::TransferDst)
+        .execute([](graph::PassContext&) {});
+    view.add_to(graph, name, name + " view", "view " + name);
+    outputs.push_back(name + " view");
+  }
+  const graph::CompiledGraph compiled = graph.compile(outputs, {kWidth, kHeight});
+  ASSERT_EQ(compiled.buffers.size(), 1u);
+  EXPECT_EQ(compiled.buffers[0].name, "view depth depth range");
+  std::vector<std::string> with_buffers;
+  for (const graph::CompiledPass& pass : compiled.passes)
+    if (!pass.buffer_accesses.empty()) with_buffers.push_back(pass.name);
+  EXPECT_EQ(with_buffers,
+            (std::vector<std::string>{"view depth range reset", "view depth range", "view depth"}));
+  EXPECT_TRUE(compiled.culled.empty());
+}
+
 TEST_F(ViewPassTest, HdrGoesThroughExposureAcesAndSrgb) {
   // Negative, small (the sRGB line segment), mid-tone and far above 1 (the ACES shoulder).
   std::vector<float> texels = random_floats(kPixels * 4, 1, -1.0f, 24.0f);
@@ -450,8 +479,8 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
 
 // Two frames in flight, one ViewPass showing HDR and depth, settings edited between frames: the
 // frame recorded right after an edit, while the frame before it (old settings) may still run,
-// already shows the new settings, and reusing the range buffer across frames and passes raises no
-// synchronization message.
+// already shows the new settings, and the depth view's range buffer, reset, measured and read by
+// three passes in every frame, raises no synchronization message across frames in flight.
 TEST_F(ViewPassTest, SettingsEditedBetweenFramesApplyToTheNextFrame) {
   const std::vector<float> hdr = random_floats(kPixels * 4, 12, 0.0f, 8.0f);
   const std::vector<float> depth = random_floats(kPixels, 13, 0.9f, 1.0f);

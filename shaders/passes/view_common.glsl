@@ -1,0 +1,21 @@
+#ifndef VIEW_COMMON_GLSL
+#define VIEW_COMMON_GLSL
+// What the viewport's two view shaders share: view.comp shows colour and motion, view_depth.comp
+// depth (with its range step, the only one that needs a buffer). Each kind is a specialization
+// of one of them; ViewPass documents the mappings and the CPU tests restate them.
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(set = 0, binding = 0) uniform sampler2D source;
+layout(set = 0, binding = 1, rgba8) uniform writeonly image2D view;
+// Mirrors ViewPass's ViewPush.
+layout(push_constant) uniform Push {
+  uint components;    // channels the source format has (missing ones read as 0, alpha as 1)
+  uint channel;       // 0: colour; 1..4: R, G, B or A alone, as gray
+  float exposure;     // HDR
+  float motion_scale; // motion: colour offset per pixel moved
+  float depth_lo;     // depth: raw depth shown white ...
+  float depth_hi;     // ... and dark gray; depth_hi <= depth_lo: this frame's range (auto)
+  uint srgb_source;   // display: the source is an _SRGB format, which texelFetch decodes
+};
+
+#endif
