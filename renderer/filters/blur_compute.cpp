@@ -220,6 +220,11 @@ int fused_max_radius(uint32_t shared_bytes) {
 // it: padding the ring's 17.3 KiB at r = 8 to 20 KiB left it at 98 us, to 26 KiB took 140: the
 // driver gives a group about 100 KiB of shared memory per SM, so 26 KiB leaves 3 groups resident
 // instead of 5. The ring grew with r (r = 16: 27 KiB, 3 groups); the window does not.
+// Tried with the window, on the H100 at 4K fp16 (r = 4 / 8 / 16, against 64.1 / 81.6 / 127 in the
+// same run): texels fetched at relaxed precision (mediump: NVIDIA then returns packed halves, exact
+// for fp16 images): 65 / 86 / 113 registers instead of 80 / 96 / 128, 63.4 / 81.7 / 129 us, since
+// 86 registers still leave 5 groups per SM; the vertical step in two halves of 4 rows (fewer
+// accumulators, no selects in the swap): 64.3 / 84.2 / 133.
 // The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
 // at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
 // kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (95 registers a thread at
