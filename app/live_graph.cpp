@@ -70,9 +70,8 @@ bool LiveGraph::set_gpu_timing(bool on, uint64_t frame) {
 void LiveGraph::prepare(VkExtent2D extent) {
   if (prepared_) return;
   // Same graph at a new size, a new graph or a new executor: images whose description changed
-  // are recreated, the UI's target among them, possibly under a destroyed image's handles.
+  // are recreated, the UI's target among them; the UI knows them by their generation.
   executor_->prepare(*graph_, outputs_, extent);
-  ui_.targets_changed();
   prepared_ = true;
   ++prepares_;
 }

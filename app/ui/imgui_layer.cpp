@@ -1,6 +1,5 @@
 #include "ui/imgui_layer.h"
 
-#include "graph/executor.h"
 #include "vk/resources.h"
 
 #include <backends/imgui_impl_glfw.h>
@@ -95,6 +94,7 @@ ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t fram
 ImGuiLayer::~ImGuiLayer() {
   vkDeviceWaitIdle(ctx_.device());
   for (const Framebuffer& fb : framebuffers_) vkDestroyFramebuffer(ctx_.device(), fb.handle, nullptr);
+  retired_.destroy_all([&](VkFramebuffer fb) { vkDestroyFramebuffer(ctx_.device(), fb, nullptr); });
   ImGui_ImplVulkan_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -123,48 +123,44 @@ void ImGuiLayer::add_to(graph::RenderGraph& graph, const std::string& target) {
       .execute([this, target](graph::PassContext& ctx) { record(ctx, target); });
 }
 
-void ImGuiLayer::targets_changed() {
-  for (Framebuffer& fb : framebuffers_) fb.retired = true;
-}
-
-// Recording frame `frame` reuses its slot's command buffer, so the slot's previous frame,
-// frame - frames_in_flight, and every frame before it have finished.
-void ImGuiLayer::destroy_finished(uint64_t frame) {
-  std::erase_if(framebuffers_, [&](const Framebuffer& fb) {
-    if (!fb.retired || fb.last_frame + frames_in_flight_ > frame) return false;
-    vkDestroyFramebuffer(ctx_.device(), fb.handle, nullptr);
+VkFramebuffer ImGuiLayer::framebuffer_for(const graph::PassContext::BoundImage& image, uint64_t frame) {
+  // Recording frame `frame` reuses its slot's command buffer, so the slot's previous frame,
+  // frame - frames_in_flight, and every frame before it have finished.
+  if (frame + 1 >= frames_in_flight_)
+    retired_.destroy_finished(frame + 1 - frames_in_flight_,
+                              [&](VkFramebuffer fb) { vkDestroyFramebuffer(ctx_.device(), fb, nullptr); });
+  // The image this frame draws over is the current one: a framebuffer over another image is
+  // retired, since that image is replaced and may be destroyed once its frames are done.
+  VkFramebuffer current = VK_NULL_HANDLE;
+  std::erase_if(framebuffers_, [&](Framebuffer& fb) {
+    if (fb.generation == image.generation) {
+      fb.last_frame = frame;
+      current = fb.handle;
+      return false;
+    }
+    retired_.retire(fb.handle, fb.last_frame + 1);
     return true;
   });
-}
-
-VkFramebuffer ImGuiLayer::framebuffer_for(VkImageView view, VkExtent2D extent, uint64_t frame) {
-  destroy_finished(frame);
-  for (Framebuffer& fb : framebuffers_)
-    if (!fb.retired && fb.view == view && fb.extent.width == extent.width &&
-        fb.extent.height == extent.height) {
-      fb.last_frame = frame;
-      return fb.handle;
-    }
+  if (current != VK_NULL_HANDLE) return current;
   VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   info.renderPass = render_pass_;
   info.attachmentCount = 1;
-  info.pAttachments = &view;
-  info.width = extent.width;
-  info.height = extent.height;
+  info.pAttachments = &image.view;
+  info.width = image.extent.width;
+  info.height = image.extent.height;
   info.layers = 1;
-  VkFramebuffer handle = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &handle));
-  ctx_.name(handle, VK_OBJECT_TYPE_FRAMEBUFFER, "ui framebuffer");
-  framebuffers_.push_back({view, extent, handle, frame, false});
+  VK_CHECK(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &current));
+  ctx_.name(current, VK_OBJECT_TYPE_FRAMEBUFFER, "ui framebuffer");
+  framebuffers_.push_back({image.generation, current, frame});
   ++framebuffers_created_;
-  return handle;
+  return current;
 }
 
 void ImGuiLayer::record(graph::PassContext& ctx, const std::string& target) {
   const graph::PassContext::BoundImage image = ctx.image(target);
   VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
   begin.renderPass = render_pass_;
-  begin.framebuffer = framebuffer_for(image.view, image.extent, ctx.frame);
+  begin.framebuffer = framebuffer_for(image, ctx.frame);
   begin.renderArea = {{0, 0}, image.extent};
   vkCmdBeginRenderPass(ctx.cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   if (has_frame_) {

@@ -6,14 +6,17 @@
 //
 //   ImGuiLayer ui(ctx, window, frames_in_flight);
 //   ui.add_to(graph, "window");      // once per graph build
-//   ui.targets_changed();            // after each Executor::prepare (and with a new executor)
 //   per frame: ui.begin_frame(); ...ImGui calls...; ui.end_frame(); then record the graph.
 //
 // The render pass needs a VkFramebuffer over the target's view. One is made when a frame first
-// draws over a view and kept for the frames after; targets_changed() retires them, and a retired
-// framebuffer is destroyed once the frames that used it have finished.
-#include "graph/graph.h"
+// draws over a physical image, known by its generation (graph::PassContext::BoundImage), which no
+// other image ever gets, even under the same handles: executors may prepare again or be replaced
+// at any time, and nobody has to tell the layer. A framebuffer is kept while the frames draw over
+// its image; once a frame draws over another, it is retired and destroyed when the frames that
+// used it have finished.
+#include "graph/executor.h"
 #include "vk/context.h"
+#include "vk/retire_list.h"
 
 #include <cstdint>
 #include <string>
@@ -38,31 +41,27 @@ class ImGuiLayer {
   // Declares the pass "ui" drawing the current frame's UI over `target` (read and written).
   void add_to(graph::RenderGraph& graph, const std::string& target);
 
-  // The images the "ui" pass draws over may have been destroyed and recreated, possibly under the
-  // same view handles (the executor prepared a graph again, or a new executor took over): the
-  // framebuffers made so far are never used again.
-  void targets_changed();
   uint32_t framebuffers_created() const { return framebuffers_created_; }
+  // Framebuffers not destroyed yet: the current one and the retired ones frames may still use.
+  size_t framebuffers_held() const { return framebuffers_.size() + retired_.size(); }
 
  private:
   struct Framebuffer {
-    VkImageView view = VK_NULL_HANDLE;
-    VkExtent2D extent{};
+    uint64_t generation = 0;  // of the image it draws over
     VkFramebuffer handle = VK_NULL_HANDLE;
     uint64_t last_frame = 0;  // the last frame recorded with it
-    bool retired = false;     // its view may be gone
   };
 
   void record(graph::PassContext& ctx, const std::string& target);
-  VkFramebuffer framebuffer_for(VkImageView view, VkExtent2D extent, uint64_t frame);
-  void destroy_finished(uint64_t frame);
+  VkFramebuffer framebuffer_for(const graph::PassContext::BoundImage& image, uint64_t frame);
 
   const vk::Context& ctx_;
   VkFormat format_;
   uint32_t frames_in_flight_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
-  std::vector<Framebuffer> framebuffers_;  // one per target view, and the retired ones
+  std::vector<Framebuffer> framebuffers_;  // over the images the latest frame drew over
+  vk::FrameRetireList<VkFramebuffer> retired_;
   uint32_t framebuffers_created_ = 0;
   bool has_frame_ = false;
 };

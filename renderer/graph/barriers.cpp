@@ -2,56 +2,53 @@
 
 namespace filterlab::graph {
 
+// HOST_WRITE is not among them: no usage writes from the host (an imported buffer's owner fills it
+// before the submission, which makes host writes visible by itself).
 VkAccessFlags2 write_accesses(VkAccessFlags2 access) {
-  return access &
-         (VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
-          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
-          VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_HOST_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  return access & (VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                   VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
-namespace {
-
-struct Source {
-  VkPipelineStageFlags2 stage;
-  VkAccessFlags2 access;
-};
-
-// The source scope an access in the current layout needs, if any, and the state after it.
-std::optional<Source> hazard(BarrierTracker::State& s, VkPipelineStageFlags2 stage, VkAccessFlags2 access,
-                             bool reads, bool writes) {
-  std::optional<Source> source;
+std::optional<BarrierTracker::Source> BarrierTracker::source_scope(const State& s, VkPipelineStageFlags2 stage,
+                                                                   VkAccessFlags2 access, bool writes) {
   if (writes) {
     // Write after write needs the earlier write made available; write after read only needs
     // the reads to finish.
-    if (s.write_stage != VK_PIPELINE_STAGE_2_NONE || s.read_stages != VK_PIPELINE_STAGE_2_NONE)
-      source = Source{s.write_stage | s.read_stages, s.write_access};
-  } else if (s.write_stage != VK_PIPELINE_STAGE_2_NONE &&
-             ((stage & ~s.visible_stages) != 0 || (access & ~s.visible_access) != 0)) {
-    // Read after write, for a stage or access the write was not yet made visible to.
-    source = Source{s.write_stage, s.write_access};
-    s.visible_stages |= stage;
-    s.visible_access |= access;
+    if (s.write_stage == VK_PIPELINE_STAGE_2_NONE && s.read_stages == VK_PIPELINE_STAGE_2_NONE) return std::nullopt;
+    return Source{s.write_stage | s.read_stages, s.write_access};
   }
+  // Read after write, for a stage or access the write was not yet made visible to.
+  if (s.write_stage != VK_PIPELINE_STAGE_2_NONE &&
+      ((stage & ~s.visible_stages) != 0 || (access & ~s.visible_access) != 0))
+    return Source{s.write_stage, s.write_access};
+  return std::nullopt;
+}
+
+void BarrierTracker::record_access(State& s, VkPipelineStageFlags2 stage, VkAccessFlags2 access, bool reads,
+                                   bool writes) {
   if (writes) {
     s.write_stage = stage;
     s.write_access = write_accesses(access);
     s.visible_stages = VK_PIPELINE_STAGE_2_NONE;
     s.visible_access = VK_ACCESS_2_NONE;
     s.read_stages = VK_PIPELINE_STAGE_2_NONE;
+  } else if (s.write_stage != VK_PIPELINE_STAGE_2_NONE) {
+    // A read is ordered after the last write: the write is now visible to its stage and access.
+    s.visible_stages |= stage;
+    s.visible_access |= access;
   }
   // The host reads after waiting for the frame's fence, and a later submission starts after that
   // wait: nothing on the device has to wait for a host read.
   if (reads && stage != VK_PIPELINE_STAGE_2_HOST_BIT) s.read_stages |= stage;
-  return source;
 }
-
-}  // namespace
 
 std::vector<ImageBarrier> BarrierTracker::access(SubresourceKey key, Usage usage) {
   const UsageInfo info = usage_info(usage);
   ImageState& s = images_[key];
   if (s.layout == info.layout) {
-    std::optional<Source> src = hazard(s, info.stage, info.access, info.reads, info.writes);
+    const std::optional<Source> src = source_scope(s, info.stage, info.access, info.writes);
+    record_access(s, info.stage, info.access, info.reads, info.writes);
     if (!src) return {};
     return {{key, src->stage, src->access, info.stage, info.access, s.layout, s.layout}};
   }
@@ -64,13 +61,15 @@ std::vector<ImageBarrier> BarrierTracker::access(SubresourceKey key, Usage usage
   s.visible_stages = info.stage;
   s.visible_access = info.access;
   s.read_stages = VK_PIPELINE_STAGE_2_NONE;
-  hazard(s, info.stage, info.access, info.reads, info.writes);  // covered by the transition
+  record_access(s, info.stage, info.access, info.reads, info.writes);  // ordered by the transition
   return {transition};
 }
 
 std::optional<BufferBarrier> BarrierTracker::access(uint64_t buffer, BufferUsage usage) {
   const BufferUsageInfo info = usage_info(usage);
-  std::optional<Source> src = hazard(buffers_[buffer], info.stage, info.access, info.reads, info.writes);
+  State& s = buffers_[buffer];
+  const std::optional<Source> src = source_scope(s, info.stage, info.access, info.writes);
+  record_access(s, info.stage, info.access, info.reads, info.writes);
   if (!src) return std::nullopt;
   return BufferBarrier{buffer, src->stage, src->access, info.stage, info.access};
 }

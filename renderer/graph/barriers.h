@@ -57,6 +57,7 @@ public:
     buffers_.clear();
   }
 
+private:
   // The last write of one resource and what has waited for it since.
   struct State {
     VkPipelineStageFlags2 write_stage = VK_PIPELINE_STAGE_2_NONE;  // last write or transition
@@ -65,11 +66,20 @@ public:
     VkAccessFlags2 visible_access = VK_ACCESS_2_NONE;
     VkPipelineStageFlags2 read_stages = VK_PIPELINE_STAGE_2_NONE;  // reads since the write
   };
-
-private:
   struct ImageState : State {
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
   };
+  struct Source {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+  };
+  // The source scope an access in the resource's current layout must wait for, if any.
+  static std::optional<Source> source_scope(const State& s, VkPipelineStageFlags2 stage,
+                                            VkAccessFlags2 access, bool writes);
+  // The state once the access is ordered after what source_scope() returned.
+  static void record_access(State& s, VkPipelineStageFlags2 stage, VkAccessFlags2 access, bool reads,
+                            bool writes);
+
   std::map<SubresourceKey, ImageState> images_;
   std::map<uint64_t, State> buffers_;
 };

@@ -1,5 +1,6 @@
 #include "graph/executor.h"
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -15,7 +16,8 @@ PassContext::BoundImage PassContext::image(const std::string& name, std::optiona
     const uint32_t level = mip.value_or(a.base_mip);
     // A single level gets a single-level view, so shaders address it as level 0.
     const bool one_level = mip || (a.mip_count == 1 && a.image->info().mip_levels > 1);
-    return {one_level ? a.image->mip_view(level) : a.image->view(), a.layout, a.image->mip_extent(level)};
+    return {one_level ? a.image->mip_view(level) : a.image->view(), a.layout, a.image->mip_extent(level),
+            a.generation};
   }
   throw GraphError("pass uses image '" + name + "'" + (mip ? " mip " + std::to_string(*mip) : "") +
                    " without declaring it");
@@ -33,9 +35,15 @@ PassContext::BoundBuffer PassContext::buffer(const std::string& name) const {
   throw GraphError("pass uses buffer '" + name + "' without declaring it");
 }
 
+VkExtent2D PassContext::extent(const std::string& image) const {
+  if (graph_)
+    if (std::optional<uint32_t> i = graph_->find_image(image)) return graph_->images[*i].extent;
+  throw GraphError("pass asks for the size of image '" + image + "', which the compiled graph does not have");
+}
+
 PassContext::BoundImage PassContext::history(const std::string& name) const {
   for (const Access& a : accesses_)
-    if (a.name == name && a.history) return {a.image->view(), a.layout, a.image->mip_extent(0)};
+    if (a.name == name && a.history) return {a.image->view(), a.layout, a.image->mip_extent(0), a.generation};
   throw GraphError("pass reads the previous frame of '" + name + "' without declaring it");
 }
 
@@ -137,6 +145,14 @@ uint64_t buffer_key(VkBuffer buffer) {
   return std::bit_cast<uint64_t>(buffer);
 }
 
+// Generations number the physical images of every executor in the process, so that an image made
+// by a new executor never takes an identity that a consumer (the UI's framebuffers) has seen,
+// whatever handles it gets. A counter and nothing else: no state that changes behaviour.
+uint64_t next_image_generation() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing)
@@ -150,7 +166,12 @@ Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_t
   if (gpu_timing) timer_ = std::make_unique<GpuTimer>(ctx, frames_in_flight, kMaxPasses);
 }
 
-Executor::~Executor() = default;
+Executor::~Executor() {
+  // Frames in flight may use the images and buffers, the replaced ones among them, and the
+  // timestamp queries. Waiting here costs nothing next to a teardown and leaves the caller no
+  // order of destruction to get right (vk/pipeline_library.cpp does the same).
+  if (recorded_) vkDeviceWaitIdle(ctx_.device());
+}
 
 void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent) {
   CompiledGraph compiled = graph.compile(outputs, extent);
@@ -184,7 +205,7 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
       }
       slot[k] = next_id_++;
       std::string name = image.name + (image.history ? (k ? " (odd frames)" : " (even frames)") : "");
-      kept.emplace(slot[k], Physical{info, vk::Image(ctx_, info, name)});
+      kept.emplace(slot[k], Physical{info, vk::Image(ctx_, info, name), next_image_generation()});
       if (image.history) fresh_history.push_back(slot[k]);
     }
     if (count == 1) slot[1] = slot[0];
@@ -205,12 +226,13 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
                                          vk::Buffer(ctx_, buffer.size, buffer.usage, false, buffer.name)});
   }
 
-  Retired replaced{last_frame_, {}, {}};
+  Retired replaced{last_frame_, {}, {}, {}};
   for (auto& [id, p] : physical_) {
     tracker_.forget_image(id);  // ids are never reused
     replaced.images.push_back(std::move(p));
   }
   for (auto& [name, b] : buffers_) replaced.buffers.push_back(std::move(b.buffer));
+  for (const auto& [key, frame] : imported_last_frame_) replaced.imported_keys.push_back(key);
   retire(std::move(replaced));
   physical_ = std::move(kept);
   buffers_ = std::move(kept_buffers);
@@ -222,18 +244,26 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
 }
 
 void Executor::retire(Retired retired) {
-  if (retired.images.empty() && retired.buffers.empty()) return;
-  if (recorded_)
-    retired_.push_back(std::move(retired));
-  else
-    destroy(retired);  // no frame used them
+  if (retired.images.empty() && retired.buffers.empty() && retired.imported_keys.empty()) return;
+  if (!recorded_) {
+    forget(retired);  // no frame used them: destroyed now
+    return;
+  }
+  const uint64_t first_unused = retired.last_frame + 1;
+  retired_.retire(std::move(retired), first_unused);
 }
 
-void Executor::destroy(Retired& retired) {
+void Executor::forget(const Retired& retired) {
   // A later buffer may get the same handle value: it starts with no accesses to wait for.
   for (const vk::Buffer& b : retired.buffers) tracker_.forget_buffer(buffer_key(b.handle()));
-  retired.images.clear();
-  retired.buffers.clear();
+  // An imported buffer that no frame used since the prepare has finished its last access; its
+  // owner may destroy it and a new buffer take its handle. One still in use keeps its state.
+  for (uint64_t key : retired.imported_keys) {
+    auto it = imported_last_frame_.find(key);
+    if (it == imported_last_frame_.end() || it->second > retired.last_frame) continue;
+    tracker_.forget_buffer(key);
+    imported_last_frame_.erase(it);
+  }
 }
 
 void Executor::clear_history_images(const std::vector<uint32_t>& ids) {
@@ -276,8 +306,8 @@ void Executor::clear_history_images(const std::vector<uint32_t>& ids) {
   });
 }
 
-const vk::Image& Executor::physical(uint32_t image, bool history, uint64_t frame) const {
-  return physical_.at(physical_id(ids_, compiled_, image, history, frame)).image;
+const Executor::Physical& Executor::physical(uint32_t image, bool history, uint64_t frame) const {
+  return physical_.at(physical_id(ids_, compiled_, image, history, frame));
 }
 
 namespace {
@@ -350,16 +380,15 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     throw GraphError("slot " + std::to_string(slot) + " but only " + std::to_string(frames_in_flight_) +
                      " frames in flight");
   // Frame `frame - frames_in_flight` has finished, and with it every frame before it.
-  std::erase_if(retired_, [&](Retired& r) {
-    if (r.last_frame + frames_in_flight_ > frame) return false;
-    destroy(r);
-    return true;
-  });
+  if (frame + 1 >= frames_in_flight_)
+    retired_.destroy_finished(frame + 1 - frames_in_flight_, [&](const Retired& r) { forget(r); });
   std::map<uint32_t, const vk::Image*> by_id;
   for (auto& [id, p] : physical_) by_id[id] = &p.image;
   const std::vector<PassContext::BoundBuffer> bound = bound_buffers(slot);
   std::vector<uint64_t> keys;
   for (const PassContext::BoundBuffer& b : bound) keys.push_back(buffer_key(b.handle));
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (compiled_.buffers[i].imported) imported_last_frame_[keys[i]] = frame;
   last_barriers_ = frame_barriers(compiled_, ids_, keys, tracker_, frame);
   last_frame_ = frame;
   recorded_ = true;
@@ -378,16 +407,18 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     if (timer_) timer_->begin_pass(cmd, slot, static_cast<uint32_t>(p));
 
     PassContext ctx(ctx_, cmd, frame, slot, linear_.handle(), nearest_.handle());
+    ctx.graph_ = &compiled_;
     for (const auto& [buffer, usage] : pass.buffer_accesses)
       ctx.buffers_.emplace_back(compiled_.buffers[buffer].name, bound[buffer]);
     std::vector<VkRenderingAttachmentInfo> colors;
     std::optional<VkRenderingAttachmentInfo> depth;
     VkExtent2D render_extent{};
     for (const CompiledAccess& a : pass.accesses) {
-      const vk::Image& image = physical(a.image, a.history, frame);
+      const Physical& image = physical(a.image, a.history, frame);
       const UsageInfo info = usage_info(a.usage);
       const std::string& name = compiled_.images[a.image].name;
-      ctx.accesses_.push_back({name, a.history, a.base_mip, a.mip_count, info.layout, &image});
+      ctx.accesses_.push_back(
+          {name, a.history, a.base_mip, a.mip_count, info.layout, &image.image, image.generation});
       if (a.usage == Usage::ColorAttachment || a.usage == Usage::DepthAttachment) {
         const PassContext::BoundImage bound = ctx.image(name, a.base_mip);
         VkRenderingAttachmentInfo att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};

@@ -7,6 +7,7 @@
 #include "graph/schedule.h"
 #include "vk/pipelines.h"
 #include "vk/resources.h"
+#include "vk/retire_list.h"
 
 #include <map>
 #include <memory>
@@ -24,6 +25,10 @@ public:
     VkImageView view;
     VkImageLayout layout;
     VkExtent2D extent;  // of the accessed mip level
+    // The physical image's identity, never given to another image by any executor: it changes
+    // exactly when the image is created anew, whereas a new image may get a destroyed one's
+    // handles. Whatever a pass makes over the image (a framebuffer) can be keyed by it.
+    uint64_t generation;
   };
   struct BoundBuffer {
     VkBuffer handle;
@@ -72,6 +77,9 @@ public:
   BoundImage history(const std::string& name) const;  // the previous frame's version
   VkImage image_handle(const std::string& name) const;  // for transfer commands
   BoundBuffer buffer(const std::string& name) const;     // a buffer as this pass declared it
+  // The size of any image of the compiled graph (mip 0), whether this pass accesses it or not: a
+  // size is known before the frame, so it needs no declaration and orders nothing.
+  VkExtent2D extent(const std::string& image) const;
   Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
   VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
 
@@ -83,8 +91,10 @@ private:
     uint32_t base_mip, mip_count;
     VkImageLayout layout;
     const vk::Image* image;
+    uint64_t generation;
   };
   VkSampler linear_, nearest_;
+  const CompiledGraph* graph_ = nullptr;
   std::vector<Access> accesses_;
   std::vector<std::pair<std::string, BoundBuffer>> buffers_;
 };
@@ -104,11 +114,17 @@ struct Readback {
 class Executor {
 public:
   Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing);
+  // Waits for the device when a recorded frame may still use its images, buffers or queries
+  // (replaced ones included), so it may be destroyed with frames in flight.
   ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
 
   // Compiles the graph for these outputs and size. Images and buffers whose description and size
-  // did not change are kept; others are created anew, and the ones they replace are destroyed once
-  // no frame in flight can use them (no device wait). History images start cleared.
+  // did not change are kept; others are created anew (with a new BoundImage::generation), and the
+  // ones they replace are destroyed once no frame in flight can use them (no device wait). History
+  // images start cleared. Imported buffers that the frames after this prepare no longer use are
+  // forgotten by the barrier tracker at that time too (their owner may destroy them then).
   void prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent);
   const CompiledGraph& compiled() const { return compiled_; }
 
@@ -129,22 +145,26 @@ private:
   struct Physical {
     vk::ImageInfo info;
     vk::Image image;
+    uint64_t generation;
   };
   struct TransientBuffer {
     VkDeviceSize size;
     VkBufferUsageFlags usage;
     vk::Buffer buffer;
   };
-  // Images and buffers a prepare() replaced, kept until the last frame that used them is done.
+  // What a prepare() replaced, kept until the last frame that used it is done: images, transient
+  // buffers, and the keys of the imported buffers the frames before it used (the tracker forgets
+  // those that no later frame used).
   struct Retired {
     uint64_t last_frame;
     std::vector<Physical> images;
     std::vector<vk::Buffer> buffers;
+    std::vector<uint64_t> imported_keys;
   };
-  const vk::Image& physical(uint32_t image, bool history, uint64_t frame) const;
+  const Physical& physical(uint32_t image, bool history, uint64_t frame) const;
   void clear_history_images(const std::vector<uint32_t>& ids);
   void retire(Retired retired);
-  void destroy(Retired& retired);
+  void forget(const Retired& retired);  // before it is destroyed
   std::vector<PassContext::BoundBuffer> bound_buffers(uint32_t slot) const;  // per compiled buffer
 
   const vk::Context& ctx_;
@@ -155,7 +175,8 @@ private:
   std::map<uint32_t, Physical> physical_;  // by physical id
   uint32_t next_id_ = 0;
   std::map<std::string, TransientBuffer> buffers_;  // by name
-  std::vector<Retired> retired_;
+  vk::FrameRetireList<Retired> retired_;
+  std::map<uint64_t, uint64_t> imported_last_frame_;  // imported buffer key -> last frame using it
   bool recorded_ = false;  // whether any frame was recorded (else nothing retired was used)
   BarrierTracker tracker_;
   std::unique_ptr<GpuTimer> timer_;

@@ -50,10 +50,19 @@ PassBuilder& PassBuilder::depth(const std::string& image, std::optional<float> c
                : attachment(image, Usage::DepthAttachment, {});
 }
 PassBuilder& PassBuilder::read_buffer(const std::string& buffer, BufferUsage usage) {
+  const BufferUsageInfo info = usage_info(usage);
+  // A usage that writes would make the pass a writer the reader's name hides (culling and barriers
+  // follow the usage, not the verb).
+  if (!info.reads || info.writes)
+    throw GraphError("pass '" + pass().name + "' reads buffer '" + buffer + "' as " + usage_name(usage) +
+                     ", which " + (info.writes ? "writes" : "does not read") + " it");
   pass().buffer_accesses.push_back({buffer, usage});
   return *this;
 }
 PassBuilder& PassBuilder::write_buffer(const std::string& buffer, BufferUsage usage) {
+  if (!usage_info(usage).writes)
+    throw GraphError("pass '" + pass().name + "' writes buffer '" + buffer + "' as " + usage_name(usage) +
+                     ", which does not write it");
   pass().buffer_accesses.push_back({buffer, usage});
   return *this;
 }
@@ -179,14 +188,14 @@ using Sub = std::pair<uint32_t, uint32_t>;
 
 }  // namespace
 
-CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
-                                   VkExtent2D output_extent) const {
-  if (output_extent.width == 0 || output_extent.height == 0)
-    throw GraphError("output size must be at least 1x1");
-  std::map<std::string, uint32_t> index;
-  for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
+// What one pass reads and writes, per subresource, and which images it reads from the previous frame.
+struct RenderGraph::PassSubresources {
+  std::set<Sub> reads, writes;
+  std::set<uint32_t> history_reads;
+};
 
-  // Sizes: resolve each rule, following RelativeToImage chains and rejecting cycles.
+std::vector<VkExtent2D> RenderGraph::image_extents(const NameIndex& index, VkExtent2D output_extent) const {
+  // Resolve each rule, following RelativeToImage chains and rejecting cycles.
   std::vector<std::optional<VkExtent2D>> extents(images_.size());
   std::function<VkExtent2D(uint32_t, std::vector<uint32_t>&)> resolve =
       [&](uint32_t i, std::vector<uint32_t>& chain) -> VkExtent2D {
@@ -224,47 +233,42 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     extents[i] = e;
     return e;
   };
+  std::vector<VkExtent2D> out;
   for (uint32_t i = 0; i < images_.size(); ++i) {
     std::vector<uint32_t> chain;
-    resolve(i, chain);
+    out.push_back(resolve(i, chain));
   }
+  return out;
+}
 
-  // Buffers: resources numbered after the images (see Sub).
-  const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
-  std::map<std::string, uint32_t> buffer_index;
-  for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
-  auto resource_name = [&](const Sub& s) {
-    if (s.first >= first_buffer) return "buffer '" + buffers_[s.first - first_buffer].name + "'";
-    std::string what = "image '" + images_[s.first].name + "'";
-    if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
-    return what;
-  };
-  std::vector<VkDeviceSize> buffer_sizes(buffers_.size(), 0);
+std::vector<VkDeviceSize> RenderGraph::buffer_sizes(const NameIndex& image_index,
+                                                    const std::vector<VkExtent2D>& extents) const {
+  std::vector<VkDeviceSize> sizes(buffers_.size(), 0);  // imported buffers: their owner's size
   for (uint32_t b = 0; b < buffers_.size(); ++b) {
     if (buffers_[b].imported) continue;
     const BufferSize& rule = buffers_[b].desc.size;
     const std::string unresolved = "size of buffer '" + buffers_[b].name + "' cannot be resolved: ";
     VkDeviceSize size = rule.bytes;
     if (rule.kind == BufferSize::Kind::PerTile) {
-      auto it = index.find(rule.image);
-      if (it == index.end())
+      auto it = image_index.find(rule.image);
+      if (it == image_index.end())
         throw GraphError(unresolved + "it is per tile of '" + rule.image + "', which is not declared");
       if (rule.tile_width == 0 || rule.tile_height == 0) throw GraphError(unresolved + "its tile is empty");
-      const VkExtent2D e = *extents[it->second];
+      const VkExtent2D e = extents[it->second];
       size *= VkDeviceSize((e.width + rule.tile_width - 1) / rule.tile_width) *
               ((e.height + rule.tile_height - 1) / rule.tile_height);
     }
     if (size == 0) throw GraphError(unresolved + "it is 0 bytes");
-    buffer_sizes[b] = size;
+    sizes[b] = size;
   }
+  return sizes;
+}
 
-  // Per pass: the subresources it reads, writes and reads from the previous frame.
-  struct PassSubs {
-    std::set<Sub> reads, writes;
-    std::set<uint32_t> history_reads;
-  };
-  std::vector<PassSubs> subs(passes_.size());
-  std::set<uint32_t> written_anywhere;
+std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(const NameIndex& image_index,
+                                                                         const NameIndex& buffer_index) const {
+  // Buffers are resources numbered after the images (see Sub).
+  const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
+  std::vector<PassSubresources> subs(passes_.size());
   for (size_t p = 0; p < passes_.size(); ++p) {
     const PassDecl& pass = passes_[p];
     if (!pass.callback) throw GraphError("pass '" + pass.name + "' has no execute callback");
@@ -272,8 +276,8 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
       throw GraphError("pass '" + pass.name + "' is not a graphics pass and cannot begin its own render pass");
     std::set<Sub> touched;
     for (const ImageAccess& a : pass.accesses) {
-      auto it = index.find(a.image);
-      if (it == index.end())
+      auto it = image_index.find(a.image);
+      if (it == image_index.end())
         throw GraphError("pass '" + pass.name + "' uses image '" + a.image + "', which is not declared");
       if (!usage_allowed(pass.kind, a.usage))
         throw GraphError("pass '" + pass.name + "' is a " + pass_kind_name(pass.kind) +
@@ -316,8 +320,34 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
       if (info.reads) subs[p].reads.insert(sub);
       if (info.writes) subs[p].writes.insert(sub);
     }
-    for (const Sub& s : subs[p].writes) written_anywhere.insert(s.first);
   }
+  return subs;
+}
+
+CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
+                                   VkExtent2D output_extent) const {
+  if (output_extent.width == 0 || output_extent.height == 0)
+    throw GraphError("output size must be at least 1x1");
+  NameIndex index;
+  for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
+  NameIndex buffer_index;
+  for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
+
+  const std::vector<VkExtent2D> extents = image_extents(index, output_extent);
+  const std::vector<VkDeviceSize> sizes = buffer_sizes(index, extents);
+  const std::vector<PassSubresources> subs = collect_accesses(index, buffer_index);
+
+  // Buffers: resources numbered after the images (see Sub).
+  const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
+  auto resource_name = [&](const Sub& s) {
+    if (s.first >= first_buffer) return "buffer '" + buffers_[s.first - first_buffer].name + "'";
+    std::string what = "image '" + images_[s.first].name + "'";
+    if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
+    return what;
+  };
+  std::set<uint32_t> written_anywhere;
+  for (const PassSubresources& pass : subs)
+    for (const Sub& s : pass.writes) written_anywhere.insert(s.first);
 
   // Every read sees the latest earlier write; reading before any write is an error, except for
   // imported buffers, which their owner filled.
@@ -363,6 +393,9 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
                                        [&](const Sub& s) { return needed.count(s) > 0; });
       if (!writes_needed && !passes_[p].side_effect) continue;
       live[p] = true;
+      // A write replaces everything later readers of the subresource read (usage.h): what an
+      // earlier pass wrote there is not needed through this pass, unless this pass reads it too
+      // (read-write usages, loaded attachments), which puts it back.
       for (const Sub& s : subs[p].writes) needed.erase(s);
       needed.insert(subs[p].reads.begin(), subs[p].reads.end());
     }
@@ -379,7 +412,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
   std::map<uint32_t, uint32_t> compiled_index;
   auto compiled_image = [&](uint32_t i) -> uint32_t {
     auto [it, inserted] = compiled_index.try_emplace(i, static_cast<uint32_t>(out.images.size()));
-    if (inserted) out.images.push_back({images_[i].name, images_[i].desc, *extents[i],
+    if (inserted) out.images.push_back({images_[i].name, images_[i].desc, extents[i],
                                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                         false, {}});
     return it->second;
@@ -389,7 +422,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     auto [it, inserted] = compiled_buffer_index.try_emplace(b, static_cast<uint32_t>(out.buffers.size()));
     if (inserted) {
       const BufferEntry& entry = buffers_[b];
-      out.buffers.push_back({entry.name, buffer_sizes[b], 0, entry.imported, entry.after, {}});
+      out.buffers.push_back({entry.name, sizes[b], 0, entry.imported, entry.after, {}});
     }
     return it->second;
   };

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -219,6 +220,12 @@ private:
     BufferSource imported;
     std::optional<BufferUsage> after;
   };
+  // compile()'s steps. Every one throws GraphError for a declaration it cannot accept.
+  using NameIndex = std::map<std::string, uint32_t>;
+  struct PassSubresources;  // what one pass reads and writes (graph.cpp)
+  std::vector<VkExtent2D> image_extents(const NameIndex& image_index, VkExtent2D output_extent) const;
+  std::vector<VkDeviceSize> buffer_sizes(const NameIndex& image_index, const std::vector<VkExtent2D>& extents) const;
+  std::vector<PassSubresources> collect_accesses(const NameIndex& image_index, const NameIndex& buffer_index) const;
   void check_new_name(const std::string& name) const;
   std::vector<ImageEntry> images_;
   std::vector<BufferEntry> buffers_;

@@ -68,6 +68,15 @@ bool uses_automatic_gain(const CompareSettings& s) {
   return shows_difference && display_gain(s) <= 0.0f;
 }
 
+// The buffer the reduction `name` leaves its totals in (compare_finish.comp's Result block).
+std::string result_buffer(const std::string& reduction) {
+  return reduction + " result";
+}
+
+uint32_t tile_count(VkExtent2D extent) {
+  return ((extent.width + kTile - 1) / kTile) * ((extent.height + kTile - 1) / kTile);
+}
+
 // Reading one image twice in a pass would declare two accesses to it; once is enough.
 graph::PassBuilder& read_pair(graph::PassBuilder& builder, const std::string& a, const std::string& b) {
   builder.read(a, graph::Usage::SampledCompute);
@@ -107,7 +116,7 @@ void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, c
   // Read by the host after the frame: that keeps the reduction live even when nothing shows the
   // display, and ends the frame with the barrier that makes the result visible to the host.
   graph.import_buffer(
-      pass_name + " result",
+      result_buffer(pass_name),
       [this](uint32_t slot) {
         return graph::ExternalBuffer{results_.at(slot).handle(), results_.at(slot).size()};
       },
@@ -119,43 +128,45 @@ void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, c
                               const std::string& output) {
   graph.declare_image(output, {display_format_, graph::SizeRule::relative_to(a)});
   const std::string gain = output + " gain";
-  graph.declare_buffer(gain + " result", {graph::BufferSize::fixed(sizeof(ResultGpu))});
+  const std::string gain_result = result_buffer(gain);
+  graph.declare_buffer(gain_result, {graph::BufferSize::fixed(sizeof(ResultGpu))});
   add_reduction(graph, a, b, gain, [this] { return uses_automatic_gain(settings); });
   graph::PassBuilder builder = graph.add_pass(output, graph::PassKind::Compute);
   // The gain is bound in every frame (the shader reads it only with the automatic gain), so it is
   // declared in every frame too.
   read_pair(builder, a, b)
-      .read_buffer(gain + " result")
+      .read_buffer(gain_result)
       .write(output, graph::Usage::StorageWriteCompute)
-      .execute([this, a, b, output](graph::PassContext& ctx) { record_display(ctx, a, b, output); });
+      .execute([this, a, b, output, gain_result](graph::PassContext& ctx) {
+        record_display(ctx, a, b, output, gain_result);
+      });
 }
 
 void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                                 const std::string& name, std::function<bool()> needed) {
-  const std::string partials = name + " partials", result = name + " result";
+  const std::string partials = name + " partials", result = result_buffer(name);
   graph.declare_buffer(partials, {graph::BufferSize::per_tile(a, kTile, kTile, 4 * sizeof(float))});
-  // The tiles pass measures A; the finish pass, recorded right after it, reports that size.
-  auto extent = std::make_shared<VkExtent2D>();
   graph::PassBuilder tiles = graph.add_pass(name, graph::PassKind::Compute);
   read_pair(tiles, a, b)
       .write_buffer(partials)
-      .execute([this, a, b, partials, needed, extent](graph::PassContext& ctx) {
+      .execute([this, a, b, partials, needed](graph::PassContext& ctx) {
         check_same_size(ctx, a, b);
-        *extent = ctx.image(a).extent;
         if (!needed()) return;
+        const VkExtent2D extent = ctx.image(a).extent;
         ctx.bind(*reduce_)
             .sampled(0, a, graph::Filter::Nearest)
             .sampled(1, b, graph::Filter::Nearest)
             .storage_buffer(2, partials)
-            .dispatch((extent->width + kTile - 1) / kTile, (extent->height + kTile - 1) / kTile);
+            .dispatch((extent.width + kTile - 1) / kTile, (extent.height + kTile - 1) / kTile);
       });
+  // The size of A comes from the graph: this pass reads only the partials, one per tile of A.
   graph.add_pass(name + " finish", graph::PassKind::Compute)
       .read_buffer(partials)
       .write_buffer(result)
-      .execute([this, partials, result, needed, extent](graph::PassContext& ctx) {
+      .execute([this, a, partials, result, needed](graph::PassContext& ctx) {
         if (!needed()) return;
-        const uint32_t tiles = ((extent->width + kTile - 1) / kTile) * ((extent->height + kTile - 1) / kTile);
-        const FinishPush push{tiles, extent->width, extent->height, static_cast<uint32_t>(ctx.frame),
+        const VkExtent2D extent = ctx.extent(a);
+        const FinishPush push{tile_count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
                               static_cast<uint32_t>(ctx.frame >> 32)};
         ctx.bind(*finish_)
             .storage_buffer(0, partials)
@@ -166,7 +177,7 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
 }
 
 void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                                 const std::string& output) {
+                                 const std::string& output, const std::string& gain_result) {
   check_same_size(ctx, a, b);
   const CompareSettings& s = settings;
   DisplayPush push{};
@@ -183,7 +194,7 @@ void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, 
       .sampled(0, a, graph::Filter::Nearest)
       .sampled(1, b, graph::Filter::Nearest)
       .storage(2, output)
-      .storage_buffer(3, output + " gain result")
+      .storage_buffer(3, gain_result)
       .constants(push)
       .dispatch_over(output, 16, 16);
 }

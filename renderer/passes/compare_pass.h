@@ -99,7 +99,7 @@ private:
   void add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                      const std::string& name, std::function<bool()> needed);
   void record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                      const std::string& output);
+                      const std::string& output, const std::string& gain_result);
 
   VkFormat display_format_;
   vk::PipelineRef reduce_, finish_, display_;

@@ -172,7 +172,7 @@ PipelineLibrary::~PipelineLibrary() {
   // Retired pipelines may belong to frames still in flight; live ones to the last frame. Waiting
   // here costs nothing at shutdown and makes the order of destruction against the frame ring moot.
   if (!retired_.empty() || size() > 0) vkDeviceWaitIdle(ctx_.device());
-  retired_.clear();
+  retired_.destroy_all();
   entries_.clear();
 }
 
@@ -310,16 +310,15 @@ bool PipelineLibrary::refresh(const fs::path& file, FileState& state) const {
 }
 
 void PipelineLibrary::retire(std::unique_ptr<Pipeline> pipeline, uint64_t first_unused_frame) {
-  if (pipeline) retired_.push_back({std::move(pipeline), first_unused_frame});
+  if (pipeline) retired_.retire(std::move(pipeline), first_unused_frame);
 }
 
 uint32_t PipelineLibrary::destroy_retired(uint64_t frame) {
   // At poll(frame) the app has waited at least for frame - frames_in_flight - 1 (the frame ring
   // waits for frame - frames_in_flight only once frame `frame` begins, which may be after poll).
-  const auto before = retired_.size();
-  std::erase_if(retired_,
-                [&](const Retired& r) { return frame >= r.first_unused_frame + options_.frames_in_flight; });
-  return static_cast<uint32_t>(before - retired_.size());
+  // So frames before frame - frames_in_flight have finished.
+  if (frame < options_.frames_in_flight) return 0;
+  return static_cast<uint32_t>(retired_.destroy_finished(frame - options_.frames_in_flight));
 }
 
 void PipelineLibrary::release(PipelineHandle handle) {

@@ -15,6 +15,7 @@
 //
 // Single-threaded: call everything from the thread that records frames.
 #include "vk/pipelines.h"
+#include "vk/retire_list.h"
 
 #include <chrono>
 #include <cstdint>
@@ -151,11 +152,6 @@ class PipelineLibrary {
     PipelineStatus status;
     std::set<std::filesystem::path> deps;
   };
-  struct Retired {
-    std::unique_ptr<Pipeline> pipeline;
-    uint64_t first_unused_frame;
-  };
-
   PipelineRef add_entry(std::unique_ptr<Entry> entry);
   Entry& entry(PipelineHandle handle) const;
   std::vector<std::string> stage_names(const Entry& e) const;
@@ -174,7 +170,7 @@ class PipelineLibrary {
   PipelineLibraryOptions options_;
   std::vector<std::unique_ptr<Entry>> entries_;  // by handle index; released slots are null
   std::map<std::filesystem::path, FileState> files_;
-  std::vector<Retired> retired_;
+  FrameRetireList<std::unique_ptr<Pipeline>> retired_;
   uint64_t frame_ = 0;  // the frame of the latest poll
   bool polled_ = false;
   std::optional<std::chrono::steady_clock::time_point> last_check_;

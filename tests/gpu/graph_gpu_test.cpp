@@ -342,3 +342,140 @@ TEST(GraphGpu, ShaderCompileErrorsNameTheFileAndLine) {
   EXPECT_THROW(vk::compile_glsl_file(dir / "missing.comp", dir), vk::ShaderCompileError);
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// A graph of passes that record nothing but the barriers the executor derives: enough for the
+// executor's bookkeeping (generations, retirement, the barrier tracker) under validation.
+void clear_pass(graph::RenderGraph& g, const std::string& image) {
+  g.add_pass("clear " + image, graph::PassKind::Graphics)
+      .color(image, VkClearColorValue{})
+      .execute([](graph::PassContext&) {});
+}
+
+}  // namespace
+
+// Every physical image an executor creates gets a generation no other image ever had, in this
+// executor or another: kept images keep theirs, recreated ones get a new one. PassContext::extent
+// gives a pass the size of an image it does not access.
+TEST(GraphGpu, ImageGenerationsAreNeverReusedAndPassesSeeImageSizesThroughTheGraph) {
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  graph::RenderGraph g;
+  g.declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
+  g.declare_image("half", {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::output(0.5f)});
+  clear_pass(g, "image");
+  uint64_t generation = 0;
+  VkExtent2D half{};
+  std::string unknown_size_error;
+  g.add_pass("look", graph::PassKind::Compute)
+      .read("image", graph::Usage::SampledCompute)
+      .write("half", graph::Usage::StorageWriteCompute)
+      .execute([&](graph::PassContext& c) {
+        generation = c.image("image").generation;
+        half = c.extent("half");
+        try {
+          c.extent("nothing");
+        } catch (const graph::GraphError& e) {
+          unknown_size_error = e.what();
+        }
+      });
+
+  std::vector<uint64_t> seen;  // per prepare
+  {
+    headless::FrameRing ring(ctx);
+    uint64_t frame = 0;
+    auto run = [&](graph::Executor& executor, VkExtent2D size) {
+      executor.prepare(g, {"half"}, size);
+      executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+      ring.submit(frame);
+      ++frame;
+      seen.push_back(generation);
+      EXPECT_EQ(half.width, (size.width + 1) / 2);
+      EXPECT_EQ(half.height, (size.height + 1) / 2);
+    };
+    auto first = std::make_unique<graph::Executor>(ctx, headless::kFramesInFlight, false);
+    run(*first, {16, 12});
+    run(*first, {16, 12});  // kept
+    run(*first, {20, 12});  // recreated
+    first.reset();          // a new executor starts its images afresh
+    graph::Executor second(ctx, headless::kFramesInFlight, false);
+    run(second, {20, 12});
+    ring.wait_for(frame);
+  }
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[1], seen[0]);
+  EXPECT_NE(seen[2], seen[0]);
+  EXPECT_NE(seen[3], seen[0]);
+  EXPECT_NE(seen[3], seen[2]);
+  EXPECT_NE(unknown_size_error.find("'nothing'"), std::string::npos) << unknown_size_error;
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+}
+
+// An executor destroyed while frames that use its images run, replaced images among them, waits
+// for them: validation reports an image destroyed in use otherwise.
+TEST(GraphGpu, AnExecutorDestroyedWithFramesInFlightWaitsForThem) {
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  graph::RenderGraph g;
+  g.declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
+  clear_pass(g, "image");
+  headless::FrameRing ring(ctx);
+  uint64_t frame = 0;
+  {
+    graph::Executor executor(ctx, headless::kFramesInFlight, false);
+    for (VkExtent2D size : {VkExtent2D{16, 16}, VkExtent2D{24, 16}}) {
+      executor.prepare(g, {"image"}, size);  // the second retires the first image
+      for (int i = 0; i < 2; ++i, ++frame) {
+        executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+        ring.submit(frame);
+      }
+    }
+  }  // frames 2 and 3 may still run, and frame 1 used the retired image
+  ring.wait_for(frame);
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+}
+
+// An imported buffer the graph stops using is forgotten by the barrier tracker once the frames
+// that used it are done (its owner may destroy it, and a new buffer take its handle): when a later
+// graph imports it again, its first access waits for nothing of the old frames.
+TEST(GraphGpu, ImportedBuffersAreForgottenOnceTheGraphStopsUsingThem) {
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  vk::Buffer shared(ctx, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "imported");
+  auto source = [&](uint32_t) { return graph::ExternalBuffer{shared.handle(), shared.size()}; };
+  graph::RenderGraph writes, other, reads;
+  writes.import_buffer("shared", source, graph::BufferUsage::HostRead);
+  writes.add_pass("write", graph::PassKind::Compute).write_buffer("shared").execute([](graph::PassContext&) {});
+  for (graph::RenderGraph* g : {&writes, &other, &reads}) {
+    g->declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
+    clear_pass(*g, "image");
+  }
+  reads.import_buffer("shared", source);
+  reads.add_pass("read", graph::PassKind::Compute)
+      .read_buffer("shared")
+      .write("image", graph::Usage::StorageWriteCompute)
+      .execute([](graph::PassContext&) {});
+
+  headless::FrameRing ring(ctx);
+  graph::Executor executor(ctx, headless::kFramesInFlight, false);
+  uint64_t frame = 0;
+  auto run = [&](const graph::RenderGraph& g, int frames) {
+    executor.prepare(g, {"image"}, {8, 8});
+    for (int i = 0; i < frames; ++i, ++frame) {
+      executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+      ring.submit(frame);
+    }
+  };
+  run(writes, 2);
+  run(other, headless::kFramesInFlight + 1);
+  run(reads, 1);
+  ring.wait_for(frame);
+  const std::string dot = executor.dot();
+  EXPECT_NE(dot.find("read (compute)"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("barrier buffer shared"), std::string::npos) << dot;
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+}

@@ -233,11 +233,13 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
   }
 }
 
-// The UI layer alone over a graph image, two frames in flight and no waits besides the ring's: one
-// framebuffer serves every frame until the targets change, and a replaced one is destroyed only
-// once the frames that used it have finished (validation reports a framebuffer destroyed in use).
-// The app itself changes targets only with the GPU idle, so only this test sees frames in flight.
-TEST(WindowUi, UiFramebuffersLastUntilTheTargetsChangeAndOutliveTheFramesThatUseThem) {
+// The UI layer alone over a graph image, two frames in flight and no waits besides the ring's, with
+// nobody telling the layer that its target changed: one framebuffer serves every frame while the
+// executor keeps the image (a prepare at the same size), a new one is made for each new image (a
+// new size; a new executor, whose image may even reuse the old handles), and a replaced one is
+// destroyed once the frames that used it have finished (validation reports a framebuffer or an
+// image destroyed in use), so that only the current one is held in the end.
+TEST(WindowUi, UiFramebuffersFollowTheTargetImageAndOutliveTheFramesThatUseThem) {
   SKIP_WITHOUT_DISPLAY();
   constexpr uint32_t kSlots = headless::kFramesInFlight;
   app::Glfw glfw;
@@ -245,6 +247,7 @@ TEST(WindowUi, UiFramebuffersLastUntilTheTargetsChangeAndOutliveTheFramesThatUse
   options.validation = true;
   vk::Context ctx(options);
   std::vector<uint64_t> created_at;  // the frames after which the count went up
+  size_t held_at_end = 0;
   const std::string messages = with_stderr_captured([&] {
     app::Window window({96, 64}, "filterlab ui test", false);
     app::ImGuiLayer ui(ctx, window.get(), kSlots);
@@ -254,27 +257,35 @@ TEST(WindowUi, UiFramebuffersLastUntilTheTargetsChangeAndOutliveTheFramesThatUse
         .color("window", VkClearColorValue{{0.2f, 0.3f, 0.4f, 1.0f}})
         .execute([](graph::PassContext&) {});
     ui.add_to(graph, "window");
-    graph::Executor executor(ctx, kSlots, false);
-    executor.prepare(graph, {"window"}, {96, 64});
-    ui.targets_changed();
     headless::FrameRing ring(ctx);
+    auto executor = std::make_unique<graph::Executor>(ctx, kSlots, false);
+    executor->prepare(graph, {"window"}, {96, 64});
     uint32_t count = 0;
     for (uint64_t frame = 0; frame < 12; ++frame) {
       ui.begin_frame();
       ImGui::Text("frame %llu", static_cast<unsigned long long>(frame));
       ui.end_frame();
-      if (frame == 5 || frame == 6) ui.targets_changed();  // frames 4 and 5 may still run
+      // Frames frame - 1 and frame - 2 may still run at each change.
+      if (frame == 3) executor->prepare(graph, {"window"}, {96, 64});  // image kept
+      if (frame == 5) executor->prepare(graph, {"window"}, {80, 48});  // a new image
+      if (frame == 7) {  // a new executor, the old one destroyed with its frames in flight
+        executor = std::make_unique<graph::Executor>(ctx, kSlots, false);
+        executor->prepare(graph, {"window"}, {80, 48});
+      }
       VkCommandBuffer cmd = ring.begin(frame);
-      executor.record(cmd, uint32_t(frame % kSlots), frame);
+      executor->record(cmd, uint32_t(frame % kSlots), frame);
       ring.submit(frame);
       if (ui.framebuffers_created() != count) created_at.push_back(frame);
       count = ui.framebuffers_created();
     }
+    held_at_end = ui.framebuffers_held();
     ring.wait_for(12);
+    executor.reset();
   });
   EXPECT_EQ(ctx.validation_messages(), 0u);
   EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
-  EXPECT_EQ(created_at, (std::vector<uint64_t>{0, 5, 6}));
+  EXPECT_EQ(created_at, (std::vector<uint64_t>{0, 5, 7}));
+  EXPECT_EQ(held_at_end, 1u);
 }
 
 TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
@@ -316,11 +327,13 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   EXPECT_EQ(chain_after_refusal, "gaussian.frag.full2d:radius=2");
   // The first build, then: method, depth, motion, compare, the added copy.
   EXPECT_EQ(r.graph_builds, 6u);
-  // Each build and the new executor (timestamps off) prepare once; the UI's framebuffers follow
-  // them, and the replaced ones, still in use by frames in flight, are destroyed only once those
-  // frames finished (validation would report a framebuffer destroyed in use).
+  // Each build and the new executor (timestamps off) prepare once. The app waits for the GPU
+  // before it replaces the graph or the executor, so here no replaced framebuffer is used by a
+  // frame in flight (the test above covers that). The window image keeps its size, format and
+  // usage through the builds, so the executor keeps it and the UI its framebuffer: one for the
+  // first executor's window image and one for the new executor's.
   EXPECT_EQ(r.graph_prepares, 7u);
-  EXPECT_EQ(r.ui_framebuffers, r.graph_prepares);
+  EXPECT_EQ(r.ui_framebuffers, 2u);
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
 }
 

@@ -272,6 +272,8 @@ TEST(Barriers, WriteAccessesKeepsOnlyWrites) {
     EXPECT_EQ(write_accesses(VK_ACCESS_2_TRANSFER_READ_BIT | kSampled), kNone);
     EXPECT_EQ(write_accesses(VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_READ_BIT),
               VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    // No usage writes from the host: a host write is nothing the tracker orders.
+    EXPECT_EQ(write_accesses(VK_ACCESS_2_HOST_WRITE_BIT), kNone);
 }
 
 // ---- buffers -----------------------------------------------------------------------------------

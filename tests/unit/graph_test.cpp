@@ -842,6 +842,69 @@ TEST(GraphBuffers, FullRewriteKillsEarlierWriterAndReadWriteKeepsIt) {
               VkAccessFlags2(VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
 }
 
+// The culling contract (usage.h): a write-only usage overwrites everything later readers read, so
+// the writer before it is dead; a pass that writes only part, or merely binds the resource
+// writable, declares StorageReadWriteCompute, and that keeps the earlier writer alive.
+TEST(GraphBuffers, ReadWriteKeepsTheEarlierWriterAliveAndAWriteOnlyUsageDoesNot) {
+    for (const bool partial : {false, true}) {
+        SCOPED_TRACE(partial ? "read-write" : "write-only");
+        RenderGraph g;
+        declare(g, {"final"});
+        g.declare_buffer("sums", {BufferSize::fixed(16)});
+        reduce(g, "fill", "", "sums");
+        PassBuilder patch = g.add_pass("patch", PassKind::Compute);
+        if (partial)
+            patch.read_write_buffer("sums");
+        else
+            patch.write_buffer("sums");
+        patch.execute(noop);
+        show(g, "use", "sums", "final");
+        const CompiledGraph c = g.compile({"final"}, kExtent);
+        EXPECT_EQ(live(c), partial ? (Names{"fill", "patch", "use"}) : (Names{"patch", "use"}));
+    }
+    // Images follow the same contract.
+    for (const bool partial : {false, true}) {
+        SCOPED_TRACE(partial ? "image read-write" : "image write-only");
+        RenderGraph g;
+        declare(g, {"final"});
+        filter(g, "fill", "", "final");
+        PassBuilder patch = g.add_pass("patch", PassKind::Compute);
+        if (partial)
+            patch.read_write("final");
+        else
+            patch.write("final", Usage::StorageWriteCompute);
+        patch.execute(noop);
+        EXPECT_EQ(live(g.compile({"final"}, kExtent)), partial ? (Names{"fill", "patch"}) : (Names{"patch"}));
+    }
+}
+
+// read_buffer takes only usages that read and do not write; write_buffer only usages that write.
+TEST(GraphBuffers, TheVerbMustMatchTheUsage) {
+    RenderGraph g;
+    g.declare_buffer("b", {BufferSize::fixed(4)});
+    PassBuilder p = g.add_pass("p", PassKind::Compute);
+    const BufferUsage all[] = {BufferUsage::StorageReadCompute, BufferUsage::StorageWriteCompute,
+                               BufferUsage::StorageReadWriteCompute, BufferUsage::UniformCompute,
+                               BufferUsage::IndirectRead, BufferUsage::TransferSrc,
+                               BufferUsage::TransferDst, BufferUsage::HostRead};
+    for (BufferUsage u : all) {
+        SCOPED_TRACE(usage_name(u));
+        const BufferUsageInfo info = usage_info(u);
+        const std::string read = error_of([&] { p.read_buffer("b", u); });
+        const std::string write = error_of([&] { p.write_buffer("b", u); });
+        if (info.reads && !info.writes)
+            EXPECT_EQ(read, "<no GraphError>");
+        else
+            EXPECT_EQ(read, std::string("pass 'p' reads buffer 'b' as ") + usage_name(u) + ", which writes it");
+        if (info.writes)
+            EXPECT_EQ(write, "<no GraphError>");
+        else
+            EXPECT_EQ(write, std::string("pass 'p' writes buffer 'b' as ") + usage_name(u) +
+                                 ", which does not write it");
+    }
+    EXPECT_EQ(error_of([&] { p.read_write_buffer("b"); }), "<no GraphError>");
+}
+
 // An imported buffer read by the host after the frame: its writer is never culled, it may be read
 // before any pass writes it, each slot has its own buffer, and the frame ends with the barrier to
 // the host.
