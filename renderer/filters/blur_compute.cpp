@@ -224,7 +224,10 @@ int fused_max_radius(uint32_t shared_bytes) {
 // same run): texels fetched at relaxed precision (mediump: NVIDIA then returns packed halves, exact
 // for fp16 images): 65 / 86 / 113 registers instead of 80 / 96 / 128, 63.4 / 81.7 / 129 us, since
 // 86 registers still leave 5 groups per SM; the vertical step in two halves of 4 rows (fewer
-// accumulators, no selects in the swap): 64.3 / 84.2 / 133.
+// accumulators, no selects in the swap): 64.3 / 84.2 / 133. The newest two batches of sums kept in
+// shared memory (13.2 KiB) and only the older 2r - 8 rows of the window in registers, with mediump
+// fetches: 80 / 75 / 110 registers, 78.9 / 84.7 / 130 us at 660 groups (without mediump 88 / 85 /
+// 124 registers, 80.0 / 86.1 / 130); the newest three batches in shared memory: 89.9 / 104 / 141.
 // The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
 // at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
 // kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (95 registers a thread at
