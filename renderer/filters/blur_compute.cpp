@@ -208,9 +208,10 @@ int fused_max_radius(uint32_t shared_bytes) {
 // per tile, and each thread keeps its column's last 2r + 8 horizontal sums in registers. Shared
 // memory holds 8 rows of 64 + 2r texels and 8 rows of 64 sums, rows padded to 1 mod 16 elements,
 // in the image's precision (8 bytes per texel for fp16, 16 for fp32): at most 25 KiB (fp32,
-// r = 32), so 64 columns fit on any device with 32 KiB; 32 columns where they do not.
+// r = 32), so every radius fits on a device with 32 KiB. (The ring design also had strips of 32
+// columns for devices where 64 did not fit; nothing tested them, and the window needs none.)
 // The subgroup quad swap between a column's two threads needs quads in compute shaders and full
-// subgroups of at most 64 invocations.
+// subgroups tiling the group of 128.
 // History, on the H100 at 3840x2160 fp16 (median us at r = 1 / 4 / 8): with one thread per column
 // and a ring of the last 2r + 8 rows of sums in shared memory: 78.6 / 82.0 / 102; with that ring and
 // two threads per column, each of all four channels and 4 rows: 75.1 / 78.5 / 99.6, 208 at r = 16.
@@ -230,25 +231,19 @@ int fused_max_radius(uint32_t shared_bytes) {
 // 124 registers, 80.0 / 86.1 / 130); the newest three batches in shared memory: 89.9 / 104 / 141.
 // The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
 // at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
-// kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (95 registers a thread at
+// kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (96 registers a thread at
 // r = 8). Against 1020 groups (strips of 128 rows), in one run at 4K fp16, r = 1 / 4 / 8 / 16:
 // 62.1 / 64.4 / 82.5 / 128 us against 65.8 / 70.6 / 84.8 / 134; 720 groups (strips of 184 rows,
 // a second wave of 60): 70.7 / 74.2 / 86.2 / 133; 600 groups: slower again (r = 8: 86.3).
+constexpr uint32_t kStreamStrip = 64, kStreamThreads = 2 * kStreamStrip;  // as in the shader
 constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 660, kStreamMinRows = 32;
 constexpr uint32_t kStreamCostRows = 200;  // the 4K strip, for MethodCost
 
-uint32_t stream_shared_bytes(int radius, Precision precision, uint32_t strip) {
-  const uint32_t in_w = strip + 2 * uint32_t(radius);
-  const uint32_t stage_stride = in_w + (17 - in_w % 16) % 16, sums_stride = strip + 1;
+uint32_t stream_shared_bytes(int radius, Precision precision) {
+  const uint32_t in_w = kStreamStrip + 2 * uint32_t(radius);
+  const uint32_t stage_stride = in_w + (17 - in_w % 16) % 16, sums_stride = kStreamStrip + 1;
   const uint32_t texel = precision == Precision::Fp32 ? 16 : 8;
   return kStreamBatch * (stage_stride + sums_stride) * texel;
-}
-
-// 64 columns where they fit the device's shared memory, else 32, else 0.
-uint32_t stream_strip(int radius, Precision precision, uint32_t shared_limit) {
-  for (uint32_t strip : {64u, 32u})
-    if (stream_shared_bytes(radius, precision, strip) <= shared_limit) return strip;
-  return 0;
 }
 
 // Groups sharing a column of `height` rows among `columns` groups across.
@@ -256,9 +251,9 @@ uint32_t stream_groups_y(uint32_t height, uint32_t columns) {
   return std::clamp(kStreamGroups / columns, 1u, std::max(1u, height / kStreamMinRows));
 }
 
-// For strips of 64 columns and kStreamCostRows rows.
+// For strips of kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {
-  const double rows = kStreamCostRows, strip = 64, run = kStreamRun;
+  const double rows = kStreamCostRows, strip = kStreamStrip, run = kStreamRun;
   const double input_rows = (rows + 2 * r) / rows;  // input rows per output row
   MethodCost c;
   c.fetches = input_rows * (strip + 2 * r) / strip;
@@ -270,7 +265,7 @@ MethodCost cost_separable_stream(int r) {
 
 int stream_max_radius(uint32_t shared_limit, Precision precision) {
   int max_radius = 0;
-  for (int r = 1; r <= kMaxRadius && stream_strip(r, precision, shared_limit) != 0; ++r) max_radius = r;
+  for (int r = 1; r <= kMaxRadius && stream_shared_bytes(r, precision) <= shared_limit; ++r) max_radius = r;
   return max_radius;
 }
 
@@ -309,10 +304,9 @@ MethodSupport support_separable_fused(const vk::Context& device, const BlurSetti
 }
 
 MethodSupport support_separable_stream(const vk::Context& device, const BlurSettings& settings) {
-  // Groups of 128 threads, or 64 with strips of 32 columns.
-  if (MethodSupport quads = subgroup_quads_in_compute(device, 64); !quads.available()) return quads;
-  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision), 128,
-                      std::to_string(stream_shared_bytes(1, settings.precision, 32)).c_str());
+  if (MethodSupport quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available()) return quads;
+  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision),
+                      kStreamThreads, std::to_string(stream_shared_bytes(1, settings.precision)).c_str());
 }
 
 // ---- passes -------------------------------------------------------------------------------------
@@ -408,14 +402,12 @@ std::unique_ptr<BlurPasses> create_separable_fused(const BlurEnv& env) {
 }
 
 std::unique_ptr<BlurPasses> create_separable_stream(const BlurEnv& env) {
-  const int r = env.settings.kernel.radius;
-  const uint32_t strip = stream_strip(r, env.settings.precision, env.pass_env.vk.report().max_compute_shared_memory);
-  auto groups = [strip](VkExtent2D e) {
-    const uint32_t columns = ceil_div(e.width, strip);
+  auto groups = [](VkExtent2D e) {
+    const uint32_t columns = ceil_div(e.width, kStreamStrip);
     return std::pair{columns, stream_groups_y(e.height, columns)};
   };
   return std::make_unique<OneDispatch>(env, "comp_separable_stream",
-                                       std::vector<uint32_t>{uint32_t(r), strip, 2 * strip}, groups,
+                                       std::vector<uint32_t>{uint32_t(env.settings.kernel.radius)}, groups,
                                        WeightsAs::Uniform);
 }
 

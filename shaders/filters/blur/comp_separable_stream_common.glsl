@@ -1,6 +1,5 @@
 // comp.separable_stream: a separable blur in one dispatch in which each workgroup walks down a strip
-// of STRIP columns (64, or 32 where 64 do not fit), batch by batch, instead of staging a tile plus
-// an apron on all four sides.
+// of STRIP = 64 columns, batch by batch, instead of staging a tile plus an apron on all four sides.
 // Included by comp_separable_stream_fp16.comp and comp_separable_stream_fp32.comp, which set
 // OUTPUT_FORMAT and STORE_HALF; the body is the same for both. The host picks how many groups share
 // the image height (renderer/filters/blur_compute.cpp).
@@ -41,9 +40,9 @@
 #extension GL_KHR_shader_subgroup_quad : require
 
 layout(constant_id = 0) const int RADIUS = 1;
-layout(constant_id = 1) const int STRIP = 64;    // output columns per group: 64 or 32
-layout(constant_id = 2) const int THREADS = 128;  // 2 * STRIP (a constant of its own: the group size)
-layout(local_size_x_id = 2) in;
+const int STRIP = 64;     // output columns per group (kStreamStrip in blur_compute.cpp)
+const int THREADS = 128;  // 2 * STRIP
+layout(local_size_x = 128) in;
 
 layout(set = 0, binding = 0) uniform sampler2D source;  // read with texelFetch: no filtering
 // BlurFilter's weights buffer as a std140 block: w4[j / 4][j % 4] = w(j - RADIUS), j in [0, 2r].
@@ -84,7 +83,7 @@ shared Pair sums[B * SUMS_STRIDE * 2];
 // Per group and thread, set once in main().
 ivec2 hi;
 int top, rows, batches, y_first;
-int fetch_row, fetch_col;  // fetch: staged row t / FETCH_T, columns t % FETCH_T + FETCH_T * f
+int fetch_row, fetch_col;  // fetch: staged row lane / FETCH_T, columns lane % FETCH_T + FETCH_T * f
 
 void fetch(int batch, out vec4 fetched[FETCHES]) {
   const int y = clamp(y_first + batch * B + fetch_row, 0, hi.y);
@@ -159,7 +158,7 @@ void main() {
   hi = size - 1;
   // Lanes 2c and 2c + 1 (one column's two halves in step 3) must be neighbours in a subgroup quad,
   // so the thread number follows from the subgroup position, whatever local index the driver gave
-  // it; THREADS is a multiple of every subgroup size up to 64, so full subgroups tile the group.
+  // it; THREADS is a multiple of every subgroup size up to 128, so full subgroups tile the group.
   const int lane = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
   const int x_first = int(gl_WorkGroupID.x) * STRIP - RADIUS;  // image column of staged texel 0
   fetch_row = lane / FETCH_T;
