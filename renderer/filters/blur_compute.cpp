@@ -212,29 +212,13 @@ int fused_max_radius(uint32_t shared_bytes) {
 // columns for devices where 64 did not fit; nothing tested them, and the window needs none.)
 // The subgroup quad swap between a column's two threads needs quads in compute shaders and full
 // subgroups tiling the group of 128.
-// History, on the H100 at 3840x2160 fp16 (median us at r = 1 / 4 / 8): with one thread per column
-// and a ring of the last 2r + 8 rows of sums in shared memory: 78.6 / 82.0 / 102; with that ring and
-// two threads per column, each of all four channels and 4 rows: 75.1 / 78.5 / 99.6, 208 at r = 16.
-// Tried with the ring, all slower: 32 or 128 columns, batches of 4 or 16 rows, texels staged as
-// fp32, texels and sums as fp32, strips of 64 or 256 rows, two batches fetched ahead, fetching the
-// next batch after the horizontal step; fp16 arithmetic (not exact) gained 7% at r = 8. What decided
-// it: padding the ring's 17.3 KiB at r = 8 to 20 KiB left it at 98 us, to 26 KiB took 140: the
-// driver gives a group about 100 KiB of shared memory per SM, so 26 KiB leaves 3 groups resident
-// instead of 5. The ring grew with r (r = 16: 27 KiB, 3 groups); the window does not.
-// Tried with the window, on the H100 at 4K fp16 (r = 4 / 8 / 16, against 64.1 / 81.6 / 127 in the
-// same run): texels fetched at relaxed precision (mediump: NVIDIA then returns packed halves, exact
-// for fp16 images): 65 / 86 / 113 registers instead of 80 / 96 / 128, 63.4 / 81.7 / 129 us, since
-// 86 registers still leave 5 groups per SM; the vertical step in two halves of 4 rows (fewer
-// accumulators, no selects in the swap): 64.3 / 84.2 / 133. The newest two batches of sums kept in
-// shared memory (13.2 KiB) and only the older 2r - 8 rows of the window in registers, with mediump
-// fetches: 80 / 75 / 110 registers, 78.9 / 84.7 / 130 us at 660 groups (without mediump 88 / 85 /
-// 124 registers, 80.0 / 86.1 / 130); the newest three batches in shared memory: 89.9 / 104 / 141.
+// Why this shape, and the variants measured on the H100 and dropped (rings of sums in shared
+// memory, fp32 staging, other strip widths and group counts, one barrier per batch, ...):
+// docs/stream-tuning.md.
 // The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
 // at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
 // kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (96 registers a thread at
-// r = 8). Against 1020 groups (strips of 128 rows), in one run at 4K fp16, r = 1 / 4 / 8 / 16:
-// 62.1 / 64.4 / 82.5 / 128 us against 65.8 / 70.6 / 84.8 / 134; 720 groups (strips of 184 rows,
-// a second wave of 60): 70.7 / 74.2 / 86.2 / 133; 600 groups: slower again (r = 8: 86.3).
+// r = 8); 528, 600, 720, 792, 924 and 1020 groups were all slower where measured.
 constexpr uint32_t kStreamStrip = 64, kStreamThreads = 2 * kStreamStrip;  // as in the shader
 constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 660, kStreamMinRows = 32;
 constexpr uint32_t kStreamCostRows = 200;  // the 4K strip, for MethodCost
