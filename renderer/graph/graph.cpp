@@ -182,10 +182,6 @@ uint32_t scaled(uint32_t size, float scale) {
   return std::max(1u, static_cast<uint32_t>(std::ceil(static_cast<float>(size) * scale)));
 }
 
-// A subresource of a logical resource: (image index, mip level), or (images + buffer index, 0) for
-// a buffer, so that buffers are ordered and culled by the same code as images.
-using Sub = std::pair<uint32_t, uint32_t>;
-
 }  // namespace
 
 // What one pass reads and writes, per subresource, and which images it reads from the previous frame.
@@ -324,19 +320,10 @@ std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(const N
   return subs;
 }
 
-CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
-                                   VkExtent2D output_extent) const {
-  if (output_extent.width == 0 || output_extent.height == 0)
-    throw GraphError("output size must be at least 1x1");
-  NameIndex index;
-  for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
-  NameIndex buffer_index;
-  for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
-
-  const std::vector<VkExtent2D> extents = image_extents(index, output_extent);
-  const std::vector<VkDeviceSize> sizes = buffer_sizes(index, extents);
-  const std::vector<PassSubresources> subs = collect_accesses(index, buffer_index);
-
+// Every read sees the latest earlier write; reading before any write is an error, except for
+// imported buffers, which their owner filled. A history read needs a write anywhere in the frame.
+void RenderGraph::check_reads_are_written(const std::vector<PassSubresources>& subs,
+                                          const std::set<uint32_t>& written_anywhere) const {
   // Buffers: resources numbered after the images (see Sub).
   const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
   auto resource_name = [&](const Sub& s) {
@@ -345,45 +332,52 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     if (images_[s.first].desc.mip_levels > 1) what += " mip " + std::to_string(s.second);
     return what;
   };
-  std::set<uint32_t> written_anywhere;
-  for (const PassSubresources& pass : subs)
-    for (const Sub& s : pass.writes) written_anywhere.insert(s.first);
-
-  // Every read sees the latest earlier write; reading before any write is an error, except for
-  // imported buffers, which their owner filled.
-  {
-    std::set<Sub> written;
-    for (uint32_t b = 0; b < buffers_.size(); ++b)
-      if (buffers_[b].imported) written.insert({first_buffer + b, 0});
-    for (size_t p = 0; p < passes_.size(); ++p) {
-      for (const Sub& s : subs[p].reads)
-        if (!written.count(s))
-          throw GraphError("pass '" + passes_[p].name + "' reads " + resource_name(s) +
-                           ", which no earlier pass writes");
-      for (uint32_t h : subs[p].history_reads)
-        if (!written_anywhere.count(h))
-          throw GraphError("pass '" + passes_[p].name + "' reads the previous frame of image '" +
-                           images_[h].name + "', which no pass writes");
-      written.insert(subs[p].writes.begin(), subs[p].writes.end());
-    }
+  std::set<Sub> written;
+  for (uint32_t b = 0; b < buffers_.size(); ++b)
+    if (buffers_[b].imported) written.insert({first_buffer + b, 0});
+  for (size_t p = 0; p < passes_.size(); ++p) {
+    for (const Sub& s : subs[p].reads)
+      if (!written.count(s))
+        throw GraphError("pass '" + passes_[p].name + "' reads " + resource_name(s) +
+                         ", which no earlier pass writes");
+    for (uint32_t h : subs[p].history_reads)
+      if (!written_anywhere.count(h))
+        throw GraphError("pass '" + passes_[p].name + "' reads the previous frame of image '" +
+                         images_[h].name + "', which no pass writes");
+    written.insert(subs[p].writes.begin(), subs[p].writes.end());
   }
+}
 
-  // Culling: walk backwards from the outputs; a pass lives if it writes a subresource that is
-  // still needed. A history read makes the image needed at the end of the frame, so iterate
-  // until the set of such images stops growing.
-  std::set<Sub> frame_end_needs;
-  auto need_all_mips = [&](uint32_t image) {
-    for (uint32_t m = 0; m < images_[image].desc.mip_levels; ++m) frame_end_needs.insert({image, m});
-  };
+void RenderGraph::need_all_mips(std::set<Sub>& needs, uint32_t image) const {
+  for (uint32_t m = 0; m < images_[image].desc.mip_levels; ++m) needs.insert({image, m});
+}
+
+// What must hold its value when the frame's passes are done, before any history read is counted:
+// every mip of each output, and each imported buffer read after the frame.
+std::set<RenderGraph::Sub> RenderGraph::frame_end_needs(const std::vector<std::string>& outputs,
+                                                        const NameIndex& image_index,
+                                                        const std::set<uint32_t>& written_anywhere) const {
+  const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
+  std::set<Sub> needs;
   for (const std::string& name : outputs) {
-    auto it = index.find(name);
-    if (it == index.end()) throw GraphError("output image '" + name + "' is not declared");
+    auto it = image_index.find(name);
+    if (it == image_index.end()) throw GraphError("output image '" + name + "' is not declared");
     if (!written_anywhere.count(it->second))
       throw GraphError("output image '" + name + "' is not written by any pass");
-    need_all_mips(it->second);
+    need_all_mips(needs, it->second);
   }
   for (uint32_t b = 0; b < buffers_.size(); ++b)
-    if (buffers_[b].after) frame_end_needs.insert({first_buffer + b, 0});  // read after the frame
+    if (buffers_[b].after) needs.insert({first_buffer + b, 0});  // read after the frame
+  return needs;
+}
+
+// Culling: walk backwards from what the frame end needs; a pass lives if it writes a subresource
+// that is still needed, or has a side effect. A live pass's history read makes every mip of that
+// image needed at the end of the frame (the next frame reads it), which can bring more passes to
+// life, so iterate until the set of such images stops growing. Returns, per declared pass, whether
+// it lives.
+std::vector<bool> RenderGraph::live_passes(const std::vector<PassSubresources>& subs,
+                                           std::set<Sub> frame_end_needs) const {
   std::vector<bool> live(passes_.size(), false);
   for (;;) {
     std::set<Sub> needed = frame_end_needs;
@@ -402,19 +396,30 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     size_t before = frame_end_needs.size();
     for (size_t p = 0; p < passes_.size(); ++p)
       if (live[p])
-        for (uint32_t h : subs[p].history_reads) need_all_mips(h);
+        for (uint32_t h : subs[p].history_reads) need_all_mips(frame_end_needs, h);
     if (frame_end_needs.size() == before) break;
   }
+  return live;
+}
 
-  // Emit live passes in declaration order, and the images and buffers they touch.
+// Emit live passes in declaration order, and the images and buffers they touch (plus the outputs),
+// numbered in the order first touched; culled passes are listed by name.
+CompiledGraph RenderGraph::emit_live_passes(const std::vector<bool>& live,
+                                            const std::vector<std::string>& outputs,
+                                            const NameIndex& image_index, const NameIndex& buffer_index,
+                                            const std::vector<VkExtent2D>& extents,
+                                            const std::vector<VkDeviceSize>& sizes) const {
   CompiledGraph out;
-  out.output_extent = output_extent;
   std::map<uint32_t, uint32_t> compiled_index;
   auto compiled_image = [&](uint32_t i) -> uint32_t {
     auto [it, inserted] = compiled_index.try_emplace(i, static_cast<uint32_t>(out.images.size()));
-    if (inserted) out.images.push_back({images_[i].name, images_[i].desc, extents[i],
-                                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                        false, {}});
+    if (inserted)
+      out.images.push_back({images_[i].name,
+                            images_[i].desc,
+                            extents[i],
+                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            false,
+                            {}});
     return it->second;
   };
   std::map<uint32_t, uint32_t> compiled_buffer_index;
@@ -434,7 +439,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     }
     CompiledPass cp{static_cast<uint32_t>(p), pass.name, pass.kind, {}, {}};
     for (const ImageAccess& a : pass.accesses) {
-      const uint32_t source = index.at(a.image);
+      const uint32_t source = image_index.at(a.image);
       const uint32_t ci = compiled_image(source);
       CompiledImage& image = out.images[ci];
       const uint32_t levels = image.desc.mip_levels;
@@ -453,7 +458,29 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs,
     }
     out.passes.push_back(std::move(cp));
   }
-  for (const std::string& name : outputs) compiled_image(index.at(name));
+  for (const std::string& name : outputs) compiled_image(image_index.at(name));
+  return out;
+}
+
+CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkExtent2D output_extent) const {
+  if (output_extent.width == 0 || output_extent.height == 0)
+    throw GraphError("output size must be at least 1x1");
+  NameIndex index;
+  for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
+  NameIndex buffer_index;
+  for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
+
+  const std::vector<VkExtent2D> extents = image_extents(index, output_extent);
+  const std::vector<VkDeviceSize> sizes = buffer_sizes(index, extents);
+  const std::vector<PassSubresources> subs = collect_accesses(index, buffer_index);
+  std::set<uint32_t> written_anywhere;
+  for (const PassSubresources& pass : subs)
+    for (const Sub& s : pass.writes) written_anywhere.insert(s.first);
+  check_reads_are_written(subs, written_anywhere);
+
+  const std::vector<bool> live = live_passes(subs, frame_end_needs(outputs, index, written_anywhere));
+  CompiledGraph out = emit_live_passes(live, outputs, index, buffer_index, extents, sizes);
+  out.output_extent = output_extent;
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace filterlab::graph {
@@ -220,12 +221,29 @@ private:
     BufferSource imported;
     std::optional<BufferUsage> after;
   };
-  // compile()'s steps. Every one throws GraphError for a declaration it cannot accept.
+  // compile()'s steps, in the order it takes them (graph.cpp documents each). The ones that check
+  // declarations throw GraphError for a declaration they cannot accept.
   using NameIndex = std::map<std::string, uint32_t>;
+  // A subresource of a logical resource: (image index, mip level), or (images + buffer index, 0)
+  // for a buffer, so that buffers are ordered and culled by the same code as images.
+  using Sub = std::pair<uint32_t, uint32_t>;
   struct PassSubresources;  // what one pass reads and writes (graph.cpp)
   std::vector<VkExtent2D> image_extents(const NameIndex& image_index, VkExtent2D output_extent) const;
-  std::vector<VkDeviceSize> buffer_sizes(const NameIndex& image_index, const std::vector<VkExtent2D>& extents) const;
-  std::vector<PassSubresources> collect_accesses(const NameIndex& image_index, const NameIndex& buffer_index) const;
+  std::vector<VkDeviceSize> buffer_sizes(const NameIndex& image_index,
+                                         const std::vector<VkExtent2D>& extents) const;
+  std::vector<PassSubresources> collect_accesses(const NameIndex& image_index,
+                                                 const NameIndex& buffer_index) const;
+  void check_reads_are_written(const std::vector<PassSubresources>& subs,
+                               const std::set<uint32_t>& written_anywhere) const;
+  std::set<Sub> frame_end_needs(const std::vector<std::string>& outputs, const NameIndex& image_index,
+                                const std::set<uint32_t>& written_anywhere) const;
+  std::vector<bool> live_passes(const std::vector<PassSubresources>& subs,
+                                std::set<Sub> frame_end_needs) const;
+  CompiledGraph emit_live_passes(const std::vector<bool>& live, const std::vector<std::string>& outputs,
+                                 const NameIndex& image_index, const NameIndex& buffer_index,
+                                 const std::vector<VkExtent2D>& extents,
+                                 const std::vector<VkDeviceSize>& sizes) const;
+  void need_all_mips(std::set<Sub>& needs, uint32_t image) const;
   void check_new_name(const std::string& name) const;
   std::vector<ImageEntry> images_;
   std::vector<BufferEntry> buffers_;
