@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 namespace filterlab::app {
 
@@ -156,6 +157,14 @@ void metrics_table(const std::optional<passes::CompareMetrics>& m) {
   ImGui::Text("max |A-B| %.6g", m->values.max_abs);
 }
 
+// Passes that recorded nothing this frame have no time to show: named apart, not as 0.000 rows.
+void idle_passes_line(const TimingHistory& t) {
+  if (t.idle_passes().empty()) return;
+  std::string names;
+  for (const std::string& pass : t.idle_passes()) names += (names.empty() ? "" : ", ") + pass;
+  ImGui::TextWrapped("idle this frame (nothing recorded): %s", names.c_str());
+}
+
 void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceReport& device) {
   ImGui::Checkbox("GPU timing", &state.gpu_timing);
   if (device.device_type == "cpu") {
@@ -190,6 +199,7 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
     ImGui::PopID();
   }
   ImGui::EndTable();
+  idle_passes_line(t);
   if (!state.gpu_timing) ImGui::TextDisabled("GPU timing is off: the table shows zeros");
   ImGui::TextDisabled("'present' includes the wait for the swapchain copy; with FIFO it follows vsync");
 }

@@ -4,22 +4,29 @@
 
 namespace filterlab::app {
 
-void TimingHistory::push(std::deque<double>& values, double v) const {
-  values.push_back(v);
+template <typename T>
+void TimingHistory::push(std::deque<T>& values, T v) const {
+  values.push_back(std::move(v));
   while (values.size() > window_) values.pop_front();
 }
 
 void TimingHistory::add_frame(const std::vector<graph::PassTiming>& passes, double cpu_frame_ms) {
   order_.clear();
+  idle_.clear();
   double total = 0;
   for (const graph::PassTiming& p : passes) {
-    order_.push_back(p.name);
-    push(gpu_ms_[p.name], p.gpu_ms);
-    total += p.gpu_ms;
+    (p.idle ? idle_ : order_).push_back(p.name);
+    push(gpu_ms_[p.name], p.idle ? std::nullopt : std::optional(p.gpu_ms));
+    if (!p.idle) total += p.gpu_ms;
   }
-  // Passes that left the graph keep no history: a pass that comes back starts afresh.
+  // Passes that left the graph keep no history: a pass that comes back starts afresh. An idle
+  // pass is still in the graph and keeps its own.
+  auto in_frame = [&](const std::string& name) {
+    return std::find(order_.begin(), order_.end(), name) != order_.end() ||
+           std::find(idle_.begin(), idle_.end(), name) != idle_.end();
+  };
   for (auto it = gpu_ms_.begin(); it != gpu_ms_.end();)
-    it = std::find(order_.begin(), order_.end(), it->first) == order_.end() ? gpu_ms_.erase(it) : std::next(it);
+    it = in_frame(it->first) ? std::next(it) : gpu_ms_.erase(it);
   push(gpu_total_, total);
   push(cpu_frame_, cpu_frame_ms);
 }
@@ -29,6 +36,7 @@ void TimingHistory::clear() {
   gpu_total_.clear();
   cpu_frame_.clear();
   order_.clear();
+  idle_.clear();
 }
 
 RollingStats TimingHistory::stats(const std::deque<double>& values) {
@@ -47,18 +55,23 @@ RollingStats TimingHistory::stats(const std::deque<double>& values) {
   return s;
 }
 
-std::vector<float> TimingHistory::floats(const std::deque<double>& values) {
-  return std::vector<float>(values.begin(), values.end());
+std::deque<double> TimingHistory::busy(const std::deque<std::optional<double>>& frames) {
+  std::deque<double> out;
+  for (const std::optional<double>& ms : frames)
+    if (ms) out.push_back(*ms);
+  return out;
 }
 
 RollingStats TimingHistory::pass_stats(const std::string& pass) const {
   auto it = gpu_ms_.find(pass);
-  return it == gpu_ms_.end() ? RollingStats{} : stats(it->second);
+  return it == gpu_ms_.end() ? RollingStats{} : stats(busy(it->second));
 }
 
 std::vector<float> TimingHistory::pass_history(const std::string& pass) const {
   auto it = gpu_ms_.find(pass);
-  return it == gpu_ms_.end() ? std::vector<float>{} : floats(it->second);
+  if (it == gpu_ms_.end()) return {};
+  const std::deque<double> times = busy(it->second);
+  return std::vector<float>(times.begin(), times.end());
 }
 
 }  // namespace filterlab::app

@@ -159,6 +159,7 @@ Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_t
     : ctx_(ctx),
       frames_in_flight_(frames_in_flight),
       cpu_ms_(frames_in_flight),
+      idle_(frames_in_flight),
       slot_pass_names_(frames_in_flight),
       linear_(ctx, VK_FILTER_LINEAR, "linear clamp"),
       nearest_(ctx, VK_FILTER_NEAREST, "nearest clamp"),
@@ -394,6 +395,7 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
   recorded_ = true;
   if (timer_) timer_->begin_frame(cmd, slot, static_cast<uint32_t>(compiled_.passes.size()));
   cpu_ms_[slot].assign(compiled_.passes.size(), 0.0);
+  idle_[slot].assign(compiled_.passes.size(), false);
   slot_pass_names_[slot].clear();
 
   for (size_t p = 0; p < compiled_.passes.size(); ++p) {
@@ -451,6 +453,7 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     }
     decl.callback(ctx);
     if (dynamic_rendering) vkCmdEndRendering(cmd);
+    idle_[slot][p] = ctx.skipped();
 
     if (timer_) timer_->end_pass(cmd, slot, static_cast<uint32_t>(p));
     ctx_.end_label(cmd);
@@ -468,8 +471,11 @@ std::optional<std::vector<PassTiming>> Executor::timings(uint32_t slot) {
     gpu = timer_->read(slot);
     if (!gpu) return std::nullopt;
   }
-  for (size_t p = 0; p < slot_pass_names_[slot].size(); ++p)
-    out.push_back({slot_pass_names_[slot][p], gpu ? (*gpu)[p] : 0.0, cpu_ms_[slot][p]});
+  for (size_t p = 0; p < slot_pass_names_[slot].size(); ++p) {
+    const bool idle = idle_[slot][p];
+    // An idle pass's stamps still come back, a few ticks apart: no time of its own to report.
+    out.push_back({slot_pass_names_[slot][p], gpu && !idle ? (*gpu)[p] : 0.0, cpu_ms_[slot][p], idle});
+  }
   slot_pass_names_[slot].clear();
   return out;
 }

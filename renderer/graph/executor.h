@@ -82,6 +82,10 @@ public:
   VkExtent2D extent(const std::string& image) const;
   Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
   VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
+  // Says that the pass records nothing in this frame (its settings leave it nothing to do): the
+  // frame's timings report it idle rather than a near-zero time. Call it instead of recording.
+  void skip() { skipped_ = true; }
+  bool skipped() const { return skipped_; }
 
 private:
   friend class Executor;
@@ -94,6 +98,7 @@ private:
     uint64_t generation;
   };
   VkSampler linear_, nearest_;
+  bool skipped_ = false;
   const CompiledGraph* graph_ = nullptr;
   std::vector<Access> accesses_;
   std::vector<std::pair<std::string, BoundBuffer>> buffers_;
@@ -101,8 +106,9 @@ private:
 
 struct PassTiming {
   std::string name;
-  double gpu_ms = 0;
+  double gpu_ms = 0;  // 0 when idle: its timestamps bracket no work of its own
   double cpu_ms = 0;  // time to record the pass, barriers included
+  bool idle = false;  // the pass recorded nothing in this frame (PassContext::skip)
 };
 
 struct Readback {
@@ -132,7 +138,8 @@ public:
   // before it must have finished (the caller waited for the slot's fence or timeline value, as it
   // must before reusing the slot anyway): that is when replaced images and buffers are destroyed.
   void record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame);
-  // Timings of the frame last recorded in `slot`; call after its fence. Empty if not available.
+  // Timings of the frame last recorded in `slot`, every live pass in execution order (the idle
+  // ones marked so); call after its fence. Empty if not available.
   std::optional<std::vector<PassTiming>> timings(uint32_t slot);
   bool gpu_timing() const { return timer_ != nullptr; }
 
@@ -181,6 +188,7 @@ private:
   BarrierTracker tracker_;
   std::unique_ptr<GpuTimer> timer_;
   std::vector<std::vector<double>> cpu_ms_;  // per slot, per pass
+  std::vector<std::vector<bool>> idle_;      // per slot, per pass: PassContext::skip was called
   std::vector<std::vector<std::string>> slot_pass_names_;
   FrameBarriers last_barriers_;
   uint64_t last_frame_ = 0;

@@ -151,7 +151,7 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       .write_buffer(partials)
       .execute([this, a, b, partials, needed](graph::PassContext& ctx) {
         check_same_size(ctx, a, b);
-        if (!needed()) return;
+        if (!needed()) return ctx.skip();  // idle in the timings
         const VkExtent2D extent = ctx.image(a).extent;
         ctx.bind(*reduce_)
             .sampled(0, a, graph::Filter::Nearest)
@@ -164,7 +164,7 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       .read_buffer(partials)
       .write_buffer(result)
       .execute([this, a, partials, result, needed](graph::PassContext& ctx) {
-        if (!needed()) return;
+        if (!needed()) return ctx.skip();  // idle in the timings
         const VkExtent2D extent = ctx.extent(a);
         const FinishPush push{tile_count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
                               static_cast<uint32_t>(ctx.frame >> 32)};

@@ -79,7 +79,7 @@ public:
   // Declares `output` (display_format, A's size) and the display pass `output` reading A and B.
   // Its automatic gain (settings.gain <= 0) is 1 / max |A-B| of this pair in this frame, from the
   // reduction "<output> gain", which records work only in frames whose settings show a
-  // difference with it: the pair need not be the metrics' pair.
+  // difference with it (idle in the timings otherwise): the pair need not be the metrics' pair.
   void add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                    const std::string& output);
 
@@ -95,7 +95,8 @@ public:
 
 private:
   // Declares the reduction `name` of A against B into the buffer "<name> result" (declared by the
-  // caller): sums of (A-B)^2 per channel and max |A-B|. It records work only when `needed()`.
+  // caller): sums of (A-B)^2 per channel and max |A-B|. It records work only when `needed()`, and
+  // its two passes skip (PassContext::skip) in the other frames.
   void add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                      const std::string& name, std::function<bool()> needed);
   void record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,

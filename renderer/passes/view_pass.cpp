@@ -12,9 +12,9 @@ namespace filterlab::passes {
 
 namespace {
 
-constexpr uint32_t kLocalSize = 16;  // view.comp's workgroup side
+constexpr uint32_t kLocalSize = 16;  // view_source.glsl's workgroup side
 
-// Mirrors view.comp's push constant block.
+// Mirrors view_common.glsl's push constant block.
 struct ViewPush {
   uint32_t components;
   uint32_t channel;
@@ -72,19 +72,24 @@ std::optional<ViewKind> ViewPass::kind_for(VkFormat format) {
 
 void ViewPass::build_pipeline(size_t mode) {
   if (pipelines_.at(mode)) return;
-  // Depth has a shader of its own, the only one that binds the range buffer: the validation layers
-  // count a binding as used when the shader's code touches it, even in a branch a specialization
-  // never takes, so one shared shader would make every kind bind the buffer (and the graph order it).
-  const bool depth = mode == size_t(ViewKind::Depth) || mode == kDepthRangeStep;
+  pipelines_[mode] = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders, pipeline_desc(mode));
+}
+
+vk::ComputePipelineDesc ViewPass::pipeline_desc(size_t mode) {
+  // Each shader binds only what its pass declares: the validation layers count a binding as used
+  // when the shader's code touches it, even in a branch a specialization never takes, and every
+  // binding is an access the graph orders.
+  if (mode == kDepthRangeStep)  // the source and the range buffer: no view, no push constants
+    return {"passes/view_depth_range.comp",
+            {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0},
+            {}};
   std::vector<VkDescriptorType> bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                                             VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-  if (depth) bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-  const char* shader = depth ? "passes/view_depth.comp" : "passes/view.comp";
-  // view.comp's constant is the ViewKind, view_depth.comp's the step (0 show, 1 range).
-  const uint32_t specialization = depth ? uint32_t(mode == kDepthRangeStep) : uint32_t(mode);
-  pipelines_[mode] =
-      vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
-                        vk::ComputePipelineDesc{shader, {bindings, sizeof(ViewPush)}, {specialization}});
+  if (mode == size_t(ViewKind::Depth)) {  // the only kind that reads the range buffer
+    bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    return {"passes/view_depth.comp", {bindings, sizeof(ViewPush)}, {}};
+  }
+  return {"passes/view.comp", {bindings, sizeof(ViewPush)}, {uint32_t(mode)}};  // constant: the ViewKind
 }
 
 void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
@@ -98,47 +103,49 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
   if (facts->kind == ViewKind::Depth) build_pipeline(kDepthRangeStep);
 
   graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::relative_to(source)});
-  const std::optional<std::string> range =
-      facts->kind == ViewKind::Depth
-          ? std::optional(add_depth_range(graph, format, source, output, pass_name))
-          : std::nullopt;
+  const std::optional<std::string> range = facts->kind == ViewKind::Depth
+                                               ? std::optional(add_depth_range(graph, source, pass_name))
+                                               : std::nullopt;
   graph::PassBuilder view = graph.add_pass(pass_name, graph::PassKind::Compute);
   view.read(source, graph::Usage::SampledCompute, graph::mip(0))
       .write(output, graph::Usage::StorageWriteCompute);
-  // Depth reads the range; view_depth.comp declares it writable (the range step's atomics).
-  if (range) view.read_write_buffer(*range);
+  if (range) view.read_buffer(*range);  // depth reads this frame's range (readonly in view_depth.comp)
   view.execute([this, mode = size_t(facts->kind), format, source, output, range](graph::PassContext& ctx) {
-    dispatch(ctx, mode, format, source, output, range);
+    dispatch_view(ctx, mode, format, source, output, range);
   });
 }
 
-std::string ViewPass::add_depth_range(graph::RenderGraph& graph, VkFormat format, const std::string& source,
-                                      const std::string& output, const std::string& pass_name) {
+std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::string& source,
+                                      const std::string& pass_name) {
   // Two order keys: the nearest and the farthest geometry depth.
   const std::string range = pass_name + " depth range";
   graph.declare_buffer(range, {graph::BufferSize::fixed(2 * sizeof(uint32_t))});
+  // Both passes record nothing in frames with a fixed range, and say so (idle in the timings).
   graph.add_pass(pass_name + " range reset", graph::PassKind::Transfer)
       .write_buffer(range, graph::BufferUsage::TransferDst)
       .execute([this, range](graph::PassContext& ctx) {
-        if (!auto_depth_range(settings)) return;
+        if (!auto_depth_range(settings)) return ctx.skip();
         // Empty range: the nearest key starts at the largest key, the farthest at the smallest.
         const uint32_t empty[2] = {0xffffffffu, 0u};
         vkCmdUpdateBuffer(ctx.cmd, ctx.buffer(range).handle, 0, sizeof empty, empty);
       });
-  // Both depth steps bind the output image (view_depth.comp is one shader, see build_pipeline),
-  // so the range step declares the output it never writes.
+  // Reads the source and folds it into the buffer; it never touches the view (its shader does not
+  // bind it), so it declares only those two.
   graph.add_pass(pass_name + " range", graph::PassKind::Compute)
       .read(source, graph::Usage::SampledCompute, graph::mip(0))
-      .write(output, graph::Usage::StorageWriteCompute)
       .read_write_buffer(range)
-      .execute([this, format, source, output, range](graph::PassContext& ctx) {
-        if (auto_depth_range(settings)) dispatch(ctx, kDepthRangeStep, format, source, output, range);
+      .execute([this, source, range](graph::PassContext& ctx) {
+        if (!auto_depth_range(settings)) return ctx.skip();
+        ctx.bind(*pipelines_.at(kDepthRangeStep))
+            .sampled(0, source, graph::Filter::Nearest)
+            .storage_buffer(1, range)
+            .dispatch_over(source, kLocalSize, kLocalSize);
       });
   return range;
 }
 
-void ViewPass::dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
-                        const std::string& output, const std::optional<std::string>& range) {
+void ViewPass::dispatch_view(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
+                             const std::string& output, const std::optional<std::string>& range) {
   const FormatFacts facts = *format_facts(format);
   const ViewSettings& s = settings;
   const ViewPush push{facts.components,

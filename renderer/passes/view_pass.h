@@ -59,9 +59,10 @@ class ViewPass {
 
   // Declares `output` (RGBA8_UNORM, the size of `source`'s mip 0) and a compute pass `pass_name`
   // reading `source`. A depth source adds the buffer "<pass_name> depth range" and the passes
-  // "<pass_name> range reset" and "<pass_name> range" before it (this frame's depth range, in
-  // frames whose settings ask for it). Throws std::invalid_argument when kind_for rejects the
-  // source's format, graph::GraphError when `source` is not declared.
+  // "<pass_name> range reset" and "<pass_name> range" before it (this frame's depth range; the
+  // range pass reads only `source` and the buffer). In frames whose settings fix the range, both
+  // record nothing and show as idle in the timings (PassContext::skip). Throws std::invalid_argument when
+  // kind_for rejects the source's format, graph::GraphError when `source` is not declared.
   void add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
               const std::string& pass_name = "view");
 
@@ -72,12 +73,13 @@ class ViewPass {
   static constexpr size_t kDepthRangeStep = 4;
 
   void build_pipeline(size_t mode);
-  // The depth range buffer and the passes that fill it; returns the buffer's name.
-  std::string add_depth_range(graph::RenderGraph& graph, VkFormat format, const std::string& source,
-                              const std::string& output, const std::string& pass_name);
-  // `range`: the depth range buffer, which only the depth shader binds.
-  void dispatch(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
-                const std::string& output, const std::optional<std::string>& range);
+  static vk::ComputePipelineDesc pipeline_desc(size_t mode);
+  // The depth range buffer and the passes that fill it (reading `source`); returns the buffer's name.
+  std::string add_depth_range(graph::RenderGraph& graph, const std::string& source,
+                              const std::string& pass_name);
+  // The view itself; `range`: the depth range buffer, which only the depth kind binds.
+  void dispatch_view(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
+                     const std::string& output, const std::optional<std::string>& range);
 
   PassEnv env_;
   std::array<vk::PipelineRef, 5> pipelines_;  // built when a kind is first added

@@ -1,11 +1,11 @@
 #ifndef VIEW_COMMON_GLSL
 #define VIEW_COMMON_GLSL
-// What the viewport's two view shaders share: view.comp shows colour and motion, view_depth.comp
-// depth (with its range step, the only one that needs a buffer). Each kind is a specialization
-// of one of them; ViewPass documents the mappings and the CPU tests restate them.
-layout(local_size_x = 16, local_size_y = 16) in;
+// What the viewport's view shaders that write a view share: view.comp shows colour and motion,
+// view_depth.comp depth. Each kind is a specialization of one of them; ViewPass documents the
+// mappings and the CPU tests restate them. The depth range step has a shader of its own
+// (view_depth_range.comp), which binds only the source and the range buffer.
+#include "view_source.glsl"
 
-layout(set = 0, binding = 0) uniform sampler2D source;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D view;
 // Mirrors ViewPass's ViewPush.
 layout(push_constant) uniform Push {

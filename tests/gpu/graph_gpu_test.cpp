@@ -479,3 +479,42 @@ TEST(GraphGpu, ImportedBuffersAreForgottenOnceTheGraphStopsUsingThem) {
   EXPECT_EQ(dot.find("barrier buffer shared"), std::string::npos) << dot;
   EXPECT_EQ(ctx.validation_messages(), 0u);
 }
+
+// A pass that calls PassContext::skip records nothing in that frame: the frame's timings mark it
+// idle with no GPU time, with timestamps on or off, and only in the frames where it skipped.
+TEST(GraphGpu, PassesThatSkipAreIdleInThatFramesTimings) {
+  vk::ContextOptions options;
+  options.validation = true;
+  vk::Context ctx(options);
+  graph::RenderGraph g;
+  g.declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
+  g.declare_buffer("value", {graph::BufferSize::fixed(16)});
+  clear_pass(g, "image");
+  g.add_pass("sometimes", graph::PassKind::Transfer)
+      .write_buffer("value", graph::BufferUsage::TransferDst)
+      .side_effect()
+      .execute([](graph::PassContext& c) {
+        if (c.frame % 2 == 1) return c.skip();
+        vkCmdFillBuffer(c.cmd, c.buffer("value").handle, 0, VK_WHOLE_SIZE, 7u);
+      });
+  vk::OneShotCommands commands(ctx);
+  for (bool gpu_timing : {true, false}) {
+    SCOPED_TRACE(gpu_timing ? "GPU timing on" : "GPU timing off");
+    graph::Executor executor(ctx, 2, gpu_timing);
+    executor.prepare(g, {"image"}, {8, 8});
+    for (uint64_t frame = 0; frame < 4; ++frame) {
+      commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, frame % 2, frame); });
+      const std::optional<std::vector<graph::PassTiming>> timings = executor.timings(frame % 2);
+      ASSERT_TRUE(timings.has_value());
+      ASSERT_EQ(timings->size(), 2u);
+      EXPECT_EQ((*timings)[0].name, "clear image");
+      EXPECT_FALSE((*timings)[0].idle) << "frame " << frame;
+      EXPECT_EQ((*timings)[1].name, "sometimes");
+      EXPECT_EQ((*timings)[1].idle, frame % 2 == 1) << "frame " << frame;
+      if ((*timings)[1].idle) {
+        EXPECT_EQ((*timings)[1].gpu_ms, 0.0);
+      }
+    }
+  }
+  EXPECT_EQ(ctx.validation_messages(), 0u);
+}

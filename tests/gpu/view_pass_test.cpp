@@ -253,6 +253,75 @@ TEST_F(ViewPassTest, OnlyDepthDeclaresTheRangeBufferAndItsPasses) {
   EXPECT_TRUE(compiled.culled.empty());
 }
 
+// The range step reads the depth and folds it into the range buffer; it never touches the view,
+// so it declares neither the view nor any write but the buffer's, and the view has one writer.
+TEST_F(ViewPassTest, TheRangeStepDeclaresOnlyWhatItTouches) {
+  graph::RenderGraph graph;
+  graph.declare_image("depth", {VK_FORMAT_D32_SFLOAT});
+  graph.add_pass("fill depth", graph::PassKind::Transfer)
+      .write("depth", graph::Usage::TransferDst)
+      .execute([](graph::PassContext&) {});
+  passes::ViewPass view(env());
+  view.add_to(graph, "depth", "depth view", "view");
+  const graph::CompiledGraph compiled = graph.compile({"depth view"}, {kWidth, kHeight});
+  const uint32_t depth = *compiled.find_image("depth"), output = *compiled.find_image("depth view");
+  const uint32_t range = *compiled.find_buffer("view depth range");
+  auto pass = [&](const std::string& name) -> const graph::CompiledPass& {
+    auto it = std::find_if(compiled.passes.begin(), compiled.passes.end(),
+                           [&](const graph::CompiledPass& p) { return p.name == name; });
+    EXPECT_NE(it, compiled.passes.end()) << name;
+    return *it;
+  };
+
+  const graph::CompiledPass& range_step = pass("view range");
+  ASSERT_EQ(range_step.accesses.size(), 1u);
+  EXPECT_EQ(range_step.accesses[0].image, depth);
+  EXPECT_EQ(range_step.accesses[0].usage, graph::Usage::SampledCompute);
+  EXPECT_EQ(range_step.buffer_accesses, (std::vector<std::pair<uint32_t, graph::BufferUsage>>{
+                                            {range, graph::BufferUsage::StorageReadWriteCompute}}));
+
+  // The show step reads the buffer and is the view's only writer.
+  EXPECT_EQ(pass("view").buffer_accesses, (std::vector<std::pair<uint32_t, graph::BufferUsage>>{
+                                              {range, graph::BufferUsage::StorageReadCompute}}));
+  std::vector<std::string> view_accessors;
+  for (const graph::CompiledPass& p : compiled.passes)
+    for (const graph::CompiledAccess& a : p.accesses)
+      if (a.image == output) view_accessors.push_back(p.name);
+  EXPECT_EQ(view_accessors, std::vector<std::string>{"view"});
+}
+
+// A fixed depth range leaves the range passes nothing to do: they record nothing and the frame's
+// timings say so (idle, no time), in that frame only; the view itself is never idle.
+TEST_F(ViewPassTest, RangePassesAreIdleInFramesWithAFixedRange) {
+  const std::vector<float> depth = random_floats(kPixels, 14, 0.9f, 1.0f);
+  graph::RenderGraph graph;
+  RawUpload upload(*context_, VK_FORMAT_D32_SFLOAT, kWidth, kHeight, float_bytes(depth));
+  upload.add_to(graph, "depth");
+  passes::ViewPass view(env());
+  view.add_to(graph, "depth", "depth view", "view");
+  graph::Executor executor(*context_, 1, true);
+  executor.prepare(graph, {"depth view"}, {kWidth, kHeight});
+  vk::OneShotCommands commands(*context_);
+  auto idle_passes = [&](uint64_t frame) {
+    commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, frame); });
+    std::vector<std::string> idle;
+    const std::optional<std::vector<graph::PassTiming>> timings = executor.timings(0);
+    EXPECT_TRUE(timings.has_value());
+    for (const graph::PassTiming& t : timings.value_or(std::vector<graph::PassTiming>{}))
+      if (t.idle) {
+        idle.push_back(t.name);
+        EXPECT_EQ(t.gpu_ms, 0.0) << t.name;
+      }
+    return idle;
+  };
+  EXPECT_TRUE(idle_passes(0).empty()) << "automatic range";
+  view.settings.depth_lo = 0.92f;
+  view.settings.depth_hi = 0.95f;
+  EXPECT_EQ(idle_passes(1), (std::vector<std::string>{"view range reset", "view range"}));
+  view.settings.depth_hi = 0.0f;
+  EXPECT_TRUE(idle_passes(2).empty()) << "automatic range again";
+}
+
 TEST_F(ViewPassTest, HdrGoesThroughExposureAcesAndSrgb) {
   // Negative, small (the sRGB line segment), mid-tone and far above 1 (the ACES shoulder).
   std::vector<float> texels = random_floats(kPixels * 4, 1, -1.0f, 24.0f);

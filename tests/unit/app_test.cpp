@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 namespace filterlab::app {
 namespace {
@@ -71,6 +72,36 @@ TEST(TimingHistory, PassesThatLeaveTheGraphLoseTheirHistory) {
   EXPECT_EQ(t.pass_stats("gaussian").count, 1u);
   EXPECT_DOUBLE_EQ(t.pass_stats("gaussian").mean, 50.0);
   EXPECT_EQ(t.pass_stats("scene").count, 3u);
+}
+
+// A pass that recorded nothing in a frame (PassTiming::idle) is listed apart in that frame, not as
+// a 0 ms row, and its idle frames count neither in its statistics nor in the GPU frame total.
+TEST(TimingHistory, IdlePassesAreListedApartAndHaveNoTime) {
+  TimingHistory t(4);
+  auto with_range = [](std::optional<double> range_ms) {
+    std::vector<graph::PassTiming> passes = {{"scene", 1.0, 0.0}};
+    passes.push_back({"view range", range_ms.value_or(0.0), 0.0, !range_ms});
+    passes.push_back({"view", 2.0, 0.0});
+    return passes;
+  };
+  t.add_frame(with_range(0.5), 16.0);
+  t.add_frame(with_range(std::nullopt), 16.0);
+  EXPECT_EQ(t.pass_order(), (std::vector<std::string>{"scene", "view"}));
+  EXPECT_EQ(t.idle_passes(), std::vector<std::string>{"view range"});
+  EXPECT_DOUBLE_EQ(t.gpu_total().last, 3.0);
+  t.add_frame(with_range(1.5), 16.0);
+  EXPECT_EQ(t.pass_order(), (std::vector<std::string>{"scene", "view range", "view"}));
+  EXPECT_TRUE(t.idle_passes().empty());
+  const RollingStats range = t.pass_stats("view range");
+  EXPECT_EQ(range.count, 2u) << "the idle frame is no sample";
+  EXPECT_DOUBLE_EQ(range.mean, 1.0);
+  EXPECT_DOUBLE_EQ(range.min, 0.5);
+  EXPECT_EQ(t.pass_history("view range"), (std::vector<float>{0.5f, 1.5f}));
+  // The window counts frames, idle ones included: two more push the first sample out.
+  t.add_frame(with_range(std::nullopt), 16.0);
+  t.add_frame(with_range(std::nullopt), 16.0);
+  EXPECT_EQ(t.pass_stats("view range").count, 1u);
+  EXPECT_EQ(t.pass_stats("scene").count, 4u);
 }
 
 TEST(Screenshot, StemsAreUniqueInTheirFolder) {
