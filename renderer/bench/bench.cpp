@@ -347,6 +347,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
                  {"timestamp_period_ns", d.timestamp_period_ns},
                  {"timestamp_valid_bits", d.timestamp_valid_bits},
                  {"max_compute_shared_memory", d.max_compute_shared_memory},
+                 {"shader_cores", d.shader_cores},
                  {"subgroup_size", d.subgroup_size},
                  {"pipeline_statistics", d.pipeline_statistics}};
   j["timings_are"] = is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";

@@ -215,12 +215,16 @@ int fused_max_radius(uint32_t shared_bytes) {
 // Why this shape, and the variants measured on the H100 and dropped (rings of sums in shared
 // memory, fp32 staging, other strip widths and group counts, one barrier per batch, ...):
 // docs/stream-tuning.md.
-// The strip height is set by the number of groups: about kStreamGroups in all, rounded down (660
-// at 4K, strips of 200 rows; 660 at 1080p, strips of 56 rows), with strips of at least
-// kStreamMinRows. 660 is one wave on the H100: 132 SMs, 5 groups each (96 registers a thread at
-// r = 8); 528, 600, 720, 792, 924 and 1020 groups were all slower where measured.
+// The strip height is set by the number of groups: one wave, kStreamGroupsPerCore groups per
+// shader core where the driver reports its cores (vk::DeviceReport::shader_cores), else
+// kStreamGroupsUnknown, rounded down over the columns (4K: 60 columns of 11 groups, strips of 200
+// rows), with strips of at least kStreamMinRows. 5 per core is the H100's measure (132 SMs, so
+// 660 groups): at r = 1 (65 registers) and r = 8 (96) alike, 528, 600, 720, 792, 924 and 1020
+// groups were all slower where measured; other GPUs are untested, and 660 serves where the cores
+// are unknown (lavapipe runs one wave of its own anyway).
 constexpr uint32_t kStreamStrip = 64, kStreamThreads = 2 * kStreamStrip;  // as in the shader
-constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamGroups = 660, kStreamMinRows = 32;
+constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamMinRows = 32;
+constexpr uint32_t kStreamGroupsPerCore = 5, kStreamGroupsUnknown = 660;
 constexpr uint32_t kStreamCostRows = 200;  // the 4K strip, for MethodCost
 
 uint32_t stream_shared_bytes(int radius, Precision precision) {
@@ -230,10 +234,7 @@ uint32_t stream_shared_bytes(int radius, Precision precision) {
   return kStreamBatch * (stage_stride + sums_stride) * texel;
 }
 
-// Groups sharing a column of `height` rows among `columns` groups across.
-uint32_t stream_groups_y(uint32_t height, uint32_t columns) {
-  return std::clamp(kStreamGroups / columns, 1u, std::max(1u, height / kStreamMinRows));
-}
+
 
 // For strips of kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {
@@ -386,9 +387,8 @@ std::unique_ptr<BlurPasses> create_separable_fused(const BlurEnv& env) {
 }
 
 std::unique_ptr<BlurPasses> create_separable_stream(const BlurEnv& env) {
-  auto groups = [](VkExtent2D e) {
-    const uint32_t columns = ceil_div(e.width, kStreamStrip);
-    return std::pair{columns, stream_groups_y(e.height, columns)};
+  auto groups = [cores = env.pass_env.vk.report().shader_cores](VkExtent2D e) {
+    return separable_stream_groups(e, cores);
   };
   return std::make_unique<OneDispatch>(env, "comp_separable_stream",
                                        std::vector<uint32_t>{uint32_t(env.settings.kernel.radius)}, groups,
@@ -422,6 +422,12 @@ private:
 
 }  // namespace
 
+std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores) {
+  const uint32_t columns = ceil_div(extent.width, kStreamStrip);
+  const uint32_t wave = shader_cores ? shader_cores * kStreamGroupsPerCore : kStreamGroupsUnknown;
+  return {columns, std::clamp(wave / columns, 1u, std::max(1u, extent.height / kStreamMinRows))};
+}
+
 std::vector<BlurMethod> compute_blur_methods() {
   return {
       {"comp.full2d_shared", "compute", true, 1,
@@ -442,10 +448,10 @@ std::vector<BlurMethod> compute_blur_methods() {
        cost_separable_fused, support_separable_fused,
        create_separable_fused},
       {"comp.separable_stream", "compute", true, 1,
-       "one dispatch: each group walks down a strip of 64 columns (32 where shared memory is short), two threads "
-       "a column, in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 4 "
-       "sums into a shared ring of the last 2r + 8 rows, vertical sums of 4 outputs per thread from it (the "
-       "vertical apron paid once per strip)",
+       "one dispatch: each group walks down a strip of 64 columns, two threads a column (two channels each), "
+       "in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums into "
+       "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 outputs "
+       "from them (the vertical apron paid once per strip, one wave of groups)",
        cost_separable_stream, support_separable_stream,
        create_separable_stream},
   };

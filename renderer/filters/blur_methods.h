@@ -10,6 +10,8 @@
 #include "filters/blur_filter.h"
 #include "passes/pass_env.h"
 
+#include <utility>
+
 namespace filterlab::filters {
 
 constexpr int kWeightBufferFloats = (2 * kMaxRadius + 1 + 3) / 4 * 4;  // 17 vec4s
@@ -43,5 +45,10 @@ MethodSupport always_supported(const vk::Context& device, const BlurSettings& se
 // (blur_quad.cpp): unavailable unless the device has quad operations in compute shaders and full
 // subgroups of 4 to `threads` invocations tile a group of `threads`.
 MethodSupport subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
+
+// comp.separable_stream's dispatch for an image of `extent`: {strips across, groups down each strip}
+// on a device with `shader_cores` (vk::DeviceReport::shader_cores, 0: not reported), one wave of
+// about 5 groups per core (blur_compute.cpp).
+std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores);
 
 }  // namespace filterlab::filters

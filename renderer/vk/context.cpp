@@ -334,6 +334,31 @@ void Context::create_device(const ContextOptions& options) {
   report_.storage_read_without_format = enable.features.shaderStorageImageReadWithoutFormat;
 }
 
+namespace {
+
+uint32_t shader_core_count(VkPhysicalDevice gpu) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(gpu, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> available(count);
+  vkEnumerateDeviceExtensionProperties(gpu, nullptr, &count, available.data());
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  if (has_extension(available, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    props.pNext = &sm;
+    vkGetPhysicalDeviceProperties2(gpu, &props);
+    return sm.shaderSMCount;
+  }
+  if (has_extension(available, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    props.pNext = &core;
+    vkGetPhysicalDeviceProperties2(gpu, &props);
+    return core.shaderEngineCount * core.shaderArraysPerEngineCount * core.computeUnitsPerShaderArray;
+  }
+  return 0;
+}
+
+}  // namespace
+
 void Context::fill_report() {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
@@ -375,6 +400,7 @@ void Context::fill_report() {
   r.quad_operations_in_all_stages = subgroup.quadOperationsInAllStages;
   r.max_compute_shared_memory = limits.maxComputeSharedMemorySize;
   r.max_compute_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  r.shader_cores = shader_core_count(physical_device_);
   r.timestamp_period_ns = limits.timestampPeriod;
   r.timestamp_valid_bits = families[queue_family_].timestampValidBits;
   r.compute_shader_derivatives = !derivatives_extension_.empty();

@@ -30,6 +30,10 @@ struct DeviceReport {
   bool quad_operations_in_all_stages = false;
   uint32_t max_compute_shared_memory = 0;
   uint32_t max_compute_workgroup_invocations = 0;
+  // Shader cores: NVIDIA SMs (VK_NV_shader_sm_builtins) or AMD CUs (VK_AMD_shader_core_properties),
+  // where the driver reports them; 0 where it does not (lavapipe, Intel). Methods that size one
+  // wave of workgroups use it.
+  uint32_t shader_cores = 0;
   float timestamp_period_ns = 0;
   uint32_t timestamp_valid_bits = 0;
   bool shader_float16 = false;
