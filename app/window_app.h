@@ -91,7 +91,7 @@ struct WindowResult {
   std::optional<passes::CompareMetrics> last_metrics;
   uint32_t graph_builds = 0;     // the first included
   uint32_t ui_frames = 0;        // frames recorded with the panel drawn
-  uint32_t ui_framebuffers = 0;  // made by the UI layer: one per graph prepare, not one per frame
+  uint32_t ui_framebuffers = 0;  // made by the UI layer: one per new window image (resize, new executor), not one per frame
   uint32_t shader_reloads = 0, shader_failures = 0;
   std::string shader_source;     // what hot reload watched
   uint32_t validation_messages = 0;  // counted after the swapchain, surface and window are gone

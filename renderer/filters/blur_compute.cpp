@@ -220,8 +220,8 @@ int fused_max_radius(uint32_t shared_bytes) {
 // kStreamGroupsUnknown, rounded down over the columns (4K: 60 columns of 11 groups, strips of 200
 // rows), with strips of at least kStreamMinRows. 5 per core is the H100's measure (132 SMs, so
 // 660 groups): at r = 1 (65 registers) and r = 8 (96) alike, 528, 600, 720, 792, 924 and 1020
-// groups were all slower where measured; other GPUs are untested, and 660 serves where the cores
-// are unknown (lavapipe runs one wave of its own anyway).
+// groups were all slower where measured. Other GPUs are untested; 660 serves where the cores are
+// unknown.
 constexpr uint32_t kStreamStrip = 64, kStreamThreads = 2 * kStreamStrip;  // as in the shader
 constexpr uint32_t kStreamBatch = 8, kStreamRun = 8, kStreamMinRows = 32;
 constexpr uint32_t kStreamGroupsPerCore = 5, kStreamGroupsUnknown = 660;
@@ -233,8 +233,6 @@ uint32_t stream_shared_bytes(int radius, Precision precision) {
   const uint32_t texel = precision == Precision::Fp32 ? 16 : 8;
   return kStreamBatch * (stage_stride + sums_stride) * texel;
 }
-
-
 
 // For strips of kStreamCostRows rows.
 MethodCost cost_separable_stream(int r) {

@@ -328,16 +328,7 @@ VkImageMemoryBarrier2 to_vk(const ImageBarrier& b, const vk::Image& image) {
 }
 
 VkBufferMemoryBarrier2 to_vk(const BufferBarrier& b) {
-  VkBufferMemoryBarrier2 vb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-  vb.srcStageMask = b.src_stage;
-  vb.srcAccessMask = b.src_access;
-  vb.dstStageMask = b.dst_stage;
-  vb.dstAccessMask = b.dst_access;
-  vb.srcQueueFamilyIndex = vb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  vb.buffer = std::bit_cast<VkBuffer>(b.buffer);
-  vb.offset = 0;
-  vb.size = VK_WHOLE_SIZE;
-  return vb;
+  return vk::buffer_barrier(std::bit_cast<VkBuffer>(b.buffer), b.src_stage, b.src_access, b.dst_stage, b.dst_access);
 }
 
 // One vkCmdPipelineBarrier2 for all the image and buffer barriers of one point in the frame.

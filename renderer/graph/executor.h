@@ -2,7 +2,7 @@
 // Runs a compiled graph: owns its images and transient buffers across frames (recreated when a
 // description or size changes), records each live pass between a debug label and two timestamps,
 // with the image and buffer barriers the schedule derives batched in one vkCmdPipelineBarrier2 per
-// pass.
+// pass (and one at the end of the frame for buffers the host reads after it).
 #include "graph/gpu_timer.h"
 #include "graph/schedule.h"
 #include "vk/pipelines.h"

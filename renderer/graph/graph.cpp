@@ -86,8 +86,8 @@ PassBuilder& PassBuilder::execute(PassCallback callback) {
 // ---- declarations ----------------------------------------------------------------------------
 
 void RenderGraph::check_new_name(const std::string& name) const {
-  if (has_image(name)) throw GraphError("image '" + name + "' is declared twice");
-  if (has_buffer(name)) throw GraphError("buffer '" + name + "' is declared twice");
+  if (has_image(name)) throw GraphError("'" + name + "' is already declared as an image");
+  if (has_buffer(name)) throw GraphError("'" + name + "' is already declared as a buffer");
 }
 
 void RenderGraph::declare_image(const std::string& name, const ImageDesc& desc) {

@@ -181,7 +181,7 @@ struct CompiledGraph {
   std::vector<CompiledImage> images;
   std::vector<CompiledBuffer> buffers;
   std::vector<CompiledPass> passes;  // live passes, in execution order
-  std::vector<std::string> culled;   // names of passes whose results reach no output
+  std::vector<std::string> culled;   // passes whose writes reach no output and no host read
   VkExtent2D output_extent{};
   std::optional<uint32_t> find_image(const std::string& name) const;
   std::optional<uint32_t> find_buffer(const std::string& name) const;

@@ -152,12 +152,11 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       .execute([this, a, b, partials, needed](graph::PassContext& ctx) {
         check_same_size(ctx, a, b);
         if (!needed()) return ctx.skip();  // idle in the timings
-        const VkExtent2D extent = ctx.image(a).extent;
         ctx.bind(*reduce_)
             .sampled(0, a, graph::Filter::Nearest)
             .sampled(1, b, graph::Filter::Nearest)
             .storage_buffer(2, partials)
-            .dispatch((extent.width + kTile - 1) / kTile, (extent.height + kTile - 1) / kTile);
+            .dispatch_over(a, kTile, kTile);
       });
   // The size of A comes from the graph: this pass reads only the partials, one per tile of A.
   graph.add_pass(name + " finish", graph::PassKind::Compute)

@@ -55,8 +55,8 @@ float finite_or(float value, float fallback) {
   return std::isfinite(value) ? value : fallback;
 }
 
-// Depth: whether the shader takes this frame's range (the same test as view.comp's, on the values
-// it gets).
+// Depth: whether the shader takes this frame's range (the same test as view_depth.comp's, on the
+// values it gets).
 bool auto_depth_range(const ViewSettings& s) {
   return !(finite_or(s.depth_hi, 0.0f) > finite_or(s.depth_lo, 0.0f));
 }

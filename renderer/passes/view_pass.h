@@ -1,8 +1,9 @@
 #pragma once
-// Shows any image of the render graph in the viewport: one compute pass reads mip 0 of a source
-// image (texelFetch, no filtering) and writes an RGBA8_UNORM image of its size holding
-// sRGB-encoded values, ready to present. How it shows the source follows from the source's
-// declared format (kind_for), with the same mappings as `--capture NAME=FILE.png`:
+// Shows any image of the render graph in the viewport: one compute pass (two more before it for a
+// depth view's automatic range) reads mip 0 of a source image (texelFetch, no filtering) and
+// writes an RGBA8_UNORM image of its size holding sRGB-encoded values, ready to present. How it
+// shows the source follows from the source's declared format (kind_for), with the same mappings as
+// `--capture NAME=FILE.png`:
 //
 //   Hdr (float colour: RGBA16F, RGBA32F, R16F, R32F, B10G11R11): exposure, then the ACES fit and
 //     sRGB encoding of tonemap.comp (shared through display_common.glsl); negative values show as

@@ -175,7 +175,7 @@ void OneShotCommands::run(const std::function<void(VkCommandBuffer)>& record) {
   VK_CHECK(vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, UINT64_MAX));
 }
 
-VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage,
+VkBufferMemoryBarrier2 buffer_barrier(VkBuffer buffer, VkPipelineStageFlags2 src_stage,
                                       VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
                                       VkAccessFlags2 dst_access) {
   VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
@@ -184,7 +184,7 @@ VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags
   b.dstStageMask = dst_stage;
   b.dstAccessMask = dst_access;
   b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.buffer = buffer.handle();
+  b.buffer = buffer;
   b.size = VK_WHOLE_SIZE;
   return b;
 }

@@ -81,8 +81,13 @@ private:
 // swapchain image and --screenshot buffer the present copy writes, and tests that record frames
 // by hand. Graph images and buffers get theirs from the graph, derived from the accesses passes
 // declare (a host read after the frame included: import_buffer's `after`), never from these.
-VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+VkBufferMemoryBarrier2 buffer_barrier(VkBuffer buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                       VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+inline VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage,
+                                             VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                             VkAccessFlags2 dst_access) {
+  return buffer_barrier(buffer.handle(), src_stage, src_access, dst_stage, dst_access);
+}
 VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                 VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
 // Transfer writes made visible to the host reads that follow a fence or semaphore wait.

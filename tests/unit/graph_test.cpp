@@ -608,7 +608,7 @@ TEST(GraphErrors, SameSubresourceTwiceInOnePass) {
 TEST(GraphErrors, DuplicateDeclarations) {
     RenderGraph g;
     declare(g, {"x"});
-    EXPECT_EQ(error_of([&] { g.declare_image("x", {}); }), "image 'x' is declared twice");
+    EXPECT_EQ(error_of([&] { g.declare_image("x", {}); }), "'x' is already declared as an image");
     g.add_pass("p", PassKind::Compute);
     EXPECT_EQ(error_of([&] { g.add_pass("p", PassKind::Graphics); }), "pass 'p' is declared twice");
     EXPECT_EQ(g.passes().size(), 1u);
@@ -994,9 +994,9 @@ TEST(GraphBuffers, Errors) {
     RenderGraph g;
     declare(g, {"final"});
     g.declare_buffer("b", {BufferSize::fixed(4)});
-    EXPECT_EQ(error_of([&] { g.declare_buffer("b", {}); }), "buffer 'b' is declared twice");
-    EXPECT_EQ(error_of([&] { g.declare_image("b", {}); }), "buffer 'b' is declared twice");
-    EXPECT_EQ(error_of([&] { g.declare_buffer("final", {}); }), "image 'final' is declared twice");
+    EXPECT_EQ(error_of([&] { g.declare_buffer("b", {}); }), "'b' is already declared as a buffer");
+    EXPECT_EQ(error_of([&] { g.declare_image("b", {}); }), "'b' is already declared as a buffer");
+    EXPECT_EQ(error_of([&] { g.declare_buffer("final", {}); }), "'final' is already declared as an image");
     EXPECT_EQ(error_of([&] { g.import_buffer("i", {}); }), "buffer 'i' is imported without a source");
 
     auto one_pass = [](std::function<void(PassBuilder&)> accesses) {
