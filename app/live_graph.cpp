@@ -41,6 +41,8 @@ LiveGraph::LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLa
 }
 
 LiveGraph::~LiveGraph() {
+  // Frames in flight use the current passes and the executor's images; the retired graphs go with
+  // the rest once the device is idle.
   vkDeviceWaitIdle(ctx_.device());
 }
 
@@ -51,7 +53,7 @@ void LiveGraph::build(const GraphConfig& config, const AppState& state, uint64_t
   add_present_pass(*next, target_, WindowGraph::kWindow);
   headless::check_images_exist(*next, outputs_);
   next->compile(outputs_, {64, 64});  // declaration errors surface here, not mid-frame
-  ring_.wait_for(frame);
+  if (graph_) retired_.retire({std::move(graph_), std::move(objects_)}, frame);
   objects_ = std::move(next_objects);
   graph_ = std::move(next);
   config_ = config;
@@ -78,6 +80,7 @@ void LiveGraph::prepare(VkExtent2D extent) {
 
 void LiveGraph::record(VkCommandBuffer cmd, uint64_t frame, const PresentTarget& target) {
   target_ = target;
+  if (frame + 1 >= env_.frames_in_flight) retired_.destroy_finished(frame + 1 - env_.frames_in_flight);
   executor_->record(cmd, uint32_t(frame % env_.frames_in_flight), frame);
 }
 

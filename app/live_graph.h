@@ -8,6 +8,7 @@
 #include "headless/frame_ring.h"
 #include "ui/imgui_layer.h"
 #include "vk/resources.h"
+#include "vk/retire_list.h"
 #include "window_graph.h"
 
 #include <memory>
@@ -35,17 +36,21 @@ class LiveGraph {
   LiveGraph(const LiveGraph&) = delete;
   LiveGraph& operator=(const LiveGraph&) = delete;
 
-  // Builds the graph for `config` beside the current one, checks it, waits for the frames before
-  // `frame` (they use the current passes), then replaces it. Throws, leaving the current graph in
-  // place, for a chain or image the device or graph cannot have (filters::ChainError,
-  // headless::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
+  // Builds the graph for `config` beside the current one, checks it, then replaces it from frame
+  // `frame` on. The replaced graph and its passes are kept until the frames before `frame` (which
+  // recorded them) have finished, so an edit does not wait for the GPU. Throws, leaving the
+  // current graph in place, for a chain or image the device or graph cannot have
+  // (filters::ChainError, headless::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
   void build(const GraphConfig& config, const AppState& state, uint64_t frame);
-  // A new executor when the timestamp switch changed (after the frames before `frame`). True if so.
+  // A new executor when the timestamp switch changed (after the frames before `frame`: an executor
+  // waits for the device when it is destroyed anyway, so retiring it would not save the wait).
+  // True if so.
   bool set_gpu_timing(bool on, uint64_t frame);
   void resized() { prepared_ = false; }  // the window's size changed
   // Prepares the executor for `extent` unless nothing changed since the last time.
   void prepare(VkExtent2D extent);
-  // Records frame `frame`, copying the window image into `target`.
+  // Records frame `frame`, copying the window image into `target`. The frames before
+  // `frame - frames in flight + 1` must have finished (the frame ring waited for the slot).
   void record(VkCommandBuffer cmd, uint64_t frame, const PresentTarget& target);
 
   const GraphConfig& config() const { return config_; }
@@ -53,6 +58,7 @@ class LiveGraph {
   graph::Executor& executor() { return *executor_; }
   uint32_t builds() const { return builds_; }
   uint32_t prepares() const { return prepares_; }
+  size_t retired_graphs() const { return retired_.size(); }  // replaced, not yet destroyed
 
  private:
   const vk::Context& ctx_;
@@ -64,6 +70,12 @@ class LiveGraph {
   std::unique_ptr<graph::RenderGraph> graph_;
   WindowGraph objects_;
   std::unique_ptr<graph::Executor> executor_;
+  // A replaced graph with its passes (the graph's passes refer to them).
+  struct Replaced {
+    std::unique_ptr<graph::RenderGraph> graph;
+    WindowGraph objects;
+  };
+  vk::FrameRetireList<Replaced> retired_;
   GraphConfig config_;
   bool prepared_ = false;
   uint32_t builds_ = 0, prepares_ = 0;

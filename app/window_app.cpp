@@ -447,6 +447,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     const bool take_screenshot =
         update_ui(renderer.ui, viewport_input, hooks, state, readouts, facts, frame, result);
     apply_graph_edits(graph, state, swapchain.extent(), frame, readouts);
+    result.max_retired_graphs = std::max(result.max_retired_graphs, graph.retired_graphs());
     graph.prepare(swapchain.extent());
     poll_shaders(renderer.library.get(), frame, result);
     apply_frame_settings(graph.objects(), state);

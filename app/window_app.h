@@ -90,6 +90,8 @@ struct WindowResult {
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
   std::optional<passes::CompareMetrics> last_metrics;
   uint32_t graph_builds = 0;     // the first included
+  // Most replaced graphs kept at once for the frames in flight that recorded them (LiveGraph).
+  size_t max_retired_graphs = 0;
   uint32_t ui_frames = 0;        // frames recorded with the panel drawn
   uint32_t ui_framebuffers = 0;  // made by the UI layer: one per new window image (resize, new executor), not one per frame
   uint32_t shader_reloads = 0, shader_failures = 0;
