@@ -89,9 +89,11 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
     double sum = 0;
     for (const graph::PassTiming& t : *timings) {
       if (t.name.rfind("upload ", 0) == 0) continue;  // not part of the method
-      sum += t.gpu_ms * 1000.0;
       if (!pass_us.count(t.name)) pass_order.push_back(t.name);
-      pass_us[t.name].push_back(t.gpu_ms * 1000.0);
+      std::vector<double>& us = pass_us[t.name];
+      if (t.idle) continue;  // recorded nothing this frame: no sample, rather than a 0 us one
+      sum += t.gpu_ms * 1000.0;
+      us.push_back(t.gpu_ms * 1000.0);
     }
     frame_us.push_back(sum);
   };

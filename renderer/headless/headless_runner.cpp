@@ -68,8 +68,7 @@ RunResult run_headless(const RunOptions& options) {
     return result;
   }
 
-  std::vector<std::vector<double>> gpu(executor.compiled().passes.size());
-  std::vector<std::vector<double>> cpu(gpu.size());
+  std::vector<PassSamples> samples(executor.compiled().passes.size());
   auto collect = [&](uint64_t frame) {
     if (frame < options.warmup) {
       executor.timings(frame % kFramesInFlight);  // drain, but do not count warm-up frames
@@ -77,10 +76,7 @@ RunResult run_headless(const RunOptions& options) {
     }
     auto t = executor.timings(frame % kFramesInFlight);
     if (!t) return;
-    for (size_t p = 0; p < t->size(); ++p) {
-      gpu[p].push_back((*t)[p].gpu_ms);
-      cpu[p].push_back((*t)[p].cpu_ms);
-    }
+    for (size_t p = 0; p < t->size(); ++p) samples[p].add((*t)[p].idle, (*t)[p].gpu_ms, (*t)[p].cpu_ms);
   };
 
   const uint64_t total = uint64_t(options.warmup) + options.frames;
@@ -97,8 +93,9 @@ RunResult run_headless(const RunOptions& options) {
       collect(frame);
   }
 
-  for (size_t p = 0; p < gpu.size(); ++p)
-    result.passes.push_back({executor.compiled().passes[p].name, summarize(gpu[p]), summarize(cpu[p])});
+  for (size_t p = 0; p < samples.size(); ++p)
+    result.passes.push_back({executor.compiled().passes[p].name, summarize(samples[p].gpu_ms),
+                             summarize(samples[p].cpu_ms), samples[p].idle_frames});
 
   for (const Capture& c : options.captures) write_capture(executor.read_image(c.image), c.path, options.exposure);
   for (const std::string& name : options.read_images) result.images[name] = to_float_image(executor.read_image(name));
@@ -120,9 +117,11 @@ std::string format_table(const RunResult& result, const RunOptions& options) {
   std::snprintf(line, sizeof line, "%-24s %10s %10s %10s %10s\n", "pass", "gpu med ms", "gpu p5", "gpu p95", "cpu med ms");
   out << line;
   for (const PassStats& p : result.passes) {
-    std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %10.4f %10.4f\n", p.name.c_str(), p.gpu_ms.median,
+    std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %10.4f %10.4f", p.name.c_str(), p.gpu_ms.median,
                   p.gpu_ms.p5, p.gpu_ms.p95, p.cpu_ms.median);
     out << line;
+    if (p.idle_frames) out << "  (idle in " << p.idle_frames << " of " << p.idle_frames + p.gpu_ms.count << " frames)";
+    out << "\n";
   }
   if (!options.gpu_timing) out << "(GPU timing off: --no-gpu-timing)\n";
   return out.str();
@@ -152,7 +151,10 @@ void write_timings_json(const RunResult& result, const RunOptions& options, cons
   j["timing_method"] = "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass, 2 frames in flight, read without waiting";
   j["passes"] = json::array();
   for (const PassStats& p : result.passes)
-    j["passes"].push_back({{"name", p.name}, {"gpu_ms", summary(p.gpu_ms)}, {"cpu_ms", summary(p.cpu_ms)}});
+    j["passes"].push_back({{"name", p.name},
+                           {"gpu_ms", summary(p.gpu_ms)},
+                           {"cpu_ms", summary(p.cpu_ms)},
+                           {"idle_frames", p.idle_frames}});
   j["culled"] = result.culled;
   io::write_file_atomically(path, j.dump(2) + "\n");
 }

@@ -47,7 +47,8 @@ struct RunOptions {
 
 struct PassStats {
   std::string name;
-  Summary gpu_ms, cpu_ms;
+  Summary gpu_ms, cpu_ms;  // over the frames in which the pass recorded work
+  size_t idle_frames = 0;  // timed frames in which it recorded nothing (PassContext::skip)
 };
 
 struct RunResult {

@@ -12,4 +12,20 @@ struct Summary {
 // Percentiles by linear interpolation between order statistics.
 Summary summarize(std::vector<double> samples);
 
+// One pass's times over the timed frames. A frame in which the pass recorded nothing
+// (PassContext::skip) is counted apart: its timestamps bracket no work, and a 0 ms sample would
+// pull the median down.
+struct PassSamples {
+  std::vector<double> gpu_ms, cpu_ms;
+  size_t idle_frames = 0;
+  void add(bool idle, double gpu, double cpu) {
+    if (idle) {
+      ++idle_frames;
+      return;
+    }
+    gpu_ms.push_back(gpu);
+    cpu_ms.push_back(cpu);
+  }
+};
+
 }  // namespace filterlab::headless

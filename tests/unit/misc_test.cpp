@@ -25,6 +25,19 @@ TEST(Stats, MedianAndPercentilesInterpolate) {
   EXPECT_EQ(headless::summarize({}).count, 0u);
 }
 
+TEST(Stats, IdleFramesAreCountedApartNotAsZeroSamples) {
+  // A pass that skipped a frame (PassContext::skip) has timestamps around no work: a 0 ms sample
+  // would drag its median down in headless --timings and bench.
+  headless::PassSamples p;
+  p.add(false, 2.0, 0.1);
+  p.add(true, 0.0, 0.05);
+  p.add(false, 4.0, 0.3);
+  p.add(true, 0.0, 0.02);
+  EXPECT_EQ(p.idle_frames, 2u);
+  EXPECT_DOUBLE_EQ(headless::summarize(p.gpu_ms).median, 3.0);
+  EXPECT_EQ(headless::summarize(p.cpu_ms).count, 2u);
+}
+
 TEST(GpuTimer, ElapsedScalesByPeriod) {
   EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(1000, 3000, 64, 1.0f), 0.002);
   EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(0, 1000000, 64, 0.5f), 0.5);
