@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 namespace filterlab::graph {
 
@@ -158,9 +159,7 @@ uint64_t next_image_generation() {
 Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing)
     : ctx_(ctx),
       frames_in_flight_(frames_in_flight),
-      cpu_ms_(frames_in_flight),
-      idle_(frames_in_flight),
-      slot_pass_names_(frames_in_flight),
+      slot_timings_(frames_in_flight),
       linear_(ctx, VK_FILTER_LINEAR, "linear clamp"),
       nearest_(ctx, VK_FILTER_NEAREST, "nearest clamp"),
       one_shot_(ctx) {
@@ -241,7 +240,20 @@ void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>&
   ids_ = std::move(ids);
   compiled_ = std::move(compiled);
   graph_ = &graph;
+  bind_transient_buffers();
   clear_history_images(fresh_history);
+}
+
+void Executor::bind_transient_buffers() {
+  transient_bindings_.clear();
+  for (const CompiledBuffer& buffer : compiled_.buffers) {
+    if (buffer.imported) {
+      transient_bindings_.push_back({VK_NULL_HANDLE, 0});
+      continue;
+    }
+    const vk::Buffer& own = buffers_.at(buffer.name).buffer;
+    transient_bindings_.push_back({own.handle(), own.size()});
+  }
 }
 
 void Executor::retire(Retired retired) {
@@ -350,18 +362,18 @@ void record_barriers(VkCommandBuffer cmd, const PassBarriers& barriers,
 }  // namespace
 
 std::vector<PassContext::BoundBuffer> Executor::bound_buffers(uint32_t slot) const {
-  std::vector<PassContext::BoundBuffer> out;
-  for (const CompiledBuffer& buffer : compiled_.buffers) {
-    if (!buffer.imported) {
-      const vk::Buffer& own = buffers_.at(buffer.name).buffer;
-      out.push_back({own.handle(), own.size()});
-      continue;
-    }
+  std::vector<PassContext::BoundBuffer> out = transient_bindings_;
+  // An imported buffer stays a question to its source at every record: the answer depends on the
+  // slot, and nothing binds the owner to give the same buffer in a later frame, so the barriers
+  // and the tracker's bookkeeping follow whatever buffer the frame really uses.
+  for (size_t i = 0; i < compiled_.buffers.size(); ++i) {
+    const CompiledBuffer& buffer = compiled_.buffers[i];
+    if (!buffer.imported) continue;
     const ExternalBuffer external = buffer.imported(slot);
     if (external.handle == VK_NULL_HANDLE)
       throw GraphError("imported buffer '" + buffer.name + "' has no buffer for slot " +
                        std::to_string(slot));
-    out.push_back({external.handle, external.size});
+    out[i] = {external.handle, external.size};
   }
   return out;
 }
@@ -385,15 +397,14 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
   last_frame_ = frame;
   recorded_ = true;
   if (timer_) timer_->begin_frame(cmd, slot, static_cast<uint32_t>(compiled_.passes.size()));
-  cpu_ms_[slot].assign(compiled_.passes.size(), 0.0);
-  idle_[slot].assign(compiled_.passes.size(), false);
-  slot_pass_names_[slot].clear();
+  slot_timings_[slot].clear();
 
   for (size_t p = 0; p < compiled_.passes.size(); ++p) {
     const auto start = std::chrono::steady_clock::now();
     const CompiledPass& pass = compiled_.passes[p];
     const PassDecl& decl = graph_->passes()[pass.decl];
-    slot_pass_names_[slot].push_back(pass.name);
+    PassTiming& timing = slot_timings_[slot].emplace_back();
+    timing.name = pass.name;
     ctx_.begin_label(cmd, pass.name);
 
     record_barriers(cmd, last_barriers_.passes[p], by_id);
@@ -444,30 +455,26 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
     }
     decl.callback(ctx);
     if (dynamic_rendering) vkCmdEndRendering(cmd);
-    idle_[slot][p] = ctx.skipped();
+    timing.idle = ctx.skipped();
 
     if (timer_) timer_->end_pass(cmd, slot, static_cast<uint32_t>(p));
     ctx_.end_label(cmd);
-    cpu_ms_[slot][p] =
+    timing.cpu_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   record_barriers(cmd, last_barriers_.end, by_id);
 }
 
 std::optional<std::vector<PassTiming>> Executor::timings(uint32_t slot) {
-  if (slot_pass_names_[slot].empty()) return std::nullopt;
-  std::vector<PassTiming> out;
+  if (slot_timings_[slot].empty()) return std::nullopt;
   std::optional<std::vector<double>> gpu;
   if (timer_) {
     gpu = timer_->read(slot);
     if (!gpu) return std::nullopt;
   }
-  for (size_t p = 0; p < slot_pass_names_[slot].size(); ++p) {
-    const bool idle = idle_[slot][p];
-    // An idle pass's stamps still come back, a few ticks apart: no time of its own to report.
-    out.push_back({slot_pass_names_[slot][p], gpu && !idle ? (*gpu)[p] : 0.0, cpu_ms_[slot][p], idle});
-  }
-  slot_pass_names_[slot].clear();
+  std::vector<PassTiming> out = std::exchange(slot_timings_[slot], {});
+  // An idle pass's stamps still come back, a few ticks apart: no time of its own to report.
+  for (size_t p = 0; p < out.size(); ++p) out[p].gpu_ms = gpu && !out[p].idle ? (*gpu)[p] : 0.0;
   return out;
 }
 

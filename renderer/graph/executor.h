@@ -172,6 +172,7 @@ private:
   void clear_history_images(const std::vector<uint32_t>& ids);
   void retire(Retired retired);
   void forget(const Retired& retired);  // before it is destroyed
+  void bind_transient_buffers();  // in prepare()
   std::vector<PassContext::BoundBuffer> bound_buffers(uint32_t slot) const;  // per compiled buffer
 
   const vk::Context& ctx_;
@@ -182,14 +183,18 @@ private:
   std::map<uint32_t, Physical> physical_;  // by physical id
   uint32_t next_id_ = 0;
   std::map<std::string, TransientBuffer> buffers_;  // by name
+  // Per compiled buffer: a transient buffer's binding, which only prepare() changes; an imported
+  // buffer's entry is left null and asked of its source at every record (bound_buffers).
+  std::vector<PassContext::BoundBuffer> transient_bindings_;
   vk::FrameRetireList<Retired> retired_;
   std::map<uint64_t, uint64_t> imported_last_frame_;  // imported buffer key -> last frame using it
   bool recorded_ = false;  // whether any frame was recorded (else nothing retired was used)
   BarrierTracker tracker_;
   std::unique_ptr<GpuTimer> timer_;
-  std::vector<std::vector<double>> cpu_ms_;  // per slot, per pass
-  std::vector<std::vector<bool>> idle_;      // per slot, per pass: PassContext::skip was called
-  std::vector<std::vector<std::string>> slot_pass_names_;
+  // Per slot, the passes of the frame last recorded in it (name, cpu_ms, idle; gpu_ms is filled
+  // in by timings()), one record per pass so that no field can get out of step with another.
+  // Empty once timings() has returned them.
+  std::vector<std::vector<PassTiming>> slot_timings_;
   FrameBarriers last_barriers_;
   uint64_t last_frame_ = 0;
   vk::Sampler linear_, nearest_;

@@ -427,7 +427,7 @@ CompiledGraph RenderGraph::emit_live_passes(const std::vector<bool>& live,
     auto [it, inserted] = compiled_buffer_index.try_emplace(b, static_cast<uint32_t>(out.buffers.size()));
     if (inserted) {
       const BufferEntry& entry = buffers_[b];
-      out.buffers.push_back({entry.name, sizes[b], 0, entry.imported, entry.after, {}});
+      out.buffers.push_back({entry.name, sizes[b], 0, entry.imported, entry.after});
     }
     return it->second;
   };
@@ -453,7 +453,6 @@ CompiledGraph RenderGraph::emit_live_passes(const std::vector<bool>& live,
       const uint32_t cb = compiled_buffer(buffer_index.at(a.buffer));
       CompiledBuffer& buffer = out.buffers[cb];
       buffer.usage |= usage_info(a.usage).buffer_usage;
-      if (buffer.producer.empty() && usage_info(a.usage).writes) buffer.producer = pass.name;
       cp.buffer_accesses.emplace_back(cb, a.usage);
     }
     out.passes.push_back(std::move(cp));

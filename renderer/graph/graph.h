@@ -158,7 +158,6 @@ struct CompiledBuffer {
   VkBufferUsageFlags usage = 0;
   BufferSource imported;            // empty: the executor creates the buffer
   std::optional<BufferUsage> after;  // imported: how it is read after the frame
-  std::string producer;              // first pass writing it
 };
 
 struct CompiledAccess {
