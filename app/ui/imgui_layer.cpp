@@ -93,7 +93,7 @@ ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t fram
 
 ImGuiLayer::~ImGuiLayer() {
   vkDeviceWaitIdle(ctx_.device());
-  for (const Framebuffer& fb : framebuffers_) vkDestroyFramebuffer(ctx_.device(), fb.handle, nullptr);
+  if (current_) vkDestroyFramebuffer(ctx_.device(), current_->handle, nullptr);
   retired_.destroy_all([&](VkFramebuffer fb) { vkDestroyFramebuffer(ctx_.device(), fb, nullptr); });
   ImGui_ImplVulkan_Shutdown();
   ImGui_ImplGlfw_Shutdown();
@@ -131,17 +131,12 @@ VkFramebuffer ImGuiLayer::framebuffer_for(const graph::PassContext::BoundImage& 
                               [&](VkFramebuffer fb) { vkDestroyFramebuffer(ctx_.device(), fb, nullptr); });
   // The image this frame draws over is the current one: a framebuffer over another image is
   // retired, since that image is replaced and may be destroyed once its frames are done.
+  if (current_ && current_->generation == image.generation) {
+    current_->last_frame = frame;
+    return current_->handle;
+  }
+  if (current_) retired_.retire(current_->handle, current_->last_frame + 1);
   VkFramebuffer current = VK_NULL_HANDLE;
-  std::erase_if(framebuffers_, [&](Framebuffer& fb) {
-    if (fb.generation == image.generation) {
-      fb.last_frame = frame;
-      current = fb.handle;
-      return false;
-    }
-    retired_.retire(fb.handle, fb.last_frame + 1);
-    return true;
-  });
-  if (current != VK_NULL_HANDLE) return current;
   VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   info.renderPass = render_pass_;
   info.attachmentCount = 1;
@@ -151,7 +146,7 @@ VkFramebuffer ImGuiLayer::framebuffer_for(const graph::PassContext::BoundImage& 
   info.layers = 1;
   VK_CHECK(vkCreateFramebuffer(ctx_.device(), &info, nullptr, &current));
   ctx_.name(current, VK_OBJECT_TYPE_FRAMEBUFFER, "ui framebuffer");
-  framebuffers_.push_back({image.generation, current, frame});
+  current_ = Framebuffer{image.generation, current, frame};
   ++framebuffers_created_;
   return current;
 }

@@ -19,6 +19,7 @@
 #include "vk/retire_list.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,7 @@ class ImGuiLayer {
 
   uint32_t framebuffers_created() const { return framebuffers_created_; }
   // Framebuffers not destroyed yet: the current one and the retired ones frames may still use.
-  size_t framebuffers_held() const { return framebuffers_.size() + retired_.size(); }
+  size_t framebuffers_held() const { return (current_ ? 1 : 0) + retired_.size(); }
 
  private:
   struct Framebuffer {
@@ -60,7 +61,7 @@ class ImGuiLayer {
   uint32_t frames_in_flight_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkRenderPass render_pass_ = VK_NULL_HANDLE;
-  std::vector<Framebuffer> framebuffers_;  // over the images the latest frame drew over
+  std::optional<Framebuffer> current_;  // over the image the latest frame drew over
   vk::FrameRetireList<VkFramebuffer> retired_;
   uint32_t framebuffers_created_ = 0;
   bool has_frame_ = false;

@@ -110,9 +110,9 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
   view.read(source, graph::Usage::SampledCompute, graph::mip(0))
       .write(output, graph::Usage::StorageWriteCompute);
   if (range) view.read_buffer(*range);  // depth reads this frame's range (readonly in view_depth.comp)
-  view.execute([this, mode = size_t(facts->kind), format, source, output, range](graph::PassContext& ctx) {
-    dispatch_view(ctx, mode, format, source, output, range);
-  });
+  // The format's facts are known now: each frame's record only reads them.
+  view.execute([this, mode = size_t(facts->kind), components = facts->components, srgb = facts->srgb, source, output,
+                range](graph::PassContext& ctx) { dispatch_view(ctx, mode, components, srgb, source, output, range); });
 }
 
 std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::string& source,
@@ -144,17 +144,17 @@ std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::stri
   return range;
 }
 
-void ViewPass::dispatch_view(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
-                             const std::string& output, const std::optional<std::string>& range) {
-  const FormatFacts facts = *format_facts(format);
+void ViewPass::dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb,
+                             const std::string& source, const std::string& output,
+                             const std::optional<std::string>& range) {
   const ViewSettings& s = settings;
-  const ViewPush push{facts.components,
+  const ViewPush push{components,
                       std::min(static_cast<uint32_t>(s.channel), 4u),
                       finite_or(s.exposure, 1.0f),
                       finite_or(s.motion_scale, ViewSettings{}.motion_scale),
                       finite_or(s.depth_lo, 0.0f),
                       finite_or(s.depth_hi, 0.0f),
-                      facts.srgb ? 1u : 0u};
+                      srgb ? 1u : 0u};
   graph::PassContext::Binder binder = ctx.bind(*pipelines_.at(mode));
   binder
       .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly

@@ -79,7 +79,7 @@ class ViewPass {
   std::string add_depth_range(graph::RenderGraph& graph, const std::string& source,
                               const std::string& pass_name);
   // The view itself; `range`: the depth range buffer, which only the depth kind binds.
-  void dispatch_view(graph::PassContext& ctx, size_t mode, VkFormat format, const std::string& source,
+  void dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb, const std::string& source,
                      const std::string& output, const std::optional<std::string>& range);
 
   PassEnv env_;
