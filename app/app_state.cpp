@@ -4,7 +4,8 @@ namespace filterlab::app {
 
 ChainConfig ChainConfig::parse(const std::string& spec) {
   ChainConfig config;
-  for (filters::FilterStep& step : filters::parse_chain(spec)) config.entries.push_back({std::move(step), true});
+  for (filters::FilterStep& step : filters::parse_chain(spec))
+    config.entries.push_back({std::move(step), true});
   return config;
 }
 

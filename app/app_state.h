@@ -31,8 +31,8 @@ std::string step_spec(const filters::FilterStep& step);
 
 struct GraphConfig {
   ChainConfig chain_a, chain_b;
-  bool compare = false;           // A/B: chain B beside chain A, metrics and the compare view
-  std::string viewport = "final"; // without compare: the graph image shown
+  bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view
+  std::string viewport = "final";  // without compare: the graph image shown
   friend bool operator==(const GraphConfig&, const GraphConfig&) = default;
 };
 

@@ -5,8 +5,8 @@
 #include "headless/capture.h"
 #include "io/image_files.h"
 
-#include <charconv>
 #include <unistd.h>
+#include <charconv>
 
 namespace filterlab::app {
 
@@ -132,8 +132,7 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
     throw UsageError(flag + " " + path.string() + ": folder " + dir.string() + " does not exist");
   if (::access(dir.c_str(), W_OK) != 0)
     throw UsageError(flag + " " + path.string() + ": folder " + dir.string() + " is not writable");
-  if (std::filesystem::is_directory(path, ec))
-    throw UsageError(flag + " " + path.string() + " is a folder");
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(flag + " " + path.string() + " is a folder");
 }
 
 }  // namespace
@@ -142,7 +141,7 @@ namespace {
 
 // Walks the flags after the command; value() takes the next argument or fails naming the flag.
 class Flags {
-public:
+ public:
   explicit Flags(const std::vector<std::string>& args) : args_(args) {}
   bool next() { return ++i_ < args_.size(); }
   const std::string& flag() const { return args_[i_]; }
@@ -151,7 +150,7 @@ public:
     return args_[++i_];
   }
 
-private:
+ private:
   const std::vector<std::string>& args_;
   size_t i_ = 0;
 };
@@ -159,11 +158,16 @@ private:
 // --device, --validation, --shader-dir, --shader-source: true when `flag` was one of them.
 bool parse_device_flag(Flags& flags, DeviceOptions& gpu) {
   const std::string& flag = flags.flag();
-  if (flag == "--device") gpu.device = flags.value();
-  else if (flag == "--validation") gpu.validation = true;
-  else if (flag == "--shader-dir") gpu.shader_dir = flags.value();
-  else if (flag == "--shader-source") gpu.glsl_dir = flags.value();
-  else return false;
+  if (flag == "--device")
+    gpu.device = flags.value();
+  else if (flag == "--validation")
+    gpu.validation = true;
+  else if (flag == "--shader-dir")
+    gpu.shader_dir = flags.value();
+  else if (flag == "--shader-source")
+    gpu.glsl_dir = flags.value();
+  else
+    return false;
   return true;
 }
 
@@ -190,20 +194,34 @@ void parse_run(Flags& flags, CliOptions& out) {
   std::string window_only;  // the last flag that means nothing without a window
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--headless") out.headless = true;
-    else if (flag == "--size") run.size = parse_size(flags.value());
-    else if (flag == "--frames") out.window.frames = run.frames = parse_count(flag, flags.value(), 1, 1000000);
-    else if (flag == "--warmup") run.warmup = parse_count(flag, flags.value(), 0, 1000000);
-    else if (flag == "--chain") run.chain = flags.value();
-    else if (flag == "--validation") run.validation = true;
-    else if (flag == "--device") run.device = flags.value();
-    else if (flag == "--list-images") run.list_images = true;
-    else if (flag == "--no-gpu-timing") run.gpu_timing = false;
-    else if (flag == "--quiet") run.print_table = false;
-    else if (flag == "--jitter") run.scene.jitter = true;
-    else if (flag == "--exposure") run.exposure = parse_float(flag, flags.value());
-    else if (flag == "--shader-dir") run.shader_dir = flags.value();
-    else if (flag == "--shader-source") run.glsl_dir = flags.value();
+    if (flag == "--headless")
+      out.headless = true;
+    else if (flag == "--size")
+      run.size = parse_size(flags.value());
+    else if (flag == "--frames")
+      out.window.frames = run.frames = parse_count(flag, flags.value(), 1, 1000000);
+    else if (flag == "--warmup")
+      run.warmup = parse_count(flag, flags.value(), 0, 1000000);
+    else if (flag == "--chain")
+      run.chain = flags.value();
+    else if (flag == "--validation")
+      run.validation = true;
+    else if (flag == "--device")
+      run.device = flags.value();
+    else if (flag == "--list-images")
+      run.list_images = true;
+    else if (flag == "--no-gpu-timing")
+      run.gpu_timing = false;
+    else if (flag == "--quiet")
+      run.print_table = false;
+    else if (flag == "--jitter")
+      run.scene.jitter = true;
+    else if (flag == "--exposure")
+      run.exposure = parse_float(flag, flags.value());
+    else if (flag == "--shader-dir")
+      run.shader_dir = flags.value();
+    else if (flag == "--shader-source")
+      run.glsl_dir = flags.value();
     else if (flag == "--camera") {
       const std::string& v = flags.value();
       if (v != "orbit" && v != "fixed") throw UsageError("--camera wants orbit or fixed, got '" + v + "'");
@@ -225,7 +243,8 @@ void parse_run(Flags& flags, CliOptions& out) {
     } else if (flag == "--screenshot") {
       out.window.screenshot = flags.value();
       if (!headless::capture_extension_supported(*out.window.screenshot))
-        throw UsageError("--screenshot " + out.window.screenshot->string() + ": the file must end in .png or .pfm");
+        throw UsageError("--screenshot " + out.window.screenshot->string() +
+                         ": the file must end in .png or .pfm");
       check_writable(flag, *out.window.screenshot);
       window_only = flag;
     } else if (flag == "--present-mode") {
@@ -244,11 +263,13 @@ void parse_run(Flags& flags, CliOptions& out) {
       window_only = flag;
     } else if (flag == "--compare") {
       out.window.compare_chain = flags.value();
-      if (out.window.compare_chain->empty()) throw UsageError("--compare wants chain B, e.g. gaussian.frag.full2d:radius=3");
+      if (out.window.compare_chain->empty())
+        throw UsageError("--compare wants chain B, e.g. gaussian.frag.full2d:radius=3");
       window_only = flag;
     } else if (flag == "--viewport") {
       out.window.viewport = flags.value();
-      if (out.window.viewport.empty()) throw UsageError("--viewport wants an image name (see run --headless --list-images)");
+      if (out.window.viewport.empty())
+        throw UsageError("--viewport wants an image name (see run --headless --list-images)");
       window_only = flag;
     } else if (flag == "--no-ui") {
       out.window.show_ui = false;
@@ -281,7 +302,8 @@ void parse_run(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' (see filterlab --help)");
     }
   }
-  if (out.headless && !window_only.empty()) throw UsageError(window_only + " needs the window: drop --headless");
+  if (out.headless && !window_only.empty())
+    throw UsageError(window_only + " needs the window: drop --headless");
   if (!out.headless && (run.timings_json || run.list_images))
     throw UsageError(std::string(run.timings_json ? "--timings" : "--list-images") + " needs --headless");
 }
@@ -289,20 +311,25 @@ void parse_run(Flags& flags, CliOptions& out) {
 void parse_info(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--device") out.info_device = flags.value();
-    else if (flag == "--validation") out.info_validation = true;
+    if (flag == "--device")
+      out.info_device = flags.value();
+    else if (flag == "--validation")
+      out.info_validation = true;
     else if (flag == "--json") {
       out.info_json = flags.value();
       check_writable(flag, *out.info_json);
-    } else throw UsageError("unknown option '" + flag + "' for info (options: --device, --validation, --json)");
+    } else
+      throw UsageError("unknown option '" + flag + "' for info (options: --device, --validation, --json)");
   }
 }
 
 void parse_methods(Flags& flags, CliOptions& out) {
   while (flags.next()) {
-    if (flags.flag() == "--json") out.methods.json = true;
+    if (flags.flag() == "--json")
+      out.methods.json = true;
     else if (!parse_device_flag(flags, out.gpu))
-      throw UsageError("unknown option '" + flags.flag() + "' for methods (options: --json, --device, --validation)");
+      throw UsageError("unknown option '" + flags.flag() +
+                       "' for methods (options: --json, --device, --validation)");
   }
 }
 
@@ -313,36 +340,51 @@ void parse_filter(Flags& flags, CliOptions& out) {
   auto param = [&](const std::string& key, const std::string& value) {
     // ':' and ',' separate parameters and steps in the chain syntax the flags are spelled into
     // (ROIs are rewritten as WxH+X+Y below).
-    if (value.find(':') != std::string::npos || (!key.ends_with("_roi") && value.find(',') != std::string::npos))
+    if (value.find(':') != std::string::npos ||
+        (!key.ends_with("_roi") && value.find(',') != std::string::npos))
       throw UsageError("--" + key + " got '" + value + "', which is not a valid value");
     params.emplace_back(key, value);
   };
   bool have_input = false, have_output = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--input") f.input = flags.value(), have_input = true;
-    else if (flag == "--output") f.output = flags.value(), have_output = true;
-    else if (flag == "--filter") filter = flags.value();
-    else if (flag == "--method") method = flags.value();
-    else if (flag == "--radius") param("radius", flags.value());
-    else if (flag == "--sigma") param("sigma", flags.value());
-    else if (flag == "--kernel") param("kernel", flags.value());
-    else if (flag == "--precision") param("precision", flags.value());
-    else if (flag == "--src-roi") param("src_roi", flags.value());
-    else if (flag == "--dst-roi") param("dst_roi", flags.value());
-    else if (flag == "--outside") param("outside", flags.value());
-    else if (flag == "--raw") f.raw = true;
+    if (flag == "--input")
+      f.input = flags.value(), have_input = true;
+    else if (flag == "--output")
+      f.output = flags.value(), have_output = true;
+    else if (flag == "--filter")
+      filter = flags.value();
+    else if (flag == "--method")
+      method = flags.value();
+    else if (flag == "--radius")
+      param("radius", flags.value());
+    else if (flag == "--sigma")
+      param("sigma", flags.value());
+    else if (flag == "--kernel")
+      param("kernel", flags.value());
+    else if (flag == "--precision")
+      param("precision", flags.value());
+    else if (flag == "--src-roi")
+      param("src_roi", flags.value());
+    else if (flag == "--dst-roi")
+      param("dst_roi", flags.value());
+    else if (flag == "--outside")
+      param("outside", flags.value());
+    else if (flag == "--raw")
+      f.raw = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
   }
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
   if (!have_output) throw UsageError("filter needs --output FILE (.png or .pfm)");
   if (!io::is_image_extension(f.input))
-    throw UsageError("--input " + f.input.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+    throw UsageError("--input " + f.input.string() +
+                     ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
   if (!io::is_output_extension(f.output))
     throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png or .pfm)");
   check_writable("--output", f.output);
-  if (filter != "gaussian") throw UsageError("--filter wants gaussian (the filter families so far), got '" + filter + "'");
+  if (filter != "gaussian")
+    throw UsageError("--filter wants gaussian (the filter families so far), got '" + filter + "'");
   if (method.empty()) throw UsageError("filter needs --method (see filterlab methods)");
   f.spec = filter + "." + method;
   for (const auto& [key, value] : params) {
@@ -350,10 +392,11 @@ void parse_filter(Flags& flags, CliOptions& out) {
     std::string v = value;
     if (key.ends_with("_roi")) {
       const std::optional<filters::Roi> roi = filters::parse_roi(value);
-      if (!roi) throw UsageError("--" + std::string(key == "src_roi" ? "src-roi" : "dst-roi") +
-                                 " wants x,y,w,h with w, h >= 1, got '" + value + "'");
-      v = std::to_string(roi->width) + "x" + std::to_string(roi->height) + "+" + std::to_string(roi->x) + "+" +
-          std::to_string(roi->y);
+      if (!roi)
+        throw UsageError("--" + std::string(key == "src_roi" ? "src-roi" : "dst-roi") +
+                         " wants x,y,w,h with w, h >= 1, got '" + value + "'");
+      v = std::to_string(roi->width) + "x" + std::to_string(roi->height) + "+" + std::to_string(roi->x) +
+          "+" + std::to_string(roi->y);
     }
     f.spec += ":" + key + "=" + v;
   }
@@ -371,7 +414,8 @@ void parse_bench(Flags& flags, CliOptions& out) {
     if (flag == "--methods") {
       b.methods = split_list(flag, flags.value());
       for (const std::string& m : b.methods)
-        if (!filters::find_blur_method(m)) throw UsageError("--methods: unknown method '" + m + "' (see filterlab methods)");
+        if (!filters::find_blur_method(m))
+          throw UsageError("--methods: unknown method '" + m + "' (see filterlab methods)");
     } else if (flag == "--radii") {
       b.radii.clear();
       for (const std::string& r : split_list(flag, flags.value()))
@@ -381,24 +425,30 @@ void parse_bench(Flags& flags, CliOptions& out) {
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
     } else if (flag == "--precision") {
       b.precisions.clear();
-      for (const std::string& p : split_list(flag, flags.value())) b.precisions.push_back(parse_precision(flag, p));
+      for (const std::string& p : split_list(flag, flags.value()))
+        b.precisions.push_back(parse_precision(flag, p));
     } else if (flag == "--kernel") {
       const std::string& v = flags.value();
       auto type = filters::parse_kernel_type(v);
       if (!type) throw UsageError("--kernel wants gaussian, box or binomial, got '" + v + "'");
       b.kernel = *type;
-    } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
-    else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
-    else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
-    else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
-    else if (flag == "--no-error") b.measure_error = false;
+    } else if (flag == "--frames")
+      b.frames = parse_count(flag, flags.value(), 1, 100000);
+    else if (flag == "--warmup")
+      b.warmup = parse_count(flag, flags.value(), 0, 100000);
+    else if (flag == "--warmup-ms")
+      b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
+    else if (flag == "--inputs")
+      b.inputs = parse_count(flag, flags.value(), 1, 16);
+    else if (flag == "--no-error")
+      b.measure_error = false;
     else if (flag == "--captures") {
       b.captures_dir = flags.value();
       std::error_code ec;
       if (!std::filesystem::is_directory(*b.captures_dir, ec) || ::access(b.captures_dir->c_str(), W_OK) != 0)
         throw UsageError("--captures " + b.captures_dir->string() + ": not a writable folder");
-    }
-    else if (flag == "--quiet") out.quiet = true;
+    } else if (flag == "--quiet")
+      out.quiet = true;
     else if (flag == "--json") {
       out.bench_json = flags.value();
       check_writable(flag, *out.bench_json);
@@ -415,7 +465,8 @@ void parse_quality(Flags& flags, CliOptions& out) {
   QualityOptions& q = out.quality;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--size") q.size = parse_size(flags.value());
+    if (flag == "--size")
+      q.size = parse_size(flags.value());
     else if (flag == "--radii") {
       q.radii.clear();
       for (const std::string& r : split_list(flag, flags.value()))
@@ -430,7 +481,8 @@ void parse_quality(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' for quality (see filterlab --help)");
     }
   }
-  if (q.size.width < 16 || q.size.height < 16) throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+  if (q.size.width < 16 || q.size.height < 16)
+    throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
 }
 
 void parse_compare(Flags& flags, CliOptions& out) {
@@ -443,7 +495,8 @@ void parse_compare(Flags& flags, CliOptions& out) {
       check_writable(flag, *c.json);
     } else if (flag == "--diff") {
       c.diff = flags.value();
-      if (!c.diff->string().ends_with(".png")) throw UsageError("--diff wants a .png file, got '" + c.diff->string() + "'");
+      if (!c.diff->string().ends_with(".png"))
+        throw UsageError("--diff wants a .png file, got '" + c.diff->string() + "'");
       check_writable(flag, *c.diff);
     } else if (flag == "--gain") {
       c.gain = parse_float(flag, flags.value());
@@ -468,7 +521,8 @@ void parse_report(Flags& flags, CliOptions& out) {
     if (flag == "--out") {
       out.report_out = flags.value();
       have_out = true;
-      if (out.report_out.extension() != ".html") throw UsageError("--out wants a .html file, got '" + out.report_out.string() + "'");
+      if (out.report_out.extension() != ".html")
+        throw UsageError("--out wants a .html file, got '" + out.report_out.string() + "'");
       check_writable(flag, out.report_out);
     } else if (flag.starts_with("--")) {
       throw UsageError("unknown option '" + flag + "' for report (options: --out)");
@@ -522,14 +576,16 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
     out.command = Command::Report;
     parse_report(flags, out);
   } else {
-    throw UsageError("unknown command '" + command +
-                     "' (commands: run, info, filters, methods, filter, bench, quality, compare, report, help)");
+    throw UsageError(
+        "unknown command '" + command +
+        "' (commands: run, info, filters, methods, filter, bench, quality, compare, report, help)");
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;
   out.bench.shader_dir = out.gpu.shader_dir;
   out.bench.glsl_dir = out.gpu.glsl_dir;
-  if (out.bench.captures_dir && !out.bench.measure_error) throw UsageError("--captures needs the error measurement (drop --no-error)");
+  if (out.bench.captures_dir && !out.bench.measure_error)
+    throw UsageError("--captures needs the error measurement (drop --no-error)");
   return out;
 }
 

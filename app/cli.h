@@ -12,11 +12,23 @@
 namespace filterlab::app {
 
 class UsageError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
-enum class Command { Help, Version, Run, Info, ListFilters, Methods, Filter, Bench, Quality, Compare, Report };
+enum class Command {
+  Help,
+  Version,
+  Run,
+  Info,
+  ListFilters,
+  Methods,
+  Filter,
+  Bench,
+  Quality,
+  Compare,
+  Report
+};
 
 // Where SPIR-V comes from and which device runs: shared by every command that touches the GPU.
 struct DeviceOptions {

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 namespace filterlab::app {
 
@@ -34,7 +34,9 @@ int validation_exit_code(const vk::Context& ctx) {
   return 4;
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) { io::write_file_atomically(path, text); }
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  io::write_file_atomically(path, text);
+}
 
 const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
 
@@ -51,7 +53,8 @@ int list_methods(const CliOptions& options) {
                   {"available", true},
                   {"description", "one fetch and one store per pixel: the memory floor"},
                   {"fetches_per_pixel", 1}});
-  if (!options.methods.json) std::printf("%-38s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
+  if (!options.methods.json)
+    std::printf("%-38s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
   for (const filters::BlurMethod& m : filters::blur_methods()) {
     filters::BlurSettings settings;
     settings.method = &m;
@@ -61,7 +64,8 @@ int list_methods(const CliOptions& options) {
     json cost = json::object();
     for (int r : kCostRadii) {
       const filters::MethodCost c = m.cost(r);
-      cost[std::to_string(r)] = {{"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
+      cost[std::to_string(r)] = {
+          {"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
     }
     json entry = {{"filter", "gaussian"},
                   {"method", m.name},
@@ -81,7 +85,8 @@ int list_methods(const CliOptions& options) {
     if (!options.methods.json) {
       const std::string radius = fp16.available() ? "1.." + std::to_string(fp16.max_radius) : "-";
       std::printf("%-38s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
-                  m.exact ? "yes" : "no", radius.c_str(), fp16.available() ? "available" : fp16.reason.c_str());
+                  m.exact ? "yes" : "no", radius.c_str(),
+                  fp16.available() ? "available" : fp16.reason.c_str());
     }
   }
   if (options.methods.json) {
@@ -102,7 +107,8 @@ int filter_file(const CliOptions& options) {
   }
   const filters::FilterStep step = filters::parse_chain(f.spec).at(0);
   const filters::BlurSettings settings = filters::parse_blur_settings(step);
-  for (const auto& [flag, roi] : {std::pair{"--src-roi", settings.src_roi}, std::pair{"--dst-roi", settings.dst_roi}})
+  for (const auto& [flag, roi] :
+       {std::pair{"--src-roi", settings.src_roi}, std::pair{"--dst-roi", settings.dst_roi}})
     if (roi && !roi->fits_in(input.width, input.height))
       throw UsageError(std::string(flag) + " leaves the " + std::to_string(input.width) + "x" +
                        std::to_string(input.height) + " image");
@@ -120,8 +126,8 @@ int run_benchmark(const CliOptions& options) {
   const bool tty = ::isatty(STDERR_FILENO);
   auto progress = [&](const bench::Progress& p) {
     if (options.quiet) return;
-    std::fprintf(stderr, "%s[%zu/%zu] %-48s %6.0f s elapsed, ~%.0f s left%s", tty ? "\r\033[K" : "", p.index, p.total,
-                 p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
+    std::fprintf(stderr, "%s[%zu/%zu] %-48s %6.0f s elapsed, ~%.0f s left%s", tty ? "\r\033[K" : "", p.index,
+                 p.total, p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
   };
   const bench::BenchResult result = bench::run_bench(options.bench, progress);
   if (tty && !options.quiet) std::fprintf(stderr, "\n");
@@ -197,14 +203,19 @@ int quality_tables(const CliOptions& options) {
     table += line + "\n";
     rows.push_back(row);
   }
-  const std::string header = "Every method against frag.full2d on the tonemapped scene (" + std::to_string(q.size.width) +
-                             "x" + std::to_string(q.size.height) + ", 8-bit sRGB values / 255, fp32 filtering, "
-                             "Gaussian kernel with the ideal sigma), device " + ctx.report().name + ".\n\n";
+  const std::string header = "Every method against frag.full2d on the tonemapped scene (" +
+                             std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
+                             ", 8-bit sRGB values / 255, fp32 filtering, "
+                             "Gaussian kernel with the ideal sigma), device " +
+                             ctx.report().name + ".\n\n";
   std::cout << header << table;
   if (q.markdown) write_text(*q.markdown, header + table);
   if (q.json) {
-    json out = {{"device", ctx.report().name}, {"size", {q.size.width, q.size.height}}, {"baseline", "frag.full2d"},
-                {"image", "tonemapped scene, 8-bit sRGB values / 255"}, {"methods", rows}};
+    json out = {{"device", ctx.report().name},
+                {"size", {q.size.width, q.size.height}},
+                {"baseline", "frag.full2d"},
+                {"image", "tonemapped scene, 8-bit sRGB values / 255"},
+                {"methods", rows}};
     write_text(*q.json, out.dump(2) + "\n");
   }
   return validation_exit_code(ctx);
@@ -227,8 +238,8 @@ int compare_files(const CliOptions& options) {
   const filters::ImageMetrics m = filters::image_metrics(a, b);
   const std::string psnr = std::isinf(m.psnr) ? "inf (identical)" : std::to_string(m.psnr);
   const std::string ssim = m.ssim ? std::to_string(*m.ssim) : "n/a (under 11x11)";
-  std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u, %ux%u\n", m.mse, psnr.c_str(),
-              ssim.c_str(), m.max_abs, m.channels, a.width, a.height);
+  std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u, %ux%u\n", m.mse,
+              psnr.c_str(), ssim.c_str(), m.max_abs, m.channels, a.width, a.height);
   if (c.json) {
     using nlohmann::json;
     json j = {{"mse", m.mse},

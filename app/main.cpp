@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 namespace {
 
@@ -46,7 +46,8 @@ int print_info(const app::CliOptions& options) {
   std::printf("quad ops in all stages      %s\n", r.quad_operations_in_all_stages ? "yes" : "no");
   std::printf("max compute shared memory   %u bytes\n", r.max_compute_shared_memory);
   std::printf("max workgroup invocations   %u\n", r.max_compute_workgroup_invocations);
-  std::printf("shader cores (SMs or CUs)   %s\n", r.shader_cores ? std::to_string(r.shader_cores).c_str() : "not reported");
+  std::printf("shader cores (SMs or CUs)   %s\n",
+              r.shader_cores ? std::to_string(r.shader_cores).c_str() : "not reported");
   std::printf("timestamp period            %g ns\n", r.timestamp_period_ns);
   std::printf("timestamp valid bits        %u\n", r.timestamp_valid_bits);
   std::printf("shaderFloat16               %s\n", r.shader_float16 ? "yes" : "no");

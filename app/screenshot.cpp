@@ -25,12 +25,16 @@ bool stem_taken(const std::filesystem::path& stem) {
 json chain_json(const ChainConfig& chain) {
   json steps = json::array();
   for (const ChainEntry& e : chain.entries)
-    steps.push_back({{"filter", e.step.filter}, {"method", e.step.method}, {"params", e.step.params},
+    steps.push_back({{"filter", e.step.filter},
+                     {"method", e.step.method},
+                     {"params", e.step.params},
                      {"enabled", e.enabled}});
   return {{"spec", chain.spec()}, {"steps", steps}};
 }
 
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json finite_or_null(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
 
 }  // namespace
 
@@ -73,14 +77,18 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   json passes = json::array();
   for (const std::string& pass : c.timings.pass_order()) {
     const RollingStats s = c.timings.pass_stats(pass);
-    passes.push_back({{"pass", pass}, {"gpu_ms_mean", s.mean}, {"gpu_ms_min", s.min}, {"gpu_ms_max", s.max},
+    passes.push_back({{"pass", pass},
+                      {"gpu_ms_mean", s.mean},
+                      {"gpu_ms_min", s.min},
+                      {"gpu_ms_max", s.max},
                       {"frames", s.count}});
   }
   json j;
   j["schema"] = "filterlab.screenshot/1";
   j["png"] = files.png.filename().string();
-  j["png_shows"] = c.state.graph.compare ? "the A/B compare view (tonemapped), without the panel"
-                                         : "viewport image '" + c.state.graph.viewport + "', without the panel";
+  j["png_shows"] = c.state.graph.compare
+                       ? "the A/B compare view (tonemapped), without the panel"
+                       : "viewport image '" + c.state.graph.viewport + "', without the panel";
   j["pfm"] = floats;
   j["frame"] = c.frame;
   j["animation_frame"] = c.state.animation_frame;
@@ -88,20 +96,29 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   if (c.state.graph.compare) {
     j["chain_b"] = chain_json(c.state.graph.chain_b);
     if (c.metrics)
-      j["compare_metrics"] = {{"mse", c.metrics->values.mse}, {"psnr", finite_or_null(c.metrics->values.psnr)},
-                              {"max_abs", c.metrics->values.max_abs}, {"frame", c.metrics->frame},
+      j["compare_metrics"] = {{"mse", c.metrics->values.mse},
+                              {"psnr", finite_or_null(c.metrics->values.psnr)},
+                              {"max_abs", c.metrics->values.max_abs},
+                              {"frame", c.metrics->frame},
                               {"over", "RGB of the chains' HDR outputs"}};
   }
   j["viewport"] = c.state.graph.viewport;
   j["exposure"] = exposure;
-  j["scene"] = {{"orbit_camera", c.state.scene.orbit_camera}, {"animate_objects", c.state.scene.animate_objects},
-                {"jitter", c.state.scene.jitter}, {"camera_yaw", c.state.scene.camera_yaw},
-                {"camera_pitch", c.state.scene.camera_pitch}, {"camera_distance", c.state.scene.camera_distance}};
-  j["timings"] = {{"gpu_timing", c.state.gpu_timing}, {"window_frames", c.timings.window()},
-                  {"gpu_frame_ms_mean", c.timings.gpu_total().mean}, {"cpu_frame_ms_mean", c.timings.cpu_frame().mean},
+  j["scene"] = {{"orbit_camera", c.state.scene.orbit_camera},
+                {"animate_objects", c.state.scene.animate_objects},
+                {"jitter", c.state.scene.jitter},
+                {"camera_yaw", c.state.scene.camera_yaw},
+                {"camera_pitch", c.state.scene.camera_pitch},
+                {"camera_distance", c.state.scene.camera_distance}};
+  j["timings"] = {{"gpu_timing", c.state.gpu_timing},
+                  {"window_frames", c.timings.window()},
+                  {"gpu_frame_ms_mean", c.timings.gpu_total().mean},
+                  {"cpu_frame_ms_mean", c.timings.cpu_frame().mean},
                   {"passes", passes}};
-  j["device"] = {{"name", c.device.name}, {"driver", c.device.driver_name + " " + c.device.driver_info},
-                 {"api", vk::api_version_string(c.device.api_version)}, {"type", c.device.device_type}};
+  j["device"] = {{"name", c.device.name},
+                 {"driver", c.device.driver_name + " " + c.device.driver_info},
+                 {"api", vk::api_version_string(c.device.api_version)},
+                 {"type", c.device.device_type}};
   io::write_file_atomically(files.json, j.dump(2) + "\n");
   return files;
 }

@@ -12,8 +12,8 @@
 #include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
 
-#include <filesystem>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,11 +33,11 @@ struct WindowResult;
 // What a test hook sees (and may change) before each frame is recorded.
 struct FrameProbe {
   uint64_t frame = 0;
-  AppState& state;                                  // edits apply to this frame
-  const vk::PipelineLibrary* pipelines = nullptr;   // hot reload, when on
-  std::optional<passes::CompareMetrics> metrics;    // of the slot's previous frame
-  std::string chain_error;                          // why the last chain edit was refused
-  bool request_screenshot = false;                  // as the key / button does
+  AppState& state;                                 // edits apply to this frame
+  const vk::PipelineLibrary* pipelines = nullptr;  // hot reload, when on
+  std::optional<passes::CompareMetrics> metrics;   // of the slot's previous frame
+  std::string chain_error;                         // why the last chain edit was refused
+  bool request_screenshot = false;                 // as the key / button does
 };
 
 struct WindowOptions {
@@ -89,13 +89,14 @@ struct WindowResult {
   bool screenshot_written = false;
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
   std::optional<passes::CompareMetrics> last_metrics;
-  uint32_t graph_builds = 0;     // the first included
+  uint32_t graph_builds = 0;  // the first included
   // Most replaced graphs kept at once for the frames in flight that recorded them (LiveGraph).
   size_t max_retired_graphs = 0;
-  uint32_t ui_frames = 0;        // frames recorded with the panel drawn
-  uint32_t ui_framebuffers = 0;  // made by the UI layer: one per new window image (resize, new executor), not one per frame
+  uint32_t ui_frames = 0;  // frames recorded with the panel drawn
+  uint32_t ui_framebuffers =
+      0;  // made by the UI layer: one per new window image (resize, new executor), not one per frame
   uint32_t shader_reloads = 0, shader_failures = 0;
-  std::string shader_source;     // what hot reload watched
+  std::string shader_source;         // what hot reload watched
   uint32_t validation_messages = 0;  // counted after the swapchain, surface and window are gone
 };
 

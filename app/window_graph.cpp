@@ -22,31 +22,32 @@ void add_compose_pass(graph::RenderGraph& graph) {
         region.srcOffsets[1] = {int32_t(src.width), int32_t(src.height), 1};
         region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.dstOffsets[1] = {int32_t(dst.width), int32_t(dst.height), 1};
-        vkCmdBlitImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                       ctx.image_handle(WindowGraph::kWindow), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region,
-                       VK_FILTER_NEAREST);
+        vkCmdBlitImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport),
+                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ctx.image_handle(WindowGraph::kWindow),
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region, VK_FILTER_NEAREST);
       });
 }
 
 }  // namespace
 
-WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const GraphConfig& config,
-                               const AppState& state) {
+WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env,
+                               const GraphConfig& config, const AppState& state) {
   WindowGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, state.scene);
   out.scene->add_to(graph);
-  out.output_a = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(), "",
-                                     out.filters);
+  out.output_a = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(),
+                                     "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->add_to(graph, out.output_a);
 
   if (config.compare) {
-    out.output_b = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(), "b.",
-                                       out.filters);
+    out.output_b = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(),
+                                       "b.", out.filters);
     out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
-    out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB, WindowGraph::kViewport);
+    out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
+                             WindowGraph::kViewport);
   }
   for (const std::string& name : graph.image_names())
     if (passes::ViewPass::kind_for(graph.image_desc(name).format)) out.viewport_sources.push_back(name);

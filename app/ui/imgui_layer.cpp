@@ -50,7 +50,8 @@ VkRenderPass make_render_pass(VkDevice device, VkFormat format) {
 
 }  // namespace
 
-ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t frames_in_flight, VkFormat target_format)
+ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t frames_in_flight,
+                       VkFormat target_format)
     : ctx_(ctx), format_(target_format), frames_in_flight_(frames_in_flight) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

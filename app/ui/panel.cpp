@@ -49,7 +49,8 @@ bool method_combo(filters::FilterStep& step, const vk::Context& ctx) {
     try {
       const filters::BlurSettings settings = filters::parse_blur_settings(probe);
       const filters::MethodSupport support = m.support(ctx, settings);
-      if (!support.available()) reason = support.reason;
+      if (!support.available())
+        reason = support.reason;
       else if (settings.kernel.radius > support.max_radius)
         reason = "serves radius up to " + std::to_string(support.max_radius) + " on this device";
     } catch (const std::exception& e) {
@@ -81,8 +82,10 @@ bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
     }
     float sigma = step.params.count("sigma") ? std::strtof(step.params["sigma"].c_str(), nullptr) : 0.0f;
     if (ImGui::DragFloat("sigma", &sigma, 0.02f, 0.0f, 64.0f, sigma > 0 ? "%.3f" : "ideal")) {
-      if (sigma > 0) step.params["sigma"] = std::to_string(sigma);
-      else step.params.erase("sigma");
+      if (sigma > 0)
+        step.params["sigma"] = std::to_string(sigma);
+      else
+        step.params.erase("sigma");
       changed = true;
     }
     changed |= combo_param("kernel", step, "kernel", kKernels, 3);
@@ -100,7 +103,8 @@ bool edit_chain(const char* id, ChainConfig& chain, const vk::Context& ctx) {
     ImGui::PushID(int(i));
     changed |= ImGui::Checkbox("##enabled", &e.enabled);
     ImGui::SameLine();
-    const bool open = ImGui::TreeNodeEx("step", ImGuiTreeNodeFlags_DefaultOpen, "%zu. %s", i + 1, e.step.filter.c_str());
+    const bool open =
+        ImGui::TreeNodeEx("step", ImGuiTreeNodeFlags_DefaultOpen, "%zu. %s", i + 1, e.step.filter.c_str());
     ImGui::SameLine(ImGui::GetContentRegionAvail().x - 60);
     if (ImGui::ArrowButton("up", ImGuiDir_Up) && i > 0) {
       std::swap(chain.entries[i], chain.entries[i - 1]);
@@ -152,8 +156,10 @@ void metrics_table(const std::optional<passes::CompareMetrics>& m) {
   ImGui::Text("A vs B, frame %llu, %ux%u, RGB of the HDR outputs", static_cast<unsigned long long>(m->frame),
               m->extent.width, m->extent.height);
   ImGui::Text("MSE     %.6g", m->values.mse);
-  if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
-  else ImGui::Text("PSNR    %.2f dB", m->values.psnr);
+  if (std::isinf(m->values.psnr))
+    ImGui::Text("PSNR    inf dB (identical)");
+  else
+    ImGui::Text("PSNR    %.2f dB", m->values.psnr);
   ImGui::Text("max |A-B| %.6g", m->values.max_abs);
 }
 
@@ -169,11 +175,14 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
   ImGui::Checkbox("GPU timing", &state.gpu_timing);
   if (device.device_type == "cpu") {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is a CPU device: these are CPU timings", device.name.c_str());
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is a CPU device: these are CPU timings",
+                       device.name.c_str());
   }
   const RollingStats total = t.gpu_total(), cpu = t.cpu_frame();
   ImGui::Text("GPU frame %.3f ms (mean of %zu)   CPU frame %.2f ms", total.mean, total.count, cpu.mean);
-  if (!ImGui::BeginTable("timings", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
+  if (!ImGui::BeginTable(
+          "timings", 5,
+          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
     return;
   ImGui::TableSetupColumn("pass");
   ImGui::TableSetupColumn("mean ms");
@@ -195,7 +204,8 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
     ImGui::TableNextColumn();
     const std::vector<float> h = t.pass_history(pass);
     ImGui::PushID(pass.c_str());
-    ImGui::PlotLines("##h", h.data(), int(h.size()), 0, nullptr, 0.0f, float(s.max) * 1.1f + 1e-6f, ImVec2(160, 16));
+    ImGui::PlotLines("##h", h.data(), int(h.size()), 0, nullptr, 0.0f, float(s.max) * 1.1f + 1e-6f,
+                     ImVec2(160, 16));
     ImGui::PopID();
   }
   ImGui::EndTable();
@@ -213,9 +223,10 @@ void device_panel(const PanelInputs& in) {
   for (const std::string& op : d.subgroup_operations) ops += (ops.empty() ? "" : " ") + op;
   ImGui::TextWrapped("subgroup size %u: %s", d.subgroup_size, ops.c_str());
   ImGui::Text("quad ops in all stages: %s", d.quad_operations_in_all_stages ? "yes" : "no (compute only)");
-  ImGui::Text("shared memory %u KiB, timestamp period %.3g ns, %u valid bits", d.max_compute_shared_memory / 1024,
-              d.timestamp_period_ns, d.timestamp_valid_bits);
-  ImGui::Text("compute derivatives: %s", d.compute_shader_derivatives ? d.compute_derivatives_extension.c_str() : "no");
+  ImGui::Text("shared memory %u KiB, timestamp period %.3g ns, %u valid bits",
+              d.max_compute_shared_memory / 1024, d.timestamp_period_ns, d.timestamp_valid_bits);
+  ImGui::Text("compute derivatives: %s",
+              d.compute_shader_derivatives ? d.compute_derivatives_extension.c_str() : "no");
   ImGui::Text("window %ux%u, present mode %s", in.extent.width, in.extent.height, in.present_mode.c_str());
 }
 
@@ -228,7 +239,8 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   ImGui::SetNextWindowBgAlpha(0.88f);
   ImGui::Begin("filterlab");
 
-  if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen)) edit_chain("A", state.graph.chain_a, in.ctx);
+  if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen))
+    edit_chain("A", state.graph.chain_a, in.ctx);
   if (!in.chain_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", in.chain_error.c_str());
 
   if (ImGui::CollapsingHeader("A/B compare", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -283,7 +295,8 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     ImGui::Checkbox("jitter", &state.scene.jitter);
     ImGui::SliderAngle("yaw", &state.scene.camera_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("pitch", &state.scene.camera_pitch, -30.0f, 60.0f);
-    ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f",
+                       ImGuiSliderFlags_Logarithmic);
     ImGui::TextDisabled("drag in the viewport to orbit, wheel to zoom");
   }
 

@@ -1,15 +1,15 @@
 #include "bench/bench.h"
 
 #include "filters/blur_filter.h"
+#include "filters/metrics.h"
 #include "filters/reference.h"
 #include "graph/executor.h"
 #include "headless/capture.h"
-#include "filters/metrics.h"
 #include "headless/frame_ring.h"
 #include "io/image_files.h"
 #include "passes/upload_pass.h"
-#include "vk/pipeline_library.h"
 #include "vk/formats.h"
+#include "vk/pipeline_library.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,13 +25,17 @@
 
 namespace filterlab::bench {
 
-const char* git_revision() { return FILTERLAB_GIT_REVISION; }
+const char* git_revision() {
+  return FILTERLAB_GIT_REVISION;
+}
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* precision_name(filters::Precision p) { return p == filters::Precision::Fp32 ? "fp32" : "fp16"; }
+const char* precision_name(filters::Precision p) {
+  return p == filters::Precision::Fp32 ? "fp32" : "fp16";
+}
 VkFormat precision_format(filters::Precision p) {
   return p == filters::Precision::Fp32 ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R16G16B16A16_SFLOAT;
 }
@@ -54,8 +58,9 @@ struct Timed {
 
 // One graph per input, each with its own resident input and output images, recorded in turn: frame f
 // runs instance f mod K, so consecutive frames never find their data in the caches.
-Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const std::vector<io::ImageF>& inputs,
-                  VkFormat format, const filters::FilterStep& step, const BenchOptions& options) {
+Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
+                  const std::vector<io::ImageF>& inputs, VkFormat format, const filters::FilterStep& step,
+                  const BenchOptions& options) {
   // A library that never watches files: the filter builds its pipelines in it, so they can be listed.
   vk::PipelineLibrary library(ctx, shaders, {headless::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, headless::kFramesInFlight, &library};
@@ -70,7 +75,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
   const VkExtent2D size{inputs.at(0).width, inputs.at(0).height};
   for (const io::ImageF& input : inputs) {
     auto instance = std::make_unique<Instance>();
-    instance->upload = std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
+    instance->upload =
+        std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
     instance->output = filter->add_to(instance->graph, "input", step.filter);
     instance->executor = std::make_unique<graph::Executor>(ctx, headless::kFramesInFlight, true);
@@ -112,12 +118,14 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const
       ring.submit(frame);
     }
     ring.wait_for(frame);
-    for (uint64_t f = frame >= headless::kFramesInFlight ? frame - headless::kFramesInFlight : 0; f < frame; ++f)
+    for (uint64_t f = frame >= headless::kFramesInFlight ? frame - headless::kFramesInFlight : 0; f < frame;
+         ++f)
       collect(f);
   }
   Timed timed;
   timed.gpu_us = headless::summarize(frame_us);
-  for (const std::string& name : pass_order) timed.pass_median_us.emplace_back(name, headless::summarize(pass_us[name]).median);
+  for (const std::string& name : pass_order)
+    timed.pass_median_us.emplace_back(name, headless::summarize(pass_us[name]).median);
   timed.output = headless::to_float_image(instances[0]->executor->read_image(instances[0]->output));
   for (vk::PipelineHandle handle : library.handles())
     timed.pipelines.push_back({library.status(handle).name, library.get(handle).statistics()});
@@ -169,8 +177,8 @@ void write_captures(CaseResult& c, const io::ImageF& output, const filters::Imag
                     const std::filesystem::path& dir) {
   constexpr uint32_t kSide = 128;
   constexpr double kGain = 256;  // an error of 1/256 of the range is white
-  const std::string stem = c.method + "_r" + std::to_string(c.radius) + "_" + std::to_string(c.size.width) + "x" +
-                           std::to_string(c.size.height) + "_" + c.precision;
+  const std::string stem = c.method + "_r" + std::to_string(c.radius) + "_" + std::to_string(c.size.width) +
+                           "x" + std::to_string(c.size.height) + "_" + c.precision;
   const io::ImageF shown = top_left(output, kSide), expected = top_left(to_float(reference), kSide);
   io::ImageF opaque = shown;  // the random inputs have random alpha: show colour only
   for (size_t i = 3; i < opaque.pixels.size(); i += 4) opaque.pixels[i] = 1.0f;
@@ -180,7 +188,9 @@ void write_captures(CaseResult& c, const io::ImageF& output, const filters::Imag
   io::write_png(*c.diff, filters::difference_heatmap(shown, expected, kGain));
 }
 
-std::string size_text(VkExtent2D s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+std::string size_text(VkExtent2D s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height);
+}
 
 }  // namespace
 
@@ -202,13 +212,15 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
   context_options.compute_derivatives = true;
-  context_options.pipeline_statistics = true;  // registers and spills beside the times, where the driver tells
+  context_options.pipeline_statistics =
+      true;  // registers and spills beside the times, where the driver tells
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
 
   BenchResult result;
   result.device = ctx.report();
-  const size_t total = options.sizes.size() * options.precisions.size() * (1 + options.radii.size() * methods.size());
+  const size_t total =
+      options.sizes.size() * options.precisions.size() * (1 + options.radii.size() * methods.size());
   size_t index = 0;
   const Clock::time_point start = Clock::now();
   auto report = [&](const std::string& label) {
@@ -227,7 +239,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       const std::string suffix = " " + size_text(size) + " " + precision_name(precision);
 
       report("copy" + suffix);
-      const filters::FilterStep copy_step = filters::parse_chain(std::string("copy:precision=") + precision_name(precision)).at(0);
+      const filters::FilterStep copy_step =
+          filters::parse_chain(std::string("copy:precision=") + precision_name(precision)).at(0);
       Timed copy = time_filter(ctx, shaders, inputs, format, copy_step, options);
       CaseResult copy_case;
       copy_case.filter = "copy";
@@ -251,7 +264,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       for (const int radius : options.radii) {
         std::optional<filters::ImageD> reference;  // per radius, shared by the methods
         for (const filters::BlurMethod* method : methods) {
-          const std::string spec = std::string("gaussian.") + method->name + ":radius=" + std::to_string(radius) +
+          const std::string spec = std::string("gaussian.") + method->name +
+                                   ":radius=" + std::to_string(radius) +
                                    ":kernel=" + filters::kernel_type_name(options.kernel) +
                                    ":precision=" + precision_name(precision);
           report(std::string("gaussian.") + method->name + " r=" + std::to_string(radius) + suffix);
@@ -270,7 +284,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           c.stage = method->stage;
           c.exact = method->exact;
           c.radius = radius;
-          c.sigma = settings.kernel.type == filters::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
+          c.sigma =
+              settings.kernel.type == filters::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
           c.kernel = filters::kernel_type_name(settings.kernel.type);
           c.precision = precision_name(precision);
           c.size = size;
@@ -280,7 +295,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           c.copy_ratio = copy_median > 0 ? timed.gpu_us.median / copy_median : 0;
           c.cost = method->cost(radius);
           if (options.measure_error) {
-            if (!reference) reference = filters::reference_blur(inputs[0], filters::kernel_weights(settings.kernel));
+            if (!reference)
+              reference = filters::reference_blur(inputs[0], filters::kernel_weights(settings.kernel));
             c.error = measure_error(timed.output, *reference, options.ssim_crop);
             if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
           }
@@ -289,14 +305,17 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       }
     }
   for (CaseResult& c : result.cases)
-    c.gpixels_per_s = c.gpu_us.median > 0 ? double(c.size.width) * c.size.height / (c.gpu_us.median * 1e3) : 0;
+    c.gpixels_per_s =
+        c.gpu_us.median > 0 ? double(c.size.width) * c.size.height / (c.gpu_us.median * 1e3) : 0;
   result.validation_messages = ctx.validation_messages();
   return result;
 }
 
 namespace {
 
-bool is_cpu_device(const vk::DeviceReport& d) { return d.device_type == "cpu"; }
+bool is_cpu_device(const vk::DeviceReport& d) {
+  return d.device_type == "cpu";
+}
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -333,7 +352,8 @@ std::optional<double> registers(const CaseResult& c) {
 
 }  // namespace
 
-void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path) {
+void write_bench_json(const BenchResult& result, const BenchOptions& options,
+                      const std::filesystem::path& path) {
   using nlohmann::json;
   const vk::DeviceReport& d = result.device;
   json j;
@@ -352,10 +372,13 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
                  {"shader_cores", d.shader_cores},
                  {"subgroup_size", d.subgroup_size},
                  {"pipeline_statistics", d.pipeline_statistics}};
-  j["timings_are"] = is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
+  j["timings_are"] =
+      is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
   j["timing_method"] =
-      "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; median, p5 "
-      "and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of warm-up per case; inputs "
+      "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; "
+      "median, p5 "
+      "and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of warm-up per case; "
+      "inputs "
       "resident (uploaded once) and rotated every frame";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
@@ -364,9 +387,11 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
   j["kernel"] = filters::kernel_type_name(options.kernel);
   j["validation"] = options.validation;
   j["validation_messages"] = result.validation_messages;
-  j["error_method"] = "against the double-precision CPU reference on input 0; max_abs and mse over the whole frame "
-                      "and all 4 channels; ssim (Wang et al. 2004, mean of channels) over the centred crop of side "
-                      "<= " + std::to_string(options.ssim_crop);
+  j["error_method"] =
+      "against the double-precision CPU reference on input 0; max_abs and mse over the whole frame "
+      "and all 4 channels; ssim (Wang et al. 2004, mean of channels) over the centred crop of side "
+      "<= " +
+      std::to_string(options.ssim_crop);
   j["cases"] = json::array();
   for (const CaseResult& c : result.cases) {
     json passes = json::array();
@@ -414,13 +439,16 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options, co
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
   std::ostringstream out;
   out << "filter,method,stage,exact,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
-         "gpixels_per_s,copy_ratio,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,mse,ssim\n";
+         "gpixels_per_s,copy_ratio,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,"
+         "mse,ssim\n";
   for (const CaseResult& c : result.cases) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,", c.filter.c_str(),
-                  c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.radius, c.sigma, c.kernel.c_str(), c.size.width,
-                  c.size.height, c.precision.c_str(), c.gpu_us.median, c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s,
-                  c.copy_ratio, c.cost.fetches, c.cost.shared_reads, c.cost.shared_writes);
+    std::snprintf(line, sizeof line,
+                  "%s,%s,%s,%d,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,",
+                  c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.radius, c.sigma,
+                  c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(), c.gpu_us.median,
+                  c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.cost.fetches,
+                  c.cost.shared_reads, c.cost.shared_writes);
     out << line;
     if (c.error) {
       std::snprintf(line, sizeof line, "%.6g,%.6g,%.6g", c.error->max_abs, c.error->mse, c.error->ssim);
@@ -439,19 +467,20 @@ std::string format_bench_table(const BenchResult& result) {
   out << d.name << " (" << d.driver_name << ")"
       << (is_cpu_device(d) ? ": a CPU implementation, so these are CPU timings" : "") << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s %5s\n", "method", "r", "size", "prec",
-                "median us", "p95 us", "x copy", "fetch/px", "max err", "regs");
+  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s %5s\n", "method", "r", "size",
+                "prec", "median us", "p95 us", "x copy", "fetch/px", "max err", "regs");
   out << line;
   for (const CaseResult& c : result.cases) {
     const std::string name = c.filter == "copy" ? "copy (memory floor)" : c.method;
     const std::optional<double> regs = registers(c);
-    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(), c.radius,
-                  size_text(c.size).c_str(), c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95, c.copy_ratio,
-                  c.cost.fetches, c.error ? c.error->max_abs : std::nan(""),
+    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(),
+                  c.radius, size_text(c.size).c_str(), c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95,
+                  c.copy_ratio, c.cost.fetches, c.error ? c.error->max_abs : std::nan(""),
                   regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
-  for (const Skipped& s : result.skipped) out << "skipped " << s.method << " r=" << s.radius << ": " << s.reason << "\n";
+  for (const Skipped& s : result.skipped)
+    out << "skipped " << s.method << " r=" << s.radius << ": " << s.reason << "\n";
   return out.str();
 }
 

@@ -16,7 +16,8 @@
 namespace filterlab::bench {
 
 struct BenchOptions {
-  std::vector<std::string> methods;  // empty: every blur method (unavailable ones are skipped with the reason)
+  std::vector<std::string>
+      methods;  // empty: every blur method (unavailable ones are skipped with the reason)
   std::vector<int> radii = {1, 2, 3, 4, 8, 16, 32};
   std::vector<VkExtent2D> sizes = {{3840, 2160}};
   std::vector<filters::Precision> precisions = {filters::Precision::Fp16};
@@ -26,7 +27,7 @@ struct BenchOptions {
   // ...and at least this long: GPUs idle at low clocks (an H200 at 345 MHz) and take a while to
   // ramp up after the CPU-side gaps between cases, which a few short frames do not cover.
   uint32_t warmup_ms = 500;
-  uint32_t inputs = 3;    // resident input images, rotated every frame
+  uint32_t inputs = 3;  // resident input images, rotated every frame
   bool measure_error = true;
   // Where to write, per case, the top-left 128x128 of the output (values as stored, 0..1 -> 0..255)
   // and a heat map of |output - reference| (an error of 1/256 is white), for the report. Needs
@@ -88,7 +89,8 @@ struct BenchResult {
 // Throws filters::ChainError for an unknown method name (a usage error).
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
 
-void write_bench_json(const BenchResult& result, const BenchOptions& options, const std::filesystem::path& path);
+void write_bench_json(const BenchResult& result, const BenchOptions& options,
+                      const std::filesystem::path& path);
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path);
 std::string format_bench_table(const BenchResult& result);
 

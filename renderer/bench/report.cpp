@@ -26,8 +26,8 @@ struct Case {
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
   json error;
-  std::optional<double> registers;  // per thread, the most of the case's pipelines, where the driver told
-  std::string flagged;  // bench/peers.py: why a peer's error is far off the reference
+  std::optional<double> registers;      // per thread, the most of the case's pipelines, where the driver told
+  std::string flagged;                  // bench/peers.py: why a peer's error is far off the reference
   std::filesystem::path capture, diff;  // resolved against the JSON file's folder; empty when none
 };
 
@@ -60,7 +60,8 @@ std::string base64(const std::string& bytes) {
   static const char* const kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   for (size_t i = 0; i < bytes.size(); i += 3) {
-    const uint32_t n = uint32_t(uint8_t(bytes[i])) << 16 | (i + 1 < bytes.size() ? uint32_t(uint8_t(bytes[i + 1])) << 8 : 0) |
+    const uint32_t n = uint32_t(uint8_t(bytes[i])) << 16 |
+                       (i + 1 < bytes.size() ? uint32_t(uint8_t(bytes[i + 1])) << 8 : 0) |
                        (i + 2 < bytes.size() ? uint32_t(uint8_t(bytes[i + 2])) : 0);
     out += kDigits[n >> 18 & 63];
     out += kDigits[n >> 12 & 63];
@@ -76,7 +77,8 @@ std::string inline_png(const std::filesystem::path& path, const std::string& alt
   std::ifstream in(path, std::ios::binary);
   if (!in) return "";
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(bytes) + "\">";
+  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(bytes) +
+         "\">";
 }
 
 const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
@@ -88,7 +90,8 @@ struct Series {
   std::vector<std::pair<int, double>> points;  // radius, value > 0
 };
 
-std::string line_plot(const std::string& title, const std::string& y_label, const std::vector<Series>& series) {
+std::string line_plot(const std::string& title, const std::string& y_label,
+                      const std::vector<Series>& series) {
   constexpr double W = 720, H = 380, left = 70, right = 250, top = 30, bottom = 50;
   std::set<int> radii;
   double lo = INFINITY, hi = 0;
@@ -113,27 +116,31 @@ std::string line_plot(const std::string& title, const std::string& y_label, cons
   for (double e = y0; e <= y1; ++e) {  // decades
     const double y = y_of(std::pow(10.0, e));
     svg << "<line x1=\"" << left << "\" x2=\"" << W - right << "\" y1=\"" << y << "\" y2=\"" << y
-        << "\" class=\"grid\"/><text x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" class=\"tick\" text-anchor=\"end\">"
-        << number(std::pow(10.0, e)) << "</text>\n";
+        << "\" class=\"grid\"/><text x=\"" << left - 6 << "\" y=\"" << y + 4
+        << "\" class=\"tick\" text-anchor=\"end\">" << number(std::pow(10.0, e)) << "</text>\n";
   }
   for (int r : xs)
-    svg << "<text x=\"" << x_of(r) << "\" y=\"" << H - bottom + 18 << "\" class=\"tick\" text-anchor=\"middle\">" << r
-        << "</text>\n";
-  svg << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 10 << "\" class=\"axis\" text-anchor=\"middle\">radius r</text>\n";
-  svg << "<text x=\"14\" y=\"" << (top + H - bottom) / 2 << "\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
-      << (top + H - bottom) / 2 << ")\">" << escape(y_label) << "</text>\n";
+    svg << "<text x=\"" << x_of(r) << "\" y=\"" << H - bottom + 18
+        << "\" class=\"tick\" text-anchor=\"middle\">" << r << "</text>\n";
+  svg << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 10
+      << "\" class=\"axis\" text-anchor=\"middle\">radius r</text>\n";
+  svg << "<text x=\"14\" y=\"" << (top + H - bottom) / 2
+      << "\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 " << (top + H - bottom) / 2
+      << ")\">" << escape(y_label) << "</text>\n";
   for (size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
     const char* color = kPalette[i % std::size(kPalette)];
     std::ostringstream points;
     for (auto [r, v] : s.points) points << x_of(r) << "," << y_of(v) << " ";
-    svg << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\"" << points.str() << "\"/>\n";
+    svg << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\"" << points.str()
+        << "\"/>\n";
     for (auto [r, v] : s.points)
-      svg << "<circle cx=\"" << x_of(r) << "\" cy=\"" << y_of(v) << "\" r=\"3\" fill=\"" << color << "\"><title>"
-          << escape(s.name) << " r=" << r << ": " << number(v, 4) << "</title></circle>\n";
+      svg << "<circle cx=\"" << x_of(r) << "\" cy=\"" << y_of(v) << "\" r=\"3\" fill=\"" << color
+          << "\"><title>" << escape(s.name) << " r=" << r << ": " << number(v, 4) << "</title></circle>\n";
     const double ly = top + 14.0 * double(i);
-    svg << "<rect x=\"" << W - right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\"" << color
-        << "\"/><text x=\"" << W - right + 26 << "\" y=\"" << ly + 1 << "\" class=\"legend\">" << escape(s.name) << "</text>\n";
+    svg << "<rect x=\"" << W - right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\""
+        << color << "\"/><text x=\"" << W - right + 26 << "\" y=\"" << ly + 1 << "\" class=\"legend\">"
+        << escape(s.name) << "</text>\n";
   }
   return svg.str() + "</svg>\n";
 }
@@ -172,7 +179,8 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
   }
   try {
     if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
-      throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() + ")");
+      throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() +
+                             ")");
     Source source;
     source.device = j.at("device").at("name").get<std::string>();
     source.tool = j.value("tool", "filterlab");
@@ -251,8 +259,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
   std::ostringstream body;
   body << "<h1>filterlab benchmark report</h1>\n<ul>\n";
   for (const Source& s : sources)
-    body << "<li><b>" << escape(s.label) << "</b>: timings are " << escape(s.timings_are) << "; " << escape(s.date)
-         << (s.revision.empty() ? "" : ", git " + escape(s.revision)) << "</li>\n";
+    body << "<li><b>" << escape(s.label) << "</b>: timings are " << escape(s.timings_are) << "; "
+         << escape(s.date) << (s.revision.empty() ? "" : ", git " + escape(s.revision)) << "</li>\n";
   body << "</ul>\n";
 
   // One section per filter, size and precision; the copy cases give the floor line in the text.
@@ -264,7 +272,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     body << "<h2>gaussian, " << size << " " << escape(precision) << "</h2>\n<p>";
     for (const Case& c : cases)
       if (c.filter == "copy" && c.width == width && c.height == height && c.precision == precision)
-        body << "copy pass (memory floor) on " << escape(c.source) << ": " << number(c.median_us, 4) << " µs. ";
+        body << "copy pass (memory floor) on " << escape(c.source) << ": " << number(c.median_us, 4)
+             << " µs. ";
     body << "</p>\n";
     std::set<std::string> stages;
     for (const Case& c : cases)
@@ -273,12 +282,15 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     for (const Source& s : sources)
       if (s.fragment_on_few_units && stages.count("fragment") && noted.insert(s.device).second)
         body << "<p class=\"note\">" << escape(s.device)
-             << " runs fragment shaders on few units: compare fragment methods with fragment methods only.</p>\n";
+             << " runs fragment shaders on few units: compare fragment methods with fragment methods "
+                "only.</p>\n";
     auto series_for = [&](auto keep, auto value) {
       std::map<std::string, Series> by_name;
       std::vector<std::string> order;
       for (const Case& c : cases) {
-        if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision || !keep(c)) continue;
+        if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision ||
+            !keep(c))
+          continue;
         const std::string key = c.source + "\n" + c.method;
         if (!by_name.count(key)) order.push_back(key);
         by_name[key].name = series_name(c);
@@ -306,33 +318,39 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       report.plots += 2;
     }
     // Error table.
-    body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
-            "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output (top-left)</th><th>|error| × 256</th></tr>\n";
+    body
+        << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
+           "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output "
+           "(top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
       if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision) continue;
       auto field = [&](const char* key) {
-        return c.error.is_object() && c.error.contains(key) && c.error[key].is_number() ? number(c.error[key].get<double>())
-                                                                                         : std::string("—");
+        return c.error.is_object() && c.error.contains(key) && c.error[key].is_number()
+                   ? number(c.error[key].get<double>())
+                   : std::string("—");
       };
       body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method)
            << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
-           << "</td><td>" << escape(c.stage)
-           << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>" << c.radius << "</td><td>" << number(c.median_us, 4)
-           << "</td><td>" << number(c.copy_ratio) << "</td><td>" << (c.registers ? number(*c.registers) : "—")
-           << "</td><td>" << field("max_abs") << "</td><td>" << field("mse")
-           << "</td><td>" << field("ssim") << "</td><td>" << inline_png(c.capture, c.method + " output")
-           << "</td><td>" << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
+           << "</td><td>" << escape(c.stage) << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>"
+           << c.radius << "</td><td>" << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio)
+           << "</td><td>" << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs")
+           << "</td><td>" << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
+           << inline_png(c.capture, c.method + " output") << "</td><td>"
+           << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
     }
     body << "</table>\n";
   }
 
-  report.html = std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                            "<title>filterlab benchmark report</title><style>\n") +
+  report.html = std::string(
+                    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                    "<title>filterlab benchmark report</title><style>\n") +
                 "body{font-family:sans-serif;margin:2em;color:#222} .row{display:flex;flex-wrap:wrap;gap:1em}"
                 " svg.plot{background:#fff;border:1px solid #ddd} .title{font-size:14px;font-weight:bold}"
                 " .tick,.legend{font-size:11px} .axis{font-size:12px} .grid{stroke:#eee}"
-                " table{border-collapse:collapse;font-size:12px;margin:1em 0} td,th{border:1px solid #ccc;padding:2px 6px}"
-                " .note{color:#a33} img.thumb{width:64px;height:64px;image-rendering:pixelated}\n</style></head><body>\n" +
+                " table{border-collapse:collapse;font-size:12px;margin:1em 0} td,th{border:1px solid "
+                "#ccc;padding:2px 6px}"
+                " .note{color:#a33} "
+                "img.thumb{width:64px;height:64px;image-rendering:pixelated}\n</style></head><body>\n" +
                 body.str() + "</body></html>\n";
   return report;
 }

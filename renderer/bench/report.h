@@ -11,7 +11,7 @@ namespace filterlab::bench {
 
 // A file that is missing, is not JSON or lacks the bench schema's fields: a usage error.
 class ReportInputError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 

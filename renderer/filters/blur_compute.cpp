@@ -21,7 +21,9 @@ namespace {
 
 constexpr uint32_t kTexelBytes = 16;  // shared memory holds vec4 (fp32) whatever the image format
 
-uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
 
 // ---- comp.full2d_shared -------------------------------------------------------------------------
 // 16x16 threads; each computes K vertically adjacent outputs: a tile of 16 x 16K outputs, cached
@@ -153,7 +155,9 @@ constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator a
 //   r=8: 183 / 196 / 277 / 294.
 // Tall tiles pay for their register-held sums with occupancy at small radii, where the apron they
 // save is small; from r ~ 8 the saved apron wins.
-uint32_t fused_max_rows(int radius) { return radius <= 1 ? 1 : radius <= 4 ? 2 : kFusedMaxRowsPerThread; }
+uint32_t fused_max_rows(int radius) {
+  return radius <= 1 ? 1 : radius <= 4 ? 2 : kFusedMaxRowsPerThread;
+}
 
 FusedTile fused_tile(int radius, uint32_t shared_budget) {
   const uint32_t r = static_cast<uint32_t>(radius);
@@ -240,9 +244,9 @@ MethodCost cost_separable_stream(int r) {
   const double input_rows = (rows + 2 * r) / rows;  // input rows per output row
   MethodCost c;
   c.fetches = input_rows * (strip + 2 * r) / strip;
-  c.shared_writes = c.fetches + input_rows;           // staged texels, and the sums
+  c.shared_writes = c.fetches + input_rows;          // staged texels, and the sums
   c.shared_reads = input_rows * (2 * r + run) / run  // 2r + 8 texels per run of 8 sums
-                   + input_rows;                      // each sum once, into its column's window
+                   + input_rows;                     // each sum once, into its column's window
   return c;
 }
 
@@ -274,7 +278,8 @@ MethodSupport support_full2d_shared(const vk::Context& device, const BlurSetting
 }
 
 MethodSupport support_separable_shared(const vk::Context& device, const BlurSettings&) {
-  const uint32_t threads = std::max(kHorizontal.local_x * kHorizontal.local_y, kVertical.local_x * kVertical.local_y);
+  const uint32_t threads =
+      std::max(kHorizontal.local_x * kHorizontal.local_y, kVertical.local_x * kVertical.local_y);
   const uint32_t needs = std::max(kHorizontal.cache_texels(1), kVertical.cache_texels(1)) * kTexelBytes;
   return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads,
                       std::to_string(needs).c_str());
@@ -287,14 +292,17 @@ MethodSupport support_separable_fused(const vk::Context& device, const BlurSetti
 }
 
 MethodSupport support_separable_stream(const vk::Context& device, const BlurSettings& settings) {
-  if (MethodSupport quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available()) return quads;
-  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, settings.precision),
+  if (MethodSupport quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available())
+    return quads;
+  return support_from(device,
+                      stream_max_radius(device.report().max_compute_shared_memory, settings.precision),
                       kStreamThreads, std::to_string(stream_shared_bytes(1, settings.precision)).c_str());
 }
 
 // ---- passes -------------------------------------------------------------------------------------
 std::string shader_name(const char* method, const BlurSettings& s) {
-  return std::string("filters/blur/") + method + (s.precision == Precision::Fp32 ? "_fp32.comp" : "_fp16.comp");
+  return std::string("filters/blur/") + method +
+         (s.precision == Precision::Fp32 ? "_fp32.comp" : "_fp16.comp");
 }
 
 // How a shader reads BlurFilter's weights buffer (binding 1): as a storage buffer (float[]), or as a
@@ -346,7 +354,7 @@ void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, c
 
 // A method that is one compute pass: its pipeline, the groups an extent takes, how it reads the weights.
 class OneDispatch : public BlurPasses {
-public:
+ public:
   OneDispatch(const BlurEnv& env, const char* method, std::vector<uint32_t> constants, GroupsFor groups,
               WeightsAs weights_as)
       : settings_(env.settings),
@@ -360,7 +368,7 @@ public:
     return name;
   }
 
-private:
+ private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
   GroupsFor groups_;
@@ -394,12 +402,13 @@ std::unique_ptr<BlurPasses> create_separable_stream(const BlurEnv& env) {
 }
 
 class SeparableShared : public BlurPasses {
-public:
+ public:
   explicit SeparableShared(const BlurEnv& env) : settings_(env.settings), weights_(env.weights) {
     const uint32_t r = static_cast<uint32_t>(settings_.kernel.radius);
     for (const LinePass& p : {kHorizontal, kVertical})
-      pipelines_.push_back(make_pipeline(env, "comp_separable_shared",
-                                         {r, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x, p.local_y}));
+      pipelines_.push_back(
+          make_pipeline(env, "comp_separable_shared",
+                        {r, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x, p.local_y}));
   }
 
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override {
@@ -407,12 +416,13 @@ public:
     auto groups = [](const LinePass& p) {
       return [p](VkExtent2D e) { return std::pair{p.groups_x(e), p.groups_y(e)}; };
     };
-    add_compute_pass(graph, settings_, weights_, input, horizontal, input, pipelines_[0], groups(kHorizontal));
+    add_compute_pass(graph, settings_, weights_, input, horizontal, input, pipelines_[0],
+                     groups(kHorizontal));
     add_compute_pass(graph, settings_, weights_, input, name, horizontal, pipelines_[1], groups(kVertical));
     return name;
   }
 
-private:
+ private:
   const BlurSettings& settings_;
   const vk::Buffer& weights_;
   std::vector<vk::PipelineRef> pipelines_;  // filled once: the passes keep references to them
@@ -431,8 +441,7 @@ std::vector<BlurMethod> compute_blur_methods() {
       {"comp.full2d_shared", "compute", true, 1,
        "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it "
        "(16x64 outputs per group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
-       cost_full2d_shared, support_full2d_shared,
-       create_full2d_shared},
+       cost_full2d_shared, support_full2d_shared, create_full2d_shared},
       {"comp.separable_shared", "compute", true, 2,
        "horizontal then vertical compute passes, each caching line segments plus apron in shared "
        "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
@@ -443,15 +452,15 @@ std::vector<BlurMethod> compute_blur_methods() {
        "horizontal sums in registers then over the staged texels, vertical sums stored directly, weights as "
        "uniform operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 "
        "on 32 KiB, 32x64 on 48 KiB)",
-       cost_separable_fused, support_separable_fused,
-       create_separable_fused},
+       cost_separable_fused, support_separable_fused, create_separable_fused},
       {"comp.separable_stream", "compute", true, 1,
        "one dispatch: each group walks down a strip of 64 columns, two threads a column (two channels each), "
-       "in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums into "
-       "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 outputs "
+       "in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums "
+       "into "
+       "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 "
+       "outputs "
        "from them (the vertical apron paid once per strip, one wave of groups)",
-       cost_separable_stream, support_separable_stream,
-       create_separable_stream},
+       cost_separable_stream, support_separable_stream, create_separable_stream},
   };
 }
 

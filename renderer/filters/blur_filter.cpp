@@ -24,7 +24,9 @@ const BlurMethod* find_blur_method(const std::string& name) {
   return nullptr;
 }
 
-MethodSupport always_supported(const vk::Context&, const BlurSettings&) { return {}; }
+MethodSupport always_supported(const vk::Context&, const BlurSettings&) {
+  return {};
+}
 
 namespace {
 
@@ -39,14 +41,17 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
   BlurSettings s;
   std::string names;
   for (const BlurMethod& m : blur_methods()) names += " " + std::string(m.name);
-  if (step.method.empty()) throw ChainError("filter 'gaussian' needs a method: gaussian.<method> (methods:" + names + ")");
+  if (step.method.empty())
+    throw ChainError("filter 'gaussian' needs a method: gaussian.<method> (methods:" + names + ")");
   s.method = find_blur_method(step.method);
-  if (!s.method) throw ChainError("unknown method '" + step.method + "' for gaussian (methods:" + names + ")");
+  if (!s.method)
+    throw ChainError("unknown method '" + step.method + "' for gaussian (methods:" + names + ")");
   for (const auto& [key, value] : step.params) {
     if (key == "radius") {
       int r = 0;
       if (!parse_int(value, r) || r < 1 || r > kMaxRadius)
-        throw ChainError("radius wants a whole number in 1.." + std::to_string(kMaxRadius) + ", got '" + value + "'");
+        throw ChainError("radius wants a whole number in 1.." + std::to_string(kMaxRadius) + ", got '" +
+                         value + "'");
       s.kernel.radius = r;
     } else if (key == "sigma") {
       try {
@@ -62,18 +67,22 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
       if (!type) throw ChainError("kernel wants gaussian, box or binomial, got '" + value + "'");
       s.kernel.type = *type;
     } else if (key == "precision") {
-      if (value != "fp16" && value != "fp32") throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
+      if (value != "fp16" && value != "fp32")
+        throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
       s.precision = value == "fp32" ? Precision::Fp32 : Precision::Fp16;
     } else if (key == "src_roi" || key == "dst_roi") {
       std::optional<Roi> roi = parse_roi(value);
-      if (!roi) throw ChainError(key + " wants x,y,w,h or WxH+X+Y with w, h >= 1 and x, y >= 0, got '" + value + "'");
+      if (!roi)
+        throw ChainError(key + " wants x,y,w,h or WxH+X+Y with w, h >= 1 and x, y >= 0, got '" + value + "'");
       (key == "src_roi" ? s.src_roi : s.dst_roi) = roi;
     } else if (key == "outside") {
-      if (value != "copy" && value != "poison") throw ChainError("outside wants copy or poison, got '" + value + "'");
+      if (value != "copy" && value != "poison")
+        throw ChainError("outside wants copy or poison, got '" + value + "'");
       s.poison_outside = value == "poison";
     } else {
-      throw ChainError("unknown parameter '" + key +
-                       "' for gaussian (radius, sigma, kernel, precision; comp.tiled also src_roi, dst_roi, outside)");
+      throw ChainError(
+          "unknown parameter '" + key +
+          "' for gaussian (radius, sigma, kernel, precision; comp.tiled also src_roi, dst_roi, outside)");
     }
   }
   const bool any_roi_param = s.src_roi || s.dst_roi || step.params.count("outside");
@@ -86,13 +95,16 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
   return s;
 }
 
-BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings) : env_(env), settings_(settings) {
+BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
+    : env_(env), settings_(settings) {
   const MethodSupport support = settings.method->support(env.vk, settings);
   if (!support.available())
-    throw ChainError(std::string(settings.method->name) + " is not available on this device: " + support.reason);
+    throw ChainError(std::string(settings.method->name) +
+                     " is not available on this device: " + support.reason);
   if (settings.kernel.radius > support.max_radius)
-    throw ChainError(std::string(settings.method->name) + " serves radius up to " + std::to_string(support.max_radius) +
-                     " on this device, not " + std::to_string(settings.kernel.radius));
+    throw ChainError(std::string(settings.method->name) + " serves radius up to " +
+                     std::to_string(support.max_radius) + " on this device, not " +
+                     std::to_string(settings.kernel.radius));
 
   const std::vector<double> weights = kernel_weights(settings.kernel);
   const std::vector<LinearTap> taps = linear_taps(weights);
@@ -105,7 +117,8 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }
-  weights_ = vk::Buffer(env.vk, w.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
+  weights_ = vk::Buffer(env.vk, w.size() * 4,
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
                         "blur weights");
   std::memcpy(weights_.mapped(), w.data(), w.size() * 4);
   taps_ = vk::Buffer(env.vk, t.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "blur taps");

@@ -63,14 +63,14 @@ struct BlurSettings {
 BlurSettings parse_blur_settings(const FilterStep& step);
 
 class BlurFilter : public Filter {
-public:
+ public:
   // Throws ChainError when the method is unavailable on this device or cannot serve the radius.
   BlurFilter(const passes::PassEnv& env, const BlurSettings& settings);
   ~BlurFilter() override;
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override;
   const BlurSettings& settings() const { return settings_; }
 
-private:
+ private:
   passes::PassEnv env_;
   BlurSettings settings_;
   vk::Buffer weights_, taps_;

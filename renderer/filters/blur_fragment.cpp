@@ -7,7 +7,7 @@ namespace filterlab::filters {
 namespace {
 
 class FragmentBlur : public BlurPasses {
-public:
+ public:
   // shader: file under shaders/filters/blur/; two_pass: horizontal then vertical (constant 1).
   FragmentBlur(const BlurEnv& env, const std::string& shader, bool two_pass)
       : env_(env.pass_env), settings_(env.settings), weights_(env.weights), taps_(env.taps) {
@@ -25,7 +25,7 @@ public:
     return name;
   }
 
-private:
+ private:
   vk::PipelineRef make_pipeline(const std::string& shader, uint32_t direction) {
     vk::GraphicsPipelineDesc desc;
     desc.vertex_shader = "filters/fullscreen.vert";
@@ -46,7 +46,11 @@ private:
         .read(from, graph::Usage::SampledFragment)
         .color_overwrite(pass)
         .execute([this, from, &pipeline, sampling](graph::PassContext& ctx) {
-          ctx.bind(*pipeline).sampled(0, from, sampling).storage_buffer(1, weights_).storage_buffer(2, taps_).draw(3);
+          ctx.bind(*pipeline)
+              .sampled(0, from, sampling)
+              .storage_buffer(1, weights_)
+              .storage_buffer(2, taps_)
+              .draw(3);
         });
   }
 
@@ -57,16 +61,25 @@ private:
   std::vector<vk::PipelineRef> pipelines_;  // filled once: add_pass keeps references to them
 };
 
-MethodCost cost_full2d(int r) { return {fetches_full2d(r)}; }
-MethodCost cost_separable(int r) { return {fetches_separable(r)}; }
-MethodCost cost_separable_linear(int r) { return {fetches_separable_linear(r)}; }
-MethodCost cost_full2d_linear(int r) { return {fetches_full2d_linear(r)}; }
+MethodCost cost_full2d(int r) {
+  return {fetches_full2d(r)};
+}
+MethodCost cost_separable(int r) {
+  return {fetches_separable(r)};
+}
+MethodCost cost_separable_linear(int r) {
+  return {fetches_separable_linear(r)};
+}
+MethodCost cost_full2d_linear(int r) {
+  return {fetches_full2d_linear(r)};
+}
 
 }  // namespace
 
 std::vector<BlurMethod> fragment_blur_methods() {
   return {
-      {"frag.full2d", "fragment", true, 1, "the default: (2r+1)^2 fetches per pixel", cost_full2d, always_supported,
+      {"frag.full2d", "fragment", true, 1, "the default: (2r+1)^2 fetches per pixel", cost_full2d,
+       always_supported,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> {
          return std::make_unique<FragmentBlur>(e, "frag_full2d.frag", false);
        }},

@@ -24,19 +24,20 @@ struct BlurEnv {
 };
 
 class BlurPasses {
-public:
+ public:
   virtual ~BlurPasses() = default;
   // Declares the method's images and passes reading `input`; returns the image holding the result.
   // The result image is named `name`; intermediates are named `name.<something>`.
-  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) = 0;
+  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input,
+                             const std::string& name) = 0;
 };
 
 // One list per family file.
 std::vector<BlurMethod> fragment_blur_methods();  // blur_fragment.cpp
-std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared, comp.separable_shared,
-                                                  // comp.separable_fused
-std::vector<BlurMethod> tiled_blur_methods();     // blur_tiled.cpp: comp.tiled
-std::vector<BlurMethod> quad_blur_methods();      // blur_quad.cpp: frag.quad_derivative*, comp.quad_*
+std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared,
+                                                 // comp.separable_shared, comp.separable_fused
+std::vector<BlurMethod> tiled_blur_methods();  // blur_tiled.cpp: comp.tiled
+std::vector<BlurMethod> quad_blur_methods();   // blur_quad.cpp: frag.quad_derivative*, comp.quad_*
 
 // Support for methods that need nothing beyond the core device.
 MethodSupport always_supported(const vk::Context& device, const BlurSettings& settings);

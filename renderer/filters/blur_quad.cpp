@@ -118,10 +118,11 @@ MethodSupport support_quad_compute_derivatives(const vk::Context& device, const 
 MethodSupport subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
   const vk::DeviceReport& r = device.report();
   if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
-  if (!contains(r.subgroup_stages, "compute")) return {"device has no subgroup operations in compute shaders"};
+  if (!contains(r.subgroup_stages, "compute"))
+    return {"device has no subgroup operations in compute shaders"};
   if (r.subgroup_size < 4 || r.subgroup_size > threads)
-    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " + std::to_string(threads) +
-            "-invocation workgroup in quads"};
+    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
+            std::to_string(threads) + "-invocation workgroup in quads"};
   return {};
 }
 

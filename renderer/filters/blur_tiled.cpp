@@ -30,7 +30,9 @@ namespace {
 constexpr int kTile = 32;
 constexpr uint32_t kVec4Bytes = 16;
 
-uint32_t hsum_bytes(int r) { return uint32_t(kTile + 2 * r) * kTile * kVec4Bytes; }
+uint32_t hsum_bytes(int r) {
+  return uint32_t(kTile + 2 * r) * kTile * kVec4Bytes;
+}
 
 int max_radius_for(uint32_t shared_limit) {
   int r = 0;
@@ -41,7 +43,9 @@ int max_radius_for(uint32_t shared_limit) {
 // Phase 1 fetch layout (the shader's INTERLEAVED): four columns 8 apart where that measured
 // faster on an H200 at 3840x2160 fp16 (r = 1: 100 vs 106 us; r = 8: 270 vs 311 us), four adjacent
 // columns elsewhere (r = 2: 121 vs 130 us; r = 4: 158 vs 178 us).
-bool interleaved(int r) { return r == 1 || (r >= 5 && r <= 8); }
+bool interleaved(int r) {
+  return r == 1 || (r >= 5 && r <= 8);
+}
 
 // Matches the shader's push constants (comp_tiled_common.glsl).
 struct Push {
@@ -54,25 +58,27 @@ std::string roi_text(const Roi& r) {
 }
 
 class TiledBlur : public BlurPasses {
-public:
-  explicit TiledBlur(const BlurEnv& env) : env_(env.pass_env), settings_(env.settings), weights_(env.weights) {
+ public:
+  explicit TiledBlur(const BlurEnv& env)
+      : env_(env.pass_env), settings_(env.settings), weights_(env.weights) {
     const int r = settings_.kernel.radius;
     const bool fp32 = settings_.precision == Precision::Fp32;
     // BlurFilter's weights buffer bound as a uniform block (std140 vec4s, w4[j / 4][j % 4] =
     // w(j - r)), where the shader's multiplies can take the weights as constant operands.
     const std::vector<uint32_t> spec = {uint32_t(r), interleaved(r) ? 1u : 0u};
-    const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+    const vk::PipelineLayoutDesc layout{{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                         VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
                                         sizeof(Push)};
     convolution_ = vk::make_pipeline(
         env_.pipelines, env_.vk, env_.shaders,
-        vk::ComputePipelineDesc{fp32 ? "filters/blur/comp_tiled_fp32.comp" : "filters/blur/comp_tiled_fp16.comp",
-                                layout, spec});
+        vk::ComputePipelineDesc{
+            fp32 ? "filters/blur/comp_tiled_fp32.comp" : "filters/blur/comp_tiled_fp16.comp", layout, spec});
     if (settings_.dst_roi)
       outside_ = vk::make_pipeline(
           env_.pipelines, env_.vk, env_.shaders,
           vk::ComputePipelineDesc{
-              fp32 ? "filters/blur/comp_tiled_outside_fp32.comp" : "filters/blur/comp_tiled_outside_fp16.comp",
+              fp32 ? "filters/blur/comp_tiled_outside_fp32.comp"
+                   : "filters/blur/comp_tiled_outside_fp16.comp",
               {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(Push)},
               {settings_.poison_outside ? 1u : 0u}});
   }
@@ -109,10 +115,11 @@ public:
     return name;
   }
 
-private:
+ private:
   // Throws ChainError when a ROI does not fit in the image.
   Push push_constants(VkExtent2D extent) const {
-    for (const auto& [key, roi] : {std::pair{"src_roi", settings_.src_roi}, std::pair{"dst_roi", settings_.dst_roi}})
+    for (const auto& [key, roi] :
+         {std::pair{"src_roi", settings_.src_roi}, std::pair{"dst_roi", settings_.dst_roi}})
       if (roi && !roi->fits_in(extent.width, extent.height))
         throw ChainError(std::string("comp.tiled: ") + key + " " + roi_text(*roi) + " does not fit in the " +
                          std::to_string(extent.width) + "x" + std::to_string(extent.height) + " image");
@@ -168,8 +175,10 @@ MethodSupport support_tiled(const vk::Context& device, const BlurSettings&) {
 std::vector<BlurMethod> tiled_blur_methods() {
   return {
       {"comp.tiled", "compute", true, 1,
-       "AMD's tiled separable convolution: 8x8 threads per 32x32 tile, each horizontal sum computed once into "
-       "shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside dst_roi with ROIs)",
+       "AMD's tiled separable convolution: 8x8 threads per 32x32 tile, each horizontal sum computed once "
+       "into "
+       "shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside dst_roi with "
+       "ROIs)",
        cost_tiled, support_tiled,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<TiledBlur>(e); }, true},
   };

@@ -24,7 +24,8 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
     if (step.filter.empty()) throw ChainError("step '" + text + "' has no filter name");
     while (colon != std::string::npos) {
       size_t next = text.find(':', colon + 1);
-      std::string param = text.substr(colon + 1, next == std::string::npos ? std::string::npos : next - colon - 1);
+      std::string param =
+          text.substr(colon + 1, next == std::string::npos ? std::string::npos : next - colon - 1);
       size_t eq = param.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == param.size())
         throw ChainError("parameter '" + param + "' in step '" + text + "' is not key=value");
@@ -40,9 +41,11 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
 const std::vector<FilterInfo>& available_filters() {
   static const std::vector<FilterInfo> filters = [] {
     std::string blur_methods_list;
-    for (const BlurMethod& m : blur_methods()) blur_methods_list += (blur_methods_list.empty() ? "" : " ") + std::string(m.name);
+    for (const BlurMethod& m : blur_methods())
+      blur_methods_list += (blur_methods_list.empty() ? "" : " ") + std::string(m.name);
     return std::vector<FilterInfo>{
-        {"copy", "(none)", "plain compute copy: the memory floor every filter is compared against; precision (fp16|fp32)"},
+        {"copy", "(none)",
+         "plain compute copy: the memory floor every filter is compared against; precision (fp16|fp32)"},
         {"gaussian", blur_methods_list,
          "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
          "(gaussian|box|binomial), precision (fp16|fp32); comp.tiled also src_roi, dst_roi (x,y,w,h "

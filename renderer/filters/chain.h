@@ -14,7 +14,7 @@
 namespace filterlab::filters {
 
 class ChainError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -27,10 +27,11 @@ struct FilterStep {
 std::vector<FilterStep> parse_chain(const std::string& spec);
 
 class Filter {
-public:
+ public:
   virtual ~Filter() = default;
   // Declares the filter's images and passes reading `input`; returns the image it produces.
-  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) = 0;
+  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input,
+                             const std::string& name) = 0;
 };
 
 struct FilterInfo {

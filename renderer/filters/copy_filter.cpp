@@ -8,15 +8,18 @@ VkFormat parse_copy_format(const FilterStep& step) {
   if (!step.method.empty()) throw ChainError("filter 'copy' has no methods (got '" + step.method + "')");
   VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
   for (const auto& [key, value] : step.params) {
-    if (key != "precision") throw ChainError("filter 'copy' takes only precision=fp16|fp32, got '" + key + "'");
-    if (value != "fp16" && value != "fp32") throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
+    if (key != "precision")
+      throw ChainError("filter 'copy' takes only precision=fp16|fp32, got '" + key + "'");
+    if (value != "fp16" && value != "fp32")
+      throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
     if (value == "fp32") format = VK_FORMAT_R32G32B32A32_SFLOAT;
   }
   return format;
 }
 
 CopyFilter::CopyFilter(const passes::PassEnv& env, VkFormat format) : format_(format) {
-  const char* shader = format == VK_FORMAT_R32G32B32A32_SFLOAT ? "filters/copy_fp32.comp" : "filters/copy.comp";
+  const char* shader =
+      format == VK_FORMAT_R32G32B32A32_SFLOAT ? "filters/copy_fp32.comp" : "filters/copy.comp";
   pipeline_ = vk::make_pipeline(
       env.pipelines, env.vk, env.shaders,
       vk::ComputePipelineDesc{
@@ -29,7 +32,10 @@ std::string CopyFilter::add_to(graph::RenderGraph& graph, const std::string& inp
       .read(input, graph::Usage::SampledCompute)
       .write(name, graph::Usage::StorageWriteCompute)
       .execute([this, input, name](graph::PassContext& ctx) {
-        ctx.bind(*pipeline_).sampled(0, input, graph::Filter::Nearest).storage(1, name).dispatch_over(name, 16, 16);
+        ctx.bind(*pipeline_)
+            .sampled(0, input, graph::Filter::Nearest)
+            .storage(1, name)
+            .dispatch_over(name, 16, 16);
       });
   return name;
 }

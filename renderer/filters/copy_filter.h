@@ -7,11 +7,11 @@
 namespace filterlab::filters {
 
 class CopyFilter : public Filter {
-public:
+ public:
   CopyFilter(const passes::PassEnv& env, VkFormat format);
   std::string add_to(graph::RenderGraph& graph, const std::string& input, const std::string& name) override;
 
-private:
+ private:
   VkFormat format_;
   vk::PipelineRef pipeline_;
 };

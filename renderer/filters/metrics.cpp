@@ -13,8 +13,9 @@ namespace {
 
 void check_sizes(const io::ImageF& a, const io::ImageF& b) {
   if (a.width != b.width || a.height != b.height)
-    throw std::invalid_argument("image sizes differ: " + std::to_string(a.width) + "x" + std::to_string(a.height) +
-                                " against " + std::to_string(b.width) + "x" + std::to_string(b.height));
+    throw std::invalid_argument("image sizes differ: " + std::to_string(a.width) + "x" +
+                                std::to_string(a.height) + " against " + std::to_string(b.width) + "x" +
+                                std::to_string(b.height));
 }
 
 }  // namespace
@@ -48,7 +49,8 @@ io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double 
   std::vector<double> diff(pixels, 0.0);
   for (size_t p = 0; p < pixels; ++p)
     for (uint32_t c = 0; c < channels; ++c)
-      diff[p] = std::max(diff[p], std::abs(double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c])));
+      diff[p] = std::max(
+          diff[p], std::abs(double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c])));
   if (gain <= 0) {
     const double worst = pixels ? *std::max_element(diff.begin(), diff.end()) : 0;
     gain = worst > 0 ? 1.0 / worst : 1.0;

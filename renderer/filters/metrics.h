@@ -10,9 +10,9 @@ namespace filterlab::filters {
 
 struct ImageMetrics {
   uint32_t channels = 0;
-  double mse = 0;                // mean over pixels and channels
-  double psnr = 0;               // 10 log10(1 / mse); +infinity when mse == 0
-  std::optional<double> ssim;    // mean of per-channel SSIM; none when an image is under 11x11
+  double mse = 0;              // mean over pixels and channels
+  double psnr = 0;             // 10 log10(1 / mse); +infinity when mse == 0
+  std::optional<double> ssim;  // mean of per-channel SSIM; none when an image is under 11x11
   double max_abs = 0;
 };
 

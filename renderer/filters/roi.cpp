@@ -35,7 +35,8 @@ std::optional<Roi> parse_roi(const std::string& text) {
     if (times == std::string_view::npos || plus2 == std::string_view::npos || times > plus1 ||
         !parse_uint(rest.substr(0, times), roi.width) ||
         !parse_uint(rest.substr(times + 1, plus1 - times - 1), roi.height) ||
-        !parse_uint(rest.substr(plus1 + 1, plus2 - plus1 - 1), roi.x) || !parse_uint(rest.substr(plus2 + 1), roi.y))
+        !parse_uint(rest.substr(plus1 + 1, plus2 - plus1 - 1), roi.x) ||
+        !parse_uint(rest.substr(plus2 + 1), roi.y))
       return std::nullopt;
   }
   if (roi.width < 1 || roi.height < 1) return std::nullopt;

@@ -10,12 +10,14 @@ VkAccessFlags2 write_accesses(VkAccessFlags2 access) {
                    VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
-std::optional<BarrierTracker::Source> BarrierTracker::source_scope(const State& s, VkPipelineStageFlags2 stage,
+std::optional<BarrierTracker::Source> BarrierTracker::source_scope(const State& s,
+                                                                   VkPipelineStageFlags2 stage,
                                                                    VkAccessFlags2 access, bool writes) {
   if (writes) {
     // Write after write needs the earlier write made available; write after read only needs
     // the reads to finish.
-    if (s.write_stage == VK_PIPELINE_STAGE_2_NONE && s.read_stages == VK_PIPELINE_STAGE_2_NONE) return std::nullopt;
+    if (s.write_stage == VK_PIPELINE_STAGE_2_NONE && s.read_stages == VK_PIPELINE_STAGE_2_NONE)
+      return std::nullopt;
     return Source{s.write_stage | s.read_stages, s.write_access};
   }
   // Read after write, for a stage or access the write was not yet made visible to.

@@ -46,7 +46,7 @@ struct BufferBarrier {
 // Image contents are always preserved (old layout = current layout) except at first use, where
 // the old layout is UNDEFINED. The first access of a buffer needs no barrier.
 class BarrierTracker {
-public:
+ public:
   std::vector<ImageBarrier> access(SubresourceKey key, Usage usage);
   std::optional<BufferBarrier> access(uint64_t buffer, BufferUsage usage);
   VkImageLayout layout(SubresourceKey key) const;
@@ -57,7 +57,7 @@ public:
     buffers_.clear();
   }
 
-private:
+ private:
   // The last write of one resource and what has waited for it since.
   struct State {
     VkPipelineStageFlags2 write_stage = VK_PIPELINE_STAGE_2_NONE;  // last write or transition

@@ -105,7 +105,9 @@ PassContext::Binder& PassContext::Binder::constants_bytes(const void* data, uint
   return *this;
 }
 
-void PassContext::Binder::flush() { push_.push(ctx_.vk, ctx_.cmd, pipeline_); }
+void PassContext::Binder::flush() {
+  push_.push(ctx_.vk, ctx_.cmd, pipeline_);
+}
 
 void PassContext::Binder::dispatch(uint32_t x, uint32_t y, uint32_t z) {
   flush();
@@ -310,7 +312,8 @@ void Executor::clear_history_images(const std::vector<uint32_t>& ids) {
       VkImageSubresourceRange range{image.aspect(), 0, image.info().mip_levels, 0, 1};
       if (image.aspect() == VK_IMAGE_ASPECT_DEPTH_BIT) {
         VkClearDepthStencilValue zero{1.0f, 0};
-        vkCmdClearDepthStencilImage(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+        vkCmdClearDepthStencilImage(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1,
+                                    &range);
       } else {
         VkClearColorValue zero{};
         vkCmdClearColorImage(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
@@ -340,7 +343,8 @@ VkImageMemoryBarrier2 to_vk(const ImageBarrier& b, const vk::Image& image) {
 }
 
 VkBufferMemoryBarrier2 to_vk(const BufferBarrier& b) {
-  return vk::buffer_barrier(std::bit_cast<VkBuffer>(b.buffer), b.src_stage, b.src_access, b.dst_stage, b.dst_access);
+  return vk::buffer_barrier(std::bit_cast<VkBuffer>(b.buffer), b.src_stage, b.src_access, b.dst_stage,
+                            b.dst_access);
 }
 
 // One vkCmdPipelineBarrier2 for all the image and buffer barriers of one point in the frame.
@@ -433,8 +437,10 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
                                             : VK_ATTACHMENT_LOAD_OP_LOAD;
         att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         att.clearValue = a.attachment.value;
-        if (a.usage == Usage::ColorAttachment) colors.push_back(att);
-        else depth = att;
+        if (a.usage == Usage::ColorAttachment)
+          colors.push_back(att);
+        else
+          depth = att;
         if (render_extent.width == 0) render_extent = bound.extent;
       }
     }
@@ -492,7 +498,8 @@ Readback Executor::read_image(const std::string& name) {
   VK_CHECK(vkDeviceWaitIdle(ctx_.device()));
   one_shot_.run([&](VkCommandBuffer cmd) {
     std::vector<VkImageMemoryBarrier2> barriers;
-    for (const ImageBarrier& b : tracker_.access({id, 0}, Usage::TransferSrc)) barriers.push_back(to_vk(b, image));
+    for (const ImageBarrier& b : tracker_.access({id, 0}, Usage::TransferSrc))
+      barriers.push_back(to_vk(b, image));
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
     dep.pImageMemoryBarriers = barriers.data();
@@ -500,7 +507,8 @@ Readback Executor::read_image(const std::string& name) {
     VkBufferImageCopy region{};
     region.imageSubresource = {image.aspect(), 0, 0, 1};
     region.imageExtent = {extent.width, extent.height, 1};
-    vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1, &region);
+    vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1,
+                           &region);
     // Make the copy visible to the host read that follows the fence wait.
     vk::record_barriers(cmd, {}, {vk::copy_to_host_barrier()});
   });

@@ -18,9 +18,10 @@ namespace filterlab::graph {
 enum class Filter { Linear, Nearest };
 
 // What a pass callback gets: its command buffer, its images and buffers and a small fluent binder.
-//   ctx.bind(pipeline).sampled(0, "scene").storage(1, "final").constants(push).dispatch_over("final", 16, 16);
+//   ctx.bind(pipeline).sampled(0, "scene").storage(1, "final").constants(push).dispatch_over("final", 16,
+//   16);
 class PassContext {
-public:
+ public:
   struct BoundImage {
     VkImageView view;
     VkImageLayout layout;
@@ -35,7 +36,7 @@ public:
     VkDeviceSize size;
   };
   class Binder {
-  public:
+   public:
     Binder(PassContext& ctx, const vk::Pipeline& pipeline);
     // `mip` picks one level of an image the pass accesses at several levels.
     Binder& sampled(uint32_t binding, const std::string& image, Filter filter = Filter::Linear,
@@ -48,7 +49,9 @@ public:
     Binder& uniform(uint32_t binding, const std::string& buffer);
     Binder& storage_buffer(uint32_t binding, const std::string& buffer);
     template <typename T>
-    Binder& constants(const T& value) { return constants_bytes(&value, sizeof(T)); }
+    Binder& constants(const T& value) {
+      return constants_bytes(&value, sizeof(T));
+    }
     Binder& constants_bytes(const void* data, uint32_t size);
     void dispatch(uint32_t x, uint32_t y, uint32_t z = 1);
     void dispatch_over(const std::string& image, uint32_t local_x, uint32_t local_y);
@@ -56,15 +59,15 @@ public:
     void draw(uint32_t vertex_count);  // full-screen triangle: draw(3)
     void draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count);
 
-  private:
+   private:
     void flush();
     PassContext& ctx_;
     const vk::Pipeline& pipeline_;
     vk::DescriptorPush push_;
   };
 
-  PassContext(const vk::Context& vk, VkCommandBuffer cmd, uint64_t frame, uint32_t slot,
-              VkSampler linear, VkSampler nearest)
+  PassContext(const vk::Context& vk, VkCommandBuffer cmd, uint64_t frame, uint32_t slot, VkSampler linear,
+              VkSampler nearest)
       : vk(vk), cmd(cmd), frame(frame), slot(slot), linear_(linear), nearest_(nearest) {}
 
   const vk::Context& vk;
@@ -74,9 +77,9 @@ public:
 
   // An image as this pass declared it; with `mip`, that single level.
   BoundImage image(const std::string& name, std::optional<uint32_t> mip = {}) const;
-  BoundImage history(const std::string& name) const;  // the previous frame's version
+  BoundImage history(const std::string& name) const;    // the previous frame's version
   VkImage image_handle(const std::string& name) const;  // for transfer commands
-  BoundBuffer buffer(const std::string& name) const;     // a buffer as this pass declared it
+  BoundBuffer buffer(const std::string& name) const;    // a buffer as this pass declared it
   // The size of any image of the compiled graph (mip 0), whether this pass accesses it or not: a
   // size is known before the frame, so it needs no declaration and orders nothing.
   VkExtent2D extent(const std::string& image) const;
@@ -87,7 +90,7 @@ public:
   void skip() { skipped_ = true; }
   bool skipped() const { return skipped_; }
 
-private:
+ private:
   friend class Executor;
   struct Access {
     std::string name;
@@ -118,7 +121,7 @@ struct Readback {
 };
 
 class Executor {
-public:
+ public:
   Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing);
   // Waits for the device when a recorded frame may still use its images, buffers or queries
   // (replaced ones included), so it may be destroyed with frames in flight.
@@ -148,7 +151,7 @@ public:
   // The compiled graph as DOT, with the barriers of the last recorded frame.
   std::string dot() const { return to_dot(compiled_, last_barriers_, ids_); }
 
-private:
+ private:
   struct Physical {
     vk::ImageInfo info;
     vk::Image image;
@@ -171,8 +174,8 @@ private:
   const Physical& physical(uint32_t image, bool history, uint64_t frame) const;
   void clear_history_images(const std::vector<uint32_t>& ids);
   void retire(Retired retired);
-  void forget(const Retired& retired);  // before it is destroyed
-  void bind_transient_buffers();  // in prepare()
+  void forget(const Retired& retired);                                       // before it is destroyed
+  void bind_transient_buffers();                                             // in prepare()
   std::vector<PassContext::BoundBuffer> bound_buffers(uint32_t slot) const;  // per compiled buffer
 
   const vk::Context& ctx_;

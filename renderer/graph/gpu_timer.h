@@ -10,7 +10,7 @@
 namespace filterlab::graph {
 
 class GpuTimer {
-public:
+ public:
   GpuTimer(const vk::Context& ctx, uint32_t frames_in_flight, uint32_t max_passes);
   ~GpuTimer();
   GpuTimer(const GpuTimer&) = delete;
@@ -26,7 +26,7 @@ public:
   // Exposed for tests: elapsed milliseconds between two raw timestamps.
   static double elapsed_ms(uint64_t begin, uint64_t end, uint32_t valid_bits, float period_ns);
 
-private:
+ private:
   const vk::Context& ctx_;
   uint32_t max_passes_;
   std::vector<VkQueryPool> pools_;

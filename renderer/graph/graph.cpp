@@ -17,7 +17,9 @@ const char* pass_kind_name(PassKind kind) {
 
 // ---- builder ---------------------------------------------------------------------------------
 
-PassDecl& PassBuilder::pass() { return graph_.passes_[index_]; }
+PassDecl& PassBuilder::pass() {
+  return graph_.passes_[index_];
+}
 
 PassBuilder& PassBuilder::read(const std::string& image, Usage usage, MipRange mips) {
   pass().accesses.push_back({image, usage, mips, false, {}});
@@ -159,8 +161,7 @@ bool usage_allowed(PassKind kind, Usage usage) {
     case PassKind::Compute:
       return usage == Usage::SampledCompute || usage == Usage::StorageReadCompute ||
              usage == Usage::StorageWriteCompute || usage == Usage::StorageReadWriteCompute;
-    case PassKind::Transfer:
-      return usage == Usage::TransferSrc || usage == Usage::TransferDst;
+    case PassKind::Transfer: return usage == Usage::TransferSrc || usage == Usage::TransferDst;
   }
   return false;
 }
@@ -200,8 +201,7 @@ std::vector<VkExtent2D> RenderGraph::image_extents(const NameIndex& index, VkExt
     if (std::find(chain.begin(), chain.end(), i) != chain.end()) {
       std::string path;
       for (uint32_t c : chain) path += images_[c].name + " -> ";
-      throw GraphError("size of image '" + image.name + "' cannot be resolved: cycle " + path +
-                       image.name);
+      throw GraphError("size of image '" + image.name + "' cannot be resolved: cycle " + path + image.name);
     }
     chain.push_back(i);
     const SizeRule& rule = image.desc.size;
@@ -260,8 +260,8 @@ std::vector<VkDeviceSize> RenderGraph::buffer_sizes(const NameIndex& image_index
   return sizes;
 }
 
-std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(const NameIndex& image_index,
-                                                                         const NameIndex& buffer_index) const {
+std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(
+    const NameIndex& image_index, const NameIndex& buffer_index) const {
   // Buffers are resources numbered after the images (see Sub).
   const uint32_t first_buffer = static_cast<uint32_t>(images_.size());
   std::vector<PassSubresources> subs(passes_.size());
@@ -269,7 +269,8 @@ std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(const N
     const PassDecl& pass = passes_[p];
     if (!pass.callback) throw GraphError("pass '" + pass.name + "' has no execute callback");
     if (pass.own_render_pass && pass.kind != PassKind::Graphics)
-      throw GraphError("pass '" + pass.name + "' is not a graphics pass and cannot begin its own render pass");
+      throw GraphError("pass '" + pass.name +
+                       "' is not a graphics pass and cannot begin its own render pass");
     std::set<Sub> touched;
     for (const ImageAccess& a : pass.accesses) {
       auto it = image_index.find(a.image);
@@ -282,8 +283,7 @@ std::vector<RenderGraph::PassSubresources> RenderGraph::collect_accesses(const N
       const uint32_t count = a.mips.count == kAllMips ? levels - std::min(levels, a.mips.base) : a.mips.count;
       if (a.mips.base >= levels || count == 0 || count > levels - a.mips.base)
         throw GraphError("pass '" + pass.name + "' accesses mip " + std::to_string(a.mips.base) +
-                         " of image '" + a.image + "', which has " + std::to_string(levels) +
-                         " level(s)");
+                         " of image '" + a.image + "', which has " + std::to_string(levels) + " level(s)");
       const UsageInfo info = usage_info(a.usage);
       if (a.history) {
         if (info.writes)

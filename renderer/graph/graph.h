@@ -18,16 +18,16 @@
 namespace filterlab::graph {
 
 class GraphError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
 struct SizeRule {
   enum class Kind { Output, Absolute, RelativeToImage };
   Kind kind = Kind::Output;
-  uint32_t width = 0, height = 0;  // Absolute
+  uint32_t width = 0, height = 0;        // Absolute
   float scale_x = 1.0f, scale_y = 1.0f;  // Output and RelativeToImage; rounded up, at least 1
-  std::string image;  // RelativeToImage
+  std::string image;                     // RelativeToImage
 
   static SizeRule output(float scale = 1.0f) { return {Kind::Output, 0, 0, scale, scale, {}}; }
   static SizeRule absolute(uint32_t w, uint32_t h) { return {Kind::Absolute, w, h, 1, 1, {}}; }
@@ -75,13 +75,15 @@ struct MipRange {
   uint32_t base = 0;
   uint32_t count = kAllMips;
 };
-inline MipRange mip(uint32_t level) { return {level, 1}; }
+inline MipRange mip(uint32_t level) {
+  return {level, 1};
+}
 
 enum class PassKind { Graphics, Compute, Transfer };
 const char* pass_kind_name(PassKind kind);
 
 struct AttachmentClear {
-  bool clear = false;    // false: load the previous contents (a read), unless discard
+  bool clear = false;  // false: load the previous contents (a read), unless discard
   VkClearValue value{};
   bool discard = false;  // the pass overwrites every pixel: previous contents are not needed
 };
@@ -119,7 +121,7 @@ class RenderGraph;
 
 // Fluent builder returned by RenderGraph::add_pass.
 class PassBuilder {
-public:
+ public:
   PassBuilder(RenderGraph& graph, size_t index) : graph_(graph), index_(index) {}
   PassBuilder& read(const std::string& image, Usage usage, MipRange mips = {});
   PassBuilder& write(const std::string& image, Usage usage, MipRange mips = {});
@@ -136,7 +138,7 @@ public:
   PassBuilder& own_render_pass();
   PassBuilder& execute(PassCallback callback);
 
-private:
+ private:
   PassBuilder& attachment(const std::string& image, Usage usage, AttachmentClear how);
   PassDecl& pass();
   RenderGraph& graph_;
@@ -148,15 +150,15 @@ struct CompiledImage {
   ImageDesc desc;
   VkExtent2D extent{};
   VkImageUsageFlags usage = 0;
-  bool history = false;   // two physical images, swapped every frame
-  std::string producer;   // first pass writing it
+  bool history = false;  // two physical images, swapped every frame
+  std::string producer;  // first pass writing it
 };
 
 struct CompiledBuffer {
   std::string name;
   VkDeviceSize size = 0;  // transient buffers; an imported one has its owner's size
   VkBufferUsageFlags usage = 0;
-  BufferSource imported;            // empty: the executor creates the buffer
+  BufferSource imported;             // empty: the executor creates the buffer
   std::optional<BufferUsage> after;  // imported: how it is read after the frame
 };
 
@@ -187,7 +189,7 @@ struct CompiledGraph {
 };
 
 class RenderGraph {
-public:
+ public:
   void declare_image(const std::string& name, const ImageDesc& desc);
   // A transient buffer: the executor creates it, sized at compile, and it holds nothing between
   // frames that a pass may rely on (read it only after a pass of the same frame wrote it).
@@ -208,7 +210,7 @@ public:
   const ImageDesc& image_desc(const std::string& name) const;
   bool has_buffer(const std::string& name) const;
 
-private:
+ private:
   friend class PassBuilder;
   struct ImageEntry {
     std::string name;

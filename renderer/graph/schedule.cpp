@@ -16,8 +16,8 @@ PhysicalIds assign_physical_ids(const CompiledGraph& graph) {
   return out;
 }
 
-uint32_t physical_id(const PhysicalIds& ids, const CompiledGraph& graph, uint32_t image,
-                     bool history, uint64_t frame) {
+uint32_t physical_id(const PhysicalIds& ids, const CompiledGraph& graph, uint32_t image, bool history,
+                     uint64_t frame) {
   if (!graph.images[image].history) return ids.ids[image][0];
   return ids.ids[image][(frame + (history ? 1 : 0)) % 2];
 }
@@ -114,9 +114,9 @@ std::string to_dot(const CompiledGraph& graph, const FrameBarriers& barriers, co
   dot << "digraph filterlab {\n  rankdir=LR;\n  node [fontname=\"monospace\", fontsize=10];\n";
   for (size_t i = 0; i < graph.images.size(); ++i) {
     const CompiledImage& image = graph.images[i];
-    dot << "  img" << i << " [shape=ellipse, label=\"" << image.name << "\\n" << image.extent.width
-        << "x" << image.extent.height << " " << vk::format_name(image.desc.format) << " mips "
-        << image.desc.mip_levels << (image.history ? "\\nhistory (2 images)" : "") << "\"];\n";
+    dot << "  img" << i << " [shape=ellipse, label=\"" << image.name << "\\n"
+        << image.extent.width << "x" << image.extent.height << " " << vk::format_name(image.desc.format)
+        << " mips " << image.desc.mip_levels << (image.history ? "\\nhistory (2 images)" : "") << "\"];\n";
   }
   for (size_t i = 0; i < graph.buffers.size(); ++i) {
     const CompiledBuffer& buffer = graph.buffers[i];
@@ -156,14 +156,15 @@ std::string to_dot(const CompiledGraph& graph, const FrameBarriers& barriers, co
   for (size_t p = 0; p < graph.passes.size(); ++p) {
     const CompiledPass& pass = graph.passes[p];
     dot << "  pass" << p << " [shape=box, style=filled, fillcolor=\""
-        << (pass.kind == PassKind::Graphics ? "lightblue" : pass.kind == PassKind::Compute ? "palegreen" : "khaki")
+        << (pass.kind == PassKind::Graphics  ? "lightblue"
+            : pass.kind == PassKind::Compute ? "palegreen"
+                                             : "khaki")
         << "\", label=\"" << p << ": " << pass.name << " (" << pass_kind_name(pass.kind) << ")";
     if (p < barriers.passes.size()) dot << barrier_lines(barriers.passes[p]);
     dot << "\\l\"];\n";
     for (const CompiledAccess& a : pass.accesses) {
       const UsageInfo info = usage_info(a.usage);
-      std::string label = std::string(usage_name(a.usage)) +
-                          (a.history ? " (previous frame)" : "") +
+      std::string label = std::string(usage_name(a.usage)) + (a.history ? " (previous frame)" : "") +
                           (graph.images[a.image].desc.mip_levels > 1
                                ? " mips " + std::to_string(a.base_mip) + "+" + std::to_string(a.mip_count)
                                : "");

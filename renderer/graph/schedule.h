@@ -17,8 +17,8 @@ struct PhysicalIds {
 };
 
 PhysicalIds assign_physical_ids(const CompiledGraph& graph);
-uint32_t physical_id(const PhysicalIds& ids, const CompiledGraph& graph, uint32_t image,
-                     bool history, uint64_t frame);
+uint32_t physical_id(const PhysicalIds& ids, const CompiledGraph& graph, uint32_t image, bool history,
+                     uint64_t frame);
 
 struct PassBarriers {
   std::vector<ImageBarrier> images;
@@ -27,8 +27,8 @@ struct PassBarriers {
 };
 
 struct FrameBarriers {
-  std::vector<PassBarriers> passes;  // before each live pass, in pass order
-  PassBarriers end;                  // after the last pass: imported buffers to their `after` usage
+  std::vector<PassBarriers> passes;   // before each live pass, in pass order
+  PassBarriers end;                   // after the last pass: imported buffers to their `after` usage
   std::vector<uint64_t> buffer_keys;  // the physical key of each compiled buffer in this frame
 };
 

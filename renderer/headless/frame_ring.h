@@ -9,7 +9,7 @@ namespace filterlab::headless {
 constexpr uint32_t kFramesInFlight = 2;
 
 class FrameRing {
-public:
+ public:
   explicit FrameRing(const vk::Context& ctx) : ctx_(ctx) {
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
       VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -55,7 +55,8 @@ public:
 
   // Signals the timeline with frame + 1; a window adds the acquired image's semaphore to wait for
   // and the binary semaphore its present waits for.
-  void submit(uint64_t frame, const VkSemaphoreSubmitInfo* wait = nullptr, const VkSemaphoreSubmitInfo* signal = nullptr) {
+  void submit(uint64_t frame, const VkSemaphoreSubmitInfo* wait = nullptr,
+              const VkSemaphoreSubmitInfo* signal = nullptr) {
     VkCommandBuffer cmd = cmds_[frame % kFramesInFlight];
     VK_CHECK(vkEndCommandBuffer(cmd));
     VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
@@ -84,7 +85,7 @@ public:
     VK_CHECK(vkWaitSemaphores(ctx_.device(), &wait, UINT64_MAX));
   }
 
-private:
+ private:
   const vk::Context& ctx_;
   VkCommandPool pools_[kFramesInFlight]{};
   VkCommandBuffer cmds_[kFramesInFlight]{};

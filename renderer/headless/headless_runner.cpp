@@ -97,8 +97,10 @@ RunResult run_headless(const RunOptions& options) {
     result.passes.push_back({executor.compiled().passes[p].name, summarize(samples[p].gpu_ms),
                              summarize(samples[p].cpu_ms), samples[p].idle_frames});
 
-  for (const Capture& c : options.captures) write_capture(executor.read_image(c.image), c.path, options.exposure);
-  for (const std::string& name : options.read_images) result.images[name] = to_float_image(executor.read_image(name));
+  for (const Capture& c : options.captures)
+    write_capture(executor.read_image(c.image), c.path, options.exposure);
+  for (const std::string& name : options.read_images)
+    result.images[name] = to_float_image(executor.read_image(name));
   if (options.dump_graph) {
     std::ofstream dot(*options.dump_graph);
     dot << executor.dot();
@@ -114,23 +116,27 @@ std::string format_table(const RunResult& result, const RunOptions& options) {
   out << result.device.name << " (" << result.device.driver_name << "), " << options.size.width << "x"
       << options.size.height << ", " << options.frames << " frames after " << options.warmup
       << " warm-up, chain '" << (options.chain.empty() ? "(none)" : options.chain) << "'\n";
-  std::snprintf(line, sizeof line, "%-24s %10s %10s %10s %10s\n", "pass", "gpu med ms", "gpu p5", "gpu p95", "cpu med ms");
+  std::snprintf(line, sizeof line, "%-24s %10s %10s %10s %10s\n", "pass", "gpu med ms", "gpu p5", "gpu p95",
+                "cpu med ms");
   out << line;
   for (const PassStats& p : result.passes) {
     std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %10.4f %10.4f", p.name.c_str(), p.gpu_ms.median,
                   p.gpu_ms.p5, p.gpu_ms.p95, p.cpu_ms.median);
     out << line;
-    if (p.idle_frames) out << "  (idle in " << p.idle_frames << " of " << p.idle_frames + p.gpu_ms.count << " frames)";
+    if (p.idle_frames)
+      out << "  (idle in " << p.idle_frames << " of " << p.idle_frames + p.gpu_ms.count << " frames)";
     out << "\n";
   }
   if (!options.gpu_timing) out << "(GPU timing off: --no-gpu-timing)\n";
   return out.str();
 }
 
-void write_timings_json(const RunResult& result, const RunOptions& options, const std::filesystem::path& path) {
+void write_timings_json(const RunResult& result, const RunOptions& options,
+                        const std::filesystem::path& path) {
   using nlohmann::json;
   auto summary = [](const Summary& s) {
-    return json{{"median", s.median}, {"p5", s.p5}, {"p95", s.p95}, {"min", s.min}, {"max", s.max}, {"count", s.count}};
+    return json{{"median", s.median}, {"p5", s.p5},   {"p95", s.p95},
+                {"min", s.min},       {"max", s.max}, {"count", s.count}};
   };
   const vk::DeviceReport& d = result.device;
   json j;
@@ -148,7 +154,8 @@ void write_timings_json(const RunResult& result, const RunOptions& options, cons
   j["gpu_timing"] = options.gpu_timing;
   j["validation"] = options.validation;
   j["validation_messages"] = result.validation_messages;
-  j["timing_method"] = "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass, 2 frames in flight, read without waiting";
+  j["timing_method"] =
+      "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass, 2 frames in flight, read without waiting";
   j["passes"] = json::array();
   for (const PassStats& p : result.passes)
     j["passes"].push_back({{"name", p.name},

@@ -17,7 +17,7 @@ namespace filterlab::headless {
 
 // A capture or read-back names an image the graph does not have: a usage error.
 class UnknownImageError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -37,8 +37,8 @@ struct RunOptions {
   std::vector<std::string> read_images;  // kept in memory in RunResult::images (tests)
   std::optional<std::filesystem::path> timings_json, dump_graph;
   bool list_images = false;
-  std::filesystem::path shader_dir;                 // SPIR-V from the build
-  std::optional<std::filesystem::path> glsl_dir;    // compile GLSL at run time instead
+  std::filesystem::path shader_dir;               // SPIR-V from the build
+  std::optional<std::filesystem::path> glsl_dir;  // compile GLSL at run time instead
   scene::SceneSettings scene;
   bool gpu_timing = true;
   float exposure = 1.0f;
@@ -63,6 +63,7 @@ struct RunResult {
 RunResult run_headless(const RunOptions& options);
 
 std::string format_table(const RunResult& result, const RunOptions& options);
-void write_timings_json(const RunResult& result, const RunOptions& options, const std::filesystem::path& path);
+void write_timings_json(const RunResult& result, const RunOptions& options,
+                        const std::filesystem::path& path);
 
 }  // namespace filterlab::headless

@@ -14,12 +14,18 @@ std::string lower_extension(const std::filesystem::path& path) {
   return ext;
 }
 
-bool is_8bit_extension(const std::string& ext) { return ext == ".png" || ext == ".jpg" || ext == ".jpeg"; }
+bool is_8bit_extension(const std::string& ext) {
+  return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+}
 
 }  // namespace
 
-double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
-double linear_to_srgb(double v) { return v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055; }
+double srgb_to_linear(double v) {
+  return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+}
+double linear_to_srgb(double v) {
+  return v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055;
+}
 
 bool is_image_extension(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
@@ -51,7 +57,8 @@ ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
 void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return write_pfm(path, image);
-  if (ext != ".png") throw IoError("cannot write " + path.string() + ": unsupported file type (use .png or .pfm)");
+  if (ext != ".png")
+    throw IoError("cannot write " + path.string() + ": unsupported file type (use .png or .pfm)");
   ImageU8 out{image.width, image.height, {}};
   out.rgba.resize(size_t(image.width) * image.height * 4);
   for (size_t p = 0; p < size_t(image.width) * image.height; ++p)

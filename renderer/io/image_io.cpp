@@ -22,287 +22,290 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const char* verb, const fs::path& path, const std::string& problem) {
-    throw IoError(std::string("cannot ") + verb + " " + path.string() + ": " + problem);
+  throw IoError(std::string("cannot ") + verb + " " + path.string() + ": " + problem);
 }
 
 // Write to a temp file next to the target and rename it into place, so readers
 // never observe a half-written file and a failed write leaves nothing behind.
 void write_atomic(const fs::path& path, const void* data, size_t size) {
-    fs::path tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid());
-    auto give_up = [&](int err) {
-        std::error_code ignored;
-        fs::remove(tmp, ignored);
-        fail("write", path, std::strerror(err));
-    };
+  fs::path tmp = path;
+  tmp += ".tmp-" + std::to_string(::getpid());
+  auto give_up = [&](int err) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    fail("write", path, std::strerror(err));
+  };
 
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) give_up(errno);
-    int err = 0;
-    if (std::fwrite(data, 1, size, f) != size) err = errno;
-    // fclose flushes buffered data, so it can report e.g. ENOSPC as well.
-    if (std::fclose(f) != 0 && err == 0) err = errno;
-    if (err != 0) give_up(err);
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) give_up(errno);
+  int err = 0;
+  if (std::fwrite(data, 1, size, f) != size) err = errno;
+  // fclose flushes buffered data, so it can report e.g. ENOSPC as well.
+  if (std::fclose(f) != 0 && err == 0) err = errno;
+  if (err != 0) give_up(err);
 
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) give_up(ec.value());
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) give_up(ec.value());
 }
 
 std::vector<unsigned char> read_all(const fs::path& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) fail("read", path, std::strerror(errno));
-    std::vector<unsigned char> bytes;
-    unsigned char chunk[1 << 16];
-    size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-    const bool bad = std::ferror(f) != 0;
-    const int err = errno;
-    std::fclose(f);
-    if (bad) fail("read", path, std::strerror(err));
-    return bytes;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) fail("read", path, std::strerror(errno));
+  std::vector<unsigned char> bytes;
+  unsigned char chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
+  const bool bad = std::ferror(f) != 0;
+  const int err = errno;
+  std::fclose(f);
+  if (bad) fail("read", path, std::strerror(err));
+  return bytes;
 }
 
 uint32_t byteswap32(uint32_t v) {
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+  return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
 void check_image(const ImageF& image, const char* function) {
-    if (image.channels < 1 || image.channels > 4 ||
-        image.pixels.size() != size_t(image.width) * image.height * image.channels)
-        throw std::invalid_argument(std::string(function) + ": malformed ImageF");
+  if (image.channels < 1 || image.channels > 4 ||
+      image.pixels.size() != size_t(image.width) * image.height * image.channels)
+    throw std::invalid_argument(std::string(function) + ": malformed ImageF");
 }
 
 uint8_t to_u8(float v) {  // v in [0,1] (NaN -> 0)
-    return uint8_t(std::lround(std::clamp(std::isnan(v) ? 0.0f : v, 0.0f, 1.0f) * 255.0f));
+  return uint8_t(std::lround(std::clamp(std::isnan(v) ? 0.0f : v, 0.0f, 1.0f) * 255.0f));
 }
 
 ImageU8 blank_u8(const ImageF& image) {
-    ImageU8 out{image.width, image.height, {}};
-    out.rgba.resize(size_t(image.width) * image.height * 4);
-    return out;
+  ImageU8 out{image.width, image.height, {}};
+  out.rgba.resize(size_t(image.width) * image.height * 4);
+  return out;
 }
 
 }  // namespace
 
 float ImageF::at(uint32_t x, uint32_t y, uint32_t c) const {
-    assert(x < width && y < height && c < channels);
-    return pixels[(size_t(y) * width + x) * channels + c];
+  assert(x < width && y < height && c < channels);
+  return pixels[(size_t(y) * width + x) * channels + c];
 }
 
 // ---- PNG ------------------------------------------------------------------
 
 void write_png(const fs::path& path, const ImageU8& image) {
-    if (image.width == 0 || image.height == 0 || image.width > (1u << 24) || image.height > (1u << 24) ||
-        image.rgba.size() != size_t(image.width) * image.height * 4)
-        fail("write", path, "invalid RGBA8 image");
-    // Encode to memory so the file itself goes through write_atomic.
-    std::vector<unsigned char> png;
-    auto append = [](void* ctx, void* data, int size) {
-        auto* bytes = static_cast<const unsigned char*>(data);
-        static_cast<std::vector<unsigned char>*>(ctx)->insert(
-            static_cast<std::vector<unsigned char>*>(ctx)->end(), bytes, bytes + size);
-    };
-    if (!stbi_write_png_to_func(append, &png, int(image.width), int(image.height), 4, image.rgba.data(),
-                                int(image.width * 4)))
-        fail("write", path, "PNG encoding failed");
-    write_atomic(path, png.data(), png.size());
+  if (image.width == 0 || image.height == 0 || image.width > (1u << 24) || image.height > (1u << 24) ||
+      image.rgba.size() != size_t(image.width) * image.height * 4)
+    fail("write", path, "invalid RGBA8 image");
+  // Encode to memory so the file itself goes through write_atomic.
+  std::vector<unsigned char> png;
+  auto append = [](void* ctx, void* data, int size) {
+    auto* bytes = static_cast<const unsigned char*>(data);
+    static_cast<std::vector<unsigned char>*>(ctx)->insert(
+        static_cast<std::vector<unsigned char>*>(ctx)->end(), bytes, bytes + size);
+  };
+  if (!stbi_write_png_to_func(append, &png, int(image.width), int(image.height), 4, image.rgba.data(),
+                              int(image.width * 4)))
+    fail("write", path, "PNG encoding failed");
+  write_atomic(path, png.data(), png.size());
 }
 
 ImageU8 read_png(const fs::path& path) {
-    const std::vector<unsigned char> file = read_all(path);
-    if (file.size() > size_t(std::numeric_limits<int>::max())) fail("read", path, "file too large");
-    int w = 0, h = 0, n = 0;
-    stbi_uc* data = stbi_load_from_memory(file.data(), int(file.size()), &w, &h, &n, 4);
-    if (!data) {
-        const char* reason = stbi_failure_reason();
-        fail("read", path, std::string("invalid PNG (") + (reason ? reason : "unknown error") + ")");
-    }
-    ImageU8 out{uint32_t(w), uint32_t(h), {}};
-    out.rgba.assign(data, data + size_t(w) * h * 4);
-    stbi_image_free(data);
-    return out;
+  const std::vector<unsigned char> file = read_all(path);
+  if (file.size() > size_t(std::numeric_limits<int>::max())) fail("read", path, "file too large");
+  int w = 0, h = 0, n = 0;
+  stbi_uc* data = stbi_load_from_memory(file.data(), int(file.size()), &w, &h, &n, 4);
+  if (!data) {
+    const char* reason = stbi_failure_reason();
+    fail("read", path, std::string("invalid PNG (") + (reason ? reason : "unknown error") + ")");
+  }
+  ImageU8 out{uint32_t(w), uint32_t(h), {}};
+  out.rgba.assign(data, data + size_t(w) * h * 4);
+  stbi_image_free(data);
+  return out;
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {
-    write_atomic(path, text.data(), text.size());
+  write_atomic(path, text.data(), text.size());
 }
 
 // ---- PFM ------------------------------------------------------------------
 
 void write_pfm(const fs::path& path, const ImageF& image) {
-    if (image.width == 0 || image.height == 0 || image.channels < 1 || image.channels > 4 ||
-        image.pixels.size() != size_t(image.width) * image.height * image.channels)
-        fail("write", path, "invalid float image");
-    const uint32_t out_c = image.channels == 1 ? 1 : 3;
-    const std::string header = std::string(out_c == 1 ? "Pf" : "PF") + "\n" + std::to_string(image.width) + " " +
-                               std::to_string(image.height) + "\n-1.0\n";  // negative scale = little-endian
+  if (image.width == 0 || image.height == 0 || image.channels < 1 || image.channels > 4 ||
+      image.pixels.size() != size_t(image.width) * image.height * image.channels)
+    fail("write", path, "invalid float image");
+  const uint32_t out_c = image.channels == 1 ? 1 : 3;
+  const std::string header = std::string(out_c == 1 ? "Pf" : "PF") + "\n" + std::to_string(image.width) +
+                             " " + std::to_string(image.height) +
+                             "\n-1.0\n";  // negative scale = little-endian
 
-    std::vector<char> buf(header.begin(), header.end());
-    buf.reserve(header.size() + size_t(image.width) * image.height * out_c * 4);
-    for (uint32_t row = 0; row < image.height; ++row) {
-        const uint32_t y = image.height - 1 - row;  // PFM stores rows bottom-up
-        for (uint32_t x = 0; x < image.width; ++x)
-            for (uint32_t c = 0; c < out_c; ++c) {
-                uint32_t bits = std::bit_cast<uint32_t>(c < image.channels ? image.at(x, y, c) : 0.0f);
-                if constexpr (std::endian::native == std::endian::big) bits = byteswap32(bits);
-                char bytes[4];
-                std::memcpy(bytes, &bits, 4);
-                buf.insert(buf.end(), bytes, bytes + 4);
-            }
-    }
-    write_atomic(path, buf.data(), buf.size());
+  std::vector<char> buf(header.begin(), header.end());
+  buf.reserve(header.size() + size_t(image.width) * image.height * out_c * 4);
+  for (uint32_t row = 0; row < image.height; ++row) {
+    const uint32_t y = image.height - 1 - row;  // PFM stores rows bottom-up
+    for (uint32_t x = 0; x < image.width; ++x)
+      for (uint32_t c = 0; c < out_c; ++c) {
+        uint32_t bits = std::bit_cast<uint32_t>(c < image.channels ? image.at(x, y, c) : 0.0f);
+        if constexpr (std::endian::native == std::endian::big) bits = byteswap32(bits);
+        char bytes[4];
+        std::memcpy(bytes, &bits, 4);
+        buf.insert(buf.end(), bytes, bytes + 4);
+      }
+  }
+  write_atomic(path, buf.data(), buf.size());
 }
 
 ImageF read_pfm(const fs::path& path) {
-    const std::vector<unsigned char> file = read_all(path);
-    const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
-    auto bad = [&](const std::string& problem) { fail("read", path, "invalid PFM: " + problem); };
+  const std::vector<unsigned char> file = read_all(path);
+  const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
+  auto bad = [&](const std::string& problem) { fail("read", path, "invalid PFM: " + problem); };
 
-    // Header: magic, width, height, scale, separated by whitespace; exactly one
-    // whitespace byte follows the scale, then the raster.
-    size_t pos = 0;
-    auto is_space = [](char ch) { return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'; };
-    auto token = [&](const char* what) {
-        while (pos < text.size() && is_space(text[pos])) ++pos;
-        const size_t start = pos;
-        while (pos < text.size() && !is_space(text[pos]) && pos - start < 32) ++pos;
-        if (pos == start || pos == text.size() || !is_space(text[pos])) bad(std::string("bad or missing ") + what);
-        return text.substr(start, pos - start);
-    };
-    auto parse = [&](std::string_view tok, auto& value, const char* what) {
-        const auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
-        if (ec != std::errc() || end != tok.data() + tok.size()) bad(std::string("bad ") + what);
-    };
+  // Header: magic, width, height, scale, separated by whitespace; exactly one
+  // whitespace byte follows the scale, then the raster.
+  size_t pos = 0;
+  auto is_space = [](char ch) { return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'; };
+  auto token = [&](const char* what) {
+    while (pos < text.size() && is_space(text[pos])) ++pos;
+    const size_t start = pos;
+    while (pos < text.size() && !is_space(text[pos]) && pos - start < 32) ++pos;
+    if (pos == start || pos == text.size() || !is_space(text[pos]))
+      bad(std::string("bad or missing ") + what);
+    return text.substr(start, pos - start);
+  };
+  auto parse = [&](std::string_view tok, auto& value, const char* what) {
+    const auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), value);
+    if (ec != std::errc() || end != tok.data() + tok.size()) bad(std::string("bad ") + what);
+  };
 
-    const std::string_view magic = token("magic");
-    if (magic != "PF" && magic != "Pf") bad("magic must be PF or Pf");
-    uint32_t width = 0, height = 0;
-    float scale = 0;
-    parse(token("width"), width, "width");
-    parse(token("height"), height, "height");
-    parse(token("scale"), scale, "scale");
-    ++pos;  // the single whitespace byte after the scale
-    if (width == 0 || height == 0) bad("zero width or height");
-    if (scale == 0 || !std::isfinite(scale)) bad("scale must be finite and non-zero");
+  const std::string_view magic = token("magic");
+  if (magic != "PF" && magic != "Pf") bad("magic must be PF or Pf");
+  uint32_t width = 0, height = 0;
+  float scale = 0;
+  parse(token("width"), width, "width");
+  parse(token("height"), height, "height");
+  parse(token("scale"), scale, "scale");
+  ++pos;  // the single whitespace byte after the scale
+  if (width == 0 || height == 0) bad("zero width or height");
+  if (scale == 0 || !std::isfinite(scale)) bad("scale must be finite and non-zero");
 
-    ImageF image{width, height, magic == "PF" ? 3u : 1u, {}};
-    const uint64_t floats_per_row = uint64_t(width) * image.channels;
-    const uint64_t available = text.size() - pos;
-    if (available / 4 / floats_per_row < height || available != floats_per_row * height * 4)
-        bad("expected " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-            std::to_string(image.channels) + " floats, file has " + std::to_string(available) +
-            " bytes of pixel data");
+  ImageF image{width, height, magic == "PF" ? 3u : 1u, {}};
+  const uint64_t floats_per_row = uint64_t(width) * image.channels;
+  const uint64_t available = text.size() - pos;
+  if (available / 4 / floats_per_row < height || available != floats_per_row * height * 4)
+    bad("expected " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+        std::to_string(image.channels) + " floats, file has " + std::to_string(available) +
+        " bytes of pixel data");
 
-    const bool swap = (scale < 0) != (std::endian::native == std::endian::little);  // scale < 0: little-endian
-    image.pixels.resize(floats_per_row * height);
-    const unsigned char* src = file.data() + pos;
-    for (uint32_t row = 0; row < height; ++row) {
-        float* dst = image.pixels.data() + (height - 1 - row) * floats_per_row;  // bottom-up -> top-down
-        for (uint64_t i = 0; i < floats_per_row; ++i, src += 4) {
-            uint32_t bits;
-            std::memcpy(&bits, src, 4);
-            dst[i] = std::bit_cast<float>(swap ? byteswap32(bits) : bits);
-        }
+  const bool swap = (scale < 0) != (std::endian::native == std::endian::little);  // scale < 0: little-endian
+  image.pixels.resize(floats_per_row * height);
+  const unsigned char* src = file.data() + pos;
+  for (uint32_t row = 0; row < height; ++row) {
+    float* dst = image.pixels.data() + (height - 1 - row) * floats_per_row;  // bottom-up -> top-down
+    for (uint64_t i = 0; i < floats_per_row; ++i, src += 4) {
+      uint32_t bits;
+      std::memcpy(&bits, src, 4);
+      dst[i] = std::bit_cast<float>(swap ? byteswap32(bits) : bits);
     }
-    return image;
+  }
+  return image;
 }
 
 // ---- display conversions ----------------------------------------------------
 
 ImageU8 hdr_to_display(const ImageF& image, float exposure) {
-    check_image(image, "hdr_to_display");
-    auto tonemap = [exposure](float v) {
-        // The fit reaches 1 near x = 7.24, so clamping to 64 changes nothing but
-        // keeps x*x from overflowing to inf/inf = NaN for huge inputs.
-        const double x = std::clamp(std::isnan(v) ? 0.0 : double(v) * exposure, 0.0, 64.0);
-        const double t = std::clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-        const double srgb = t <= 0.0031308 ? 12.92 * t : 1.055 * std::pow(t, 1.0 / 2.4) - 0.055;
-        return uint8_t(std::lround(std::clamp(srgb, 0.0, 1.0) * 255.0));
-    };
-    ImageU8 out = blank_u8(image);
-    for (size_t i = 0, n = size_t(image.width) * image.height; i < n; ++i) {
-        const float* px = &image.pixels[i * image.channels];
-        uint8_t* o = &out.rgba[i * 4];
-        if (image.channels == 1) {
-            o[0] = o[1] = o[2] = tonemap(px[0]);
-        } else {
-            o[0] = tonemap(px[0]);
-            o[1] = tonemap(px[1]);
-            o[2] = image.channels >= 3 ? tonemap(px[2]) : 0;
-        }
-        o[3] = 255;
+  check_image(image, "hdr_to_display");
+  auto tonemap = [exposure](float v) {
+    // The fit reaches 1 near x = 7.24, so clamping to 64 changes nothing but
+    // keeps x*x from overflowing to inf/inf = NaN for huge inputs.
+    const double x = std::clamp(std::isnan(v) ? 0.0 : double(v) * exposure, 0.0, 64.0);
+    const double t = std::clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+    const double srgb = t <= 0.0031308 ? 12.92 * t : 1.055 * std::pow(t, 1.0 / 2.4) - 0.055;
+    return uint8_t(std::lround(std::clamp(srgb, 0.0, 1.0) * 255.0));
+  };
+  ImageU8 out = blank_u8(image);
+  for (size_t i = 0, n = size_t(image.width) * image.height; i < n; ++i) {
+    const float* px = &image.pixels[i * image.channels];
+    uint8_t* o = &out.rgba[i * 4];
+    if (image.channels == 1) {
+      o[0] = o[1] = o[2] = tonemap(px[0]);
+    } else {
+      o[0] = tonemap(px[0]);
+      o[1] = tonemap(px[1]);
+      o[2] = image.channels >= 3 ? tonemap(px[2]) : 0;
     }
-    return out;
+    o[3] = 255;
+  }
+  return out;
 }
 
 ImageU8 depth_to_display(const ImageF& image) {
-    check_image(image, "depth_to_display");
-    // Farthest geometry stops at dark gray rather than black, so it is not
-    // mistaken for clear (depth 1) pixels.
-    constexpr float kNearGray = 255.0f, kFarGray = 48.0f;
-    const size_t n = size_t(image.width) * image.height;
-    auto depth = [&](size_t i) { return image.pixels[i * image.channels]; };
+  check_image(image, "depth_to_display");
+  // Farthest geometry stops at dark gray rather than black, so it is not
+  // mistaken for clear (depth 1) pixels.
+  constexpr float kNearGray = 255.0f, kFarGray = 48.0f;
+  const size_t n = size_t(image.width) * image.height;
+  auto depth = [&](size_t i) { return image.pixels[i * image.channels]; };
 
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (size_t i = 0; i < n; ++i)
-        if (const float d = depth(i); d < 1.0f) lo = std::min(lo, d), hi = std::max(hi, d);
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (size_t i = 0; i < n; ++i)
+    if (const float d = depth(i); d < 1.0f) lo = std::min(lo, d), hi = std::max(hi, d);
 
-    ImageU8 out = blank_u8(image);
-    for (size_t i = 0; i < n; ++i) {
-        const float d = depth(i);
-        float gray = 0.0f;  // clear, beyond far, or NaN
-        if (d < 1.0f)
-            gray = hi > lo ? kNearGray + (d - lo) / (hi - lo) * (kFarGray - kNearGray) : 0.5f * (kNearGray + kFarGray);
-        uint8_t* o = &out.rgba[i * 4];
-        o[0] = o[1] = o[2] = uint8_t(std::lround(gray));
-        o[3] = 255;
-    }
-    return out;
+  ImageU8 out = blank_u8(image);
+  for (size_t i = 0; i < n; ++i) {
+    const float d = depth(i);
+    float gray = 0.0f;  // clear, beyond far, or NaN
+    if (d < 1.0f)
+      gray =
+          hi > lo ? kNearGray + (d - lo) / (hi - lo) * (kFarGray - kNearGray) : 0.5f * (kNearGray + kFarGray);
+    uint8_t* o = &out.rgba[i * 4];
+    o[0] = o[1] = o[2] = uint8_t(std::lround(gray));
+    o[3] = 255;
+  }
+  return out;
 }
 
 ImageU8 motion_to_display(const ImageF& image, float pixels_for_full_scale) {
-    check_image(image, "motion_to_display");
-    if (image.channels < 2) throw std::invalid_argument("motion_to_display: needs 2 channels");
-    if (!(pixels_for_full_scale > 0)) throw std::invalid_argument("motion_to_display: scale must be > 0");
-    ImageU8 out = blank_u8(image);
-    for (size_t i = 0, n = size_t(image.width) * image.height; i < n; ++i) {
-        const float* px = &image.pixels[i * image.channels];
-        uint8_t* o = &out.rgba[i * 4];
-        o[0] = to_u8(0.5f + px[0] / (2.0f * pixels_for_full_scale));
-        o[1] = to_u8(0.5f + px[1] / (2.0f * pixels_for_full_scale));
-        o[2] = 128;
-        o[3] = 255;
-    }
-    return out;
+  check_image(image, "motion_to_display");
+  if (image.channels < 2) throw std::invalid_argument("motion_to_display: needs 2 channels");
+  if (!(pixels_for_full_scale > 0)) throw std::invalid_argument("motion_to_display: scale must be > 0");
+  ImageU8 out = blank_u8(image);
+  for (size_t i = 0, n = size_t(image.width) * image.height; i < n; ++i) {
+    const float* px = &image.pixels[i * image.channels];
+    uint8_t* o = &out.rgba[i * 4];
+    o[0] = to_u8(0.5f + px[0] / (2.0f * pixels_for_full_scale));
+    o[1] = to_u8(0.5f + px[1] / (2.0f * pixels_for_full_scale));
+    o[2] = 128;
+    o[3] = 255;
+  }
+  return out;
 }
 
 // ---- statistics -------------------------------------------------------------
 
 double channel_variance(const ImageF& image, uint32_t channel) {
-    check_image(image, "channel_variance");
-    if (channel >= image.channels) throw std::out_of_range("channel_variance: channel out of range");
-    const size_t n = size_t(image.width) * image.height;
-    if (n == 0) return 0.0;
-    // Two passes: subtracting the mean first avoids the cancellation of E[x^2] - E[x]^2.
-    double mean = 0.0;
-    for (size_t i = 0; i < n; ++i) mean += image.pixels[i * image.channels + channel];
-    mean /= double(n);
-    double sum_sq = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-        const double d = image.pixels[i * image.channels + channel] - mean;
-        sum_sq += d * d;
-    }
-    return sum_sq / double(n);
+  check_image(image, "channel_variance");
+  if (channel >= image.channels) throw std::out_of_range("channel_variance: channel out of range");
+  const size_t n = size_t(image.width) * image.height;
+  if (n == 0) return 0.0;
+  // Two passes: subtracting the mean first avoids the cancellation of E[x^2] - E[x]^2.
+  double mean = 0.0;
+  for (size_t i = 0; i < n; ++i) mean += image.pixels[i * image.channels + channel];
+  mean /= double(n);
+  double sum_sq = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double d = image.pixels[i * image.channels + channel] - mean;
+    sum_sq += d * d;
+  }
+  return sum_sq / double(n);
 }
 
 float channel_max(const ImageF& image, uint32_t channel) {
-    check_image(image, "channel_max");
-    if (channel >= image.channels) throw std::out_of_range("channel_max: channel out of range");
-    float m = -std::numeric_limits<float>::infinity();
-    for (size_t i = channel; i < image.pixels.size(); i += image.channels)
-        if (image.pixels[i] > m) m = image.pixels[i];  // NaN compares false, so it is skipped
-    return m;
+  check_image(image, "channel_max");
+  if (channel >= image.channels) throw std::out_of_range("channel_max: channel out of range");
+  float m = -std::numeric_limits<float>::infinity();
+  for (size_t i = channel; i < image.pixels.size(); i += image.channels)
+    if (image.pixels[i] > m) m = image.pixels[i];  // NaN compares false, so it is skipped
+  return m;
 }
 
 }  // namespace filterlab::io

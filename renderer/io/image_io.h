@@ -11,20 +11,20 @@ namespace filterlab::io {
 
 // Thrown by every read/write function; the message names the file and the problem.
 struct IoError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+  using std::runtime_error::runtime_error;
 };
 
 // Float image: rows top-down, channels interleaved, 1..4 channels.
 struct ImageF {
-    uint32_t width = 0, height = 0, channels = 0;
-    std::vector<float> pixels;  // width * height * channels
-    float at(uint32_t x, uint32_t y, uint32_t c) const;
+  uint32_t width = 0, height = 0, channels = 0;
+  std::vector<float> pixels;  // width * height * channels
+  float at(uint32_t x, uint32_t y, uint32_t c) const;
 };
 
 // RGBA8 image, rows top-down.
 struct ImageU8 {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> rgba;  // width * height * 4
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4
 };
 
 // Writes are atomic: data goes to "<path>.tmp-<pid>" and is renamed over <path>; a failed write

@@ -165,8 +165,8 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       .execute([this, a, partials, result, needed](graph::PassContext& ctx) {
         if (!needed()) return ctx.skip();  // idle in the timings
         const VkExtent2D extent = ctx.extent(a);
-        const FinishPush push{tile_count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
-                              static_cast<uint32_t>(ctx.frame >> 32)};
+        const FinishPush push{tile_count(extent), extent.width, extent.height,
+                              static_cast<uint32_t>(ctx.frame), static_cast<uint32_t>(ctx.frame >> 32)};
         ctx.bind(*finish_)
             .storage_buffer(0, partials)
             .storage_buffer(1, result)

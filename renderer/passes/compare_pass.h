@@ -65,7 +65,7 @@ struct CompareMetrics {
 };
 
 class ComparePass {
-public:
+ public:
   // display_format: VK_FORMAT_R8G8B8A8_UNORM (stored values clamped to 0..1), R16G16B16A16_SFLOAT
   // or R32G32B32A32_SFLOAT (exact). Throws std::invalid_argument for another format.
   explicit ComparePass(const PassEnv& env, VkFormat display_format = VK_FORMAT_R8G8B8A8_UNORM);
@@ -93,7 +93,7 @@ public:
 
   CompareSettings settings;
 
-private:
+ private:
   // Declares the reduction `name` of A against B into the buffer "<name> result" (declared by the
   // caller): sums of (A-B)^2 per channel and max |A-B|. It records work only when `needed()`, and
   // its two passes skip (PassContext::skip) in the other frames.

@@ -58,11 +58,10 @@ ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
   desc.layout.bindings = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   desc.color_formats = {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R16G16_SFLOAT};
   desc.depth_format = VK_FORMAT_D32_SFLOAT;
-  desc.vertex_input = vk::VertexInput{
-      sizeof(scene::Vertex),
-      {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, position)},
-       {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, normal)},
-       {2, 0, VK_FORMAT_R32_UINT, offsetof(scene::Vertex, object)}}};
+  desc.vertex_input = vk::VertexInput{sizeof(scene::Vertex),
+                                      {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, position)},
+                                       {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, normal)},
+                                       {2, 0, VK_FORMAT_R32_UINT, offsetof(scene::Vertex, object)}}};
   pipeline_ = vk::make_pipeline(env.pipelines, env.vk, env.shaders, desc);
 }
 
@@ -83,7 +82,8 @@ void ScenePass::record(graph::PassContext& ctx) {
   const scene::FrameData frame = scene::scene_frame(ctx.frame, extent.width, extent.height, settings_);
   // The slot's previous frame has finished (the runner waited), so its buffers are free.
   std::memcpy(cameras_[ctx.slot].mapped(), &frame.camera, sizeof(frame.camera));
-  std::memcpy(objects_[ctx.slot].mapped(), frame.objects.data(), frame.objects.size() * sizeof(scene::ObjectGpu));
+  std::memcpy(objects_[ctx.slot].mapped(), frame.objects.data(),
+              frame.objects.size() * sizeof(scene::ObjectGpu));
   ctx.bind(*pipeline_)
       .uniform(0, cameras_[ctx.slot])
       .storage_buffer(1, objects_[ctx.slot])

@@ -11,7 +11,7 @@
 namespace filterlab::passes {
 
 class ScenePass {
-public:
+ public:
   ScenePass(const PassEnv& env, const scene::SceneSettings& settings);
   void add_to(graph::RenderGraph& graph);
   scene::SceneSettings& settings() { return settings_; }
@@ -20,7 +20,7 @@ public:
   static constexpr const char* kDepth = "depth";
   static constexpr const char* kMotion = "motion";
 
-private:
+ private:
   void record(graph::PassContext& ctx);
   PassEnv env_;
   scene::SceneSettings settings_;

@@ -7,10 +7,10 @@ namespace filterlab::passes {
 TonemapPass::TonemapPass(const PassEnv& env) {
   pipeline_ = vk::make_pipeline(
       env.pipelines, env.vk, env.shaders,
-      vk::ComputePipelineDesc{"passes/tonemap.comp",
-                              {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
-                               sizeof(float)},
-                              {}});
+      vk::ComputePipelineDesc{
+          "passes/tonemap.comp",
+          {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(float)},
+          {}});
 }
 
 void TonemapPass::add_to(graph::RenderGraph& graph, const std::string& input, const std::string& output,

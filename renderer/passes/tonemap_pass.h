@@ -9,7 +9,7 @@
 namespace filterlab::passes {
 
 class TonemapPass {
-public:
+ public:
   explicit TonemapPass(const PassEnv& env);
   // Declares `output` (RGBA8, the output size) and the pass `pass_name` writing it. One TonemapPass
   // may be added several times with other names (the window's A/B view tonemaps its B chain into
@@ -20,7 +20,7 @@ public:
 
   static constexpr const char* kOutput = "final";
 
-private:
+ private:
   vk::PipelineRef pipeline_;
 };
 

@@ -10,13 +10,13 @@
 namespace filterlab::passes {
 
 class UploadPass {
-public:
+ public:
   // The graph image is RGBA32F (exact) or RGBA16F; missing channels become 0 (alpha 1).
   enum class When { EveryFrame, Once };
   UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format, When when = When::EveryFrame);
   void add_to(graph::RenderGraph& graph, const std::string& name);
 
-private:
+ private:
   vk::Buffer staging_;
   VkFormat format_;
   uint32_t width_, height_;

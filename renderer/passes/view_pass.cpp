@@ -111,8 +111,10 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
       .write(output, graph::Usage::StorageWriteCompute);
   if (range) view.read_buffer(*range);  // depth reads this frame's range (readonly in view_depth.comp)
   // The format's facts are known now: each frame's record only reads them.
-  view.execute([this, mode = size_t(facts->kind), components = facts->components, srgb = facts->srgb, source, output,
-                range](graph::PassContext& ctx) { dispatch_view(ctx, mode, components, srgb, source, output, range); });
+  view.execute([this, mode = size_t(facts->kind), components = facts->components, srgb = facts->srgb, source,
+                output, range](graph::PassContext& ctx) {
+    dispatch_view(ctx, mode, components, srgb, source, output, range);
+  });
 }
 
 std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::string& source,

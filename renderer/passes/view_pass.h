@@ -79,8 +79,9 @@ class ViewPass {
   std::string add_depth_range(graph::RenderGraph& graph, const std::string& source,
                               const std::string& pass_name);
   // The view itself; `range`: the depth range buffer, which only the depth kind binds.
-  void dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb, const std::string& source,
-                     const std::string& output, const std::optional<std::string>& range);
+  void dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb,
+                     const std::string& source, const std::string& output,
+                     const std::optional<std::string>& range);
 
   PassEnv env_;
   std::array<vk::PipelineRef, 5> pipelines_;  // built when a kind is first added

@@ -49,12 +49,39 @@ const ObjectDesc kObjects[] = {
     {Shape::Sphere, MK::Emissive, {0.8f, 2.6f, -3.2f}, 0.08f, {0, 0, 0}, 1.0f, {30.0f, 8.0f, 20.0f}},
     {Shape::Sphere, MK::Emissive, {-1.8f, 0.15f, 3.0f}, 0.15f, {0, 0, 0}, 1.0f, {12.0f, 20.0f, 10.0f}},
     // Animated cubes: one spinning in place, one tumbling and bobbing, one floating.
-    {Shape::Cube, MK::Lit, {3.6f, 0.5f, -1.2f}, 0.5f, {0.7f, 0.7f, 0.2f}, 0.3f, {0, 0, 0},
-     {0, 1, 0}, 0.8f, 0.0f, 0.0f},
-    {Shape::Cube, MK::Lit, {-3.6f, 1.3f, 1.8f}, 0.4f, {0.6f, 0.3f, 0.8f}, 0.25f, {0, 0, 0},
-     {1, 1, 0}, 0.6f, 0.35f, 1.3f},
-    {Shape::Cube, MK::Lit, {0.0f, 2.7f, -1.0f}, 0.3f, {0.2f, 0.8f, 0.8f}, 0.15f, {0, 0, 0},
-     {0.3f, 1, 0.2f}, 1.5f, 0.15f, 2.1f},
+    {Shape::Cube,
+     MK::Lit,
+     {3.6f, 0.5f, -1.2f},
+     0.5f,
+     {0.7f, 0.7f, 0.2f},
+     0.3f,
+     {0, 0, 0},
+     {0, 1, 0},
+     0.8f,
+     0.0f,
+     0.0f},
+    {Shape::Cube,
+     MK::Lit,
+     {-3.6f, 1.3f, 1.8f},
+     0.4f,
+     {0.6f, 0.3f, 0.8f},
+     0.25f,
+     {0, 0, 0},
+     {1, 1, 0},
+     0.6f,
+     0.35f,
+     1.3f},
+    {Shape::Cube,
+     MK::Lit,
+     {0.0f, 2.7f, -1.0f},
+     0.3f,
+     {0.2f, 0.8f, 0.8f},
+     0.15f,
+     {0, 0, 0},
+     {0.3f, 1, 0.2f},
+     1.5f,
+     0.15f,
+     2.1f},
     // Fence of thin bars: geometry baked in world space.
     {Shape::Fence, MK::Lit, {0, 0, 0}, 1.0f, {0.75f, 0.75f, 0.7f}, 0.3f, {0, 0, 0}},
 };
@@ -81,12 +108,12 @@ void add_quad(Mesh& m, uint32_t obj, glm::vec3 o, glm::vec3 u, glm::vec3 v) {
 void add_box(Mesh& m, uint32_t obj, glm::vec3 lo, glm::vec3 hi) {
   const glm::vec3 d = hi - lo;
   const glm::vec3 x{d.x, 0, 0}, y{0, d.y, 0}, z{0, 0, d.z};
-  add_quad(m, obj, lo, y, x);                  // -z
-  add_quad(m, obj, lo + z, x, y);              // +z
-  add_quad(m, obj, lo, z, y);                  // -x
-  add_quad(m, obj, lo + x, y, z);              // +x
-  add_quad(m, obj, lo, x, z);                  // -y
-  add_quad(m, obj, lo + y, z, x);              // +y
+  add_quad(m, obj, lo, y, x);      // -z
+  add_quad(m, obj, lo + z, x, y);  // +z
+  add_quad(m, obj, lo, z, y);      // -x
+  add_quad(m, obj, lo + x, y, z);  // +x
+  add_quad(m, obj, lo, x, z);      // -y
+  add_quad(m, obj, lo + y, z, x);  // +y
 }
 
 // UV sphere of radius 1; inward = true flips normals and winding (sky dome).
@@ -97,8 +124,7 @@ void add_sphere(Mesh& m, uint32_t obj, uint32_t stacks, uint32_t slices, bool in
     const float theta = pi * float(i) / float(stacks);  // 0 = north pole
     for (uint32_t j = 0; j <= slices; ++j) {
       const float phi = 2.0f * pi * float(j) / float(slices);
-      const glm::vec3 p{std::sin(theta) * std::sin(phi), std::cos(theta),
-                        std::sin(theta) * std::cos(phi)};
+      const glm::vec3 p{std::sin(theta) * std::sin(phi), std::cos(theta), std::sin(theta) * std::cos(phi)};
       m.vertices.push_back({p, inward ? -p : p, obj});
     }
   }
@@ -145,7 +171,9 @@ struct CameraPose {
 };
 
 // A NaN or infinite control (a broken UI value) would poison every matrix: it counts as unset.
-float finite_or(float value, float fallback) { return std::isfinite(value) ? value : fallback; }
+float finite_or(float value, float fallback) {
+  return std::isfinite(value) ? value : fallback;
+}
 
 // The eye on its orbit, moved by the camera controls. Without pitch or distance changes the eye is
 // computed exactly as before the controls existed, so default settings stay bit-identical.
@@ -204,15 +232,16 @@ Mesh build_scene_mesh() {
   return m;
 }
 
-uint32_t scene_object_count() { return kObjectCount; }
+uint32_t scene_object_count() {
+  return kObjectCount;
+}
 
 glm::vec2 halton_jitter(uint64_t frame_index) {
   const auto i = static_cast<uint32_t>(frame_index % 8) + 1;
   return {static_cast<float>(halton(i, 2) - 0.5), static_cast<float>(halton(i, 3) - 0.5)};
 }
 
-FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height,
-                      const SceneSettings& s) {
+FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, const SceneSettings& s) {
   const uint64_t shown = s.animation_frame.value_or(frame_index);
   const double t = static_cast<double>(shown) * kFixedTimeStep;
   const double prev_t = (static_cast<double>(shown) - 1.0) * kFixedTimeStep;

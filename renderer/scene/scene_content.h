@@ -91,8 +91,7 @@ constexpr double kFixedTimeStep = 1.0 / 60.0;
 Mesh build_scene_mesh();
 uint32_t scene_object_count();
 // frame_index: the frame counter (jitter; also the time unless settings.animation_frame is set).
-FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height,
-                      const SceneSettings& settings);
+FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, const SceneSettings& settings);
 // Halton(2,3) at index (frame_index % 8) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).
 glm::vec2 halton_jitter(uint64_t frame_index);
 

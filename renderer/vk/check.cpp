@@ -7,8 +7,7 @@ namespace filterlab::vk {
 const char* result_name(VkResult result) {
   switch (result) {
 #define FILTERLAB_RESULT(name) \
-  case name:                   \
-    return #name;
+  case name: return #name;
     FILTERLAB_RESULT(VK_SUCCESS)
     FILTERLAB_RESULT(VK_NOT_READY)
     FILTERLAB_RESULT(VK_TIMEOUT)
@@ -35,15 +34,13 @@ const char* result_name(VkResult result) {
     FILTERLAB_RESULT(VK_ERROR_OUT_OF_DATE_KHR)
     FILTERLAB_RESULT(VK_ERROR_VALIDATION_FAILED_EXT)
 #undef FILTERLAB_RESULT
-    default:
-      return "VK_RESULT_UNKNOWN";
+    default: return "VK_RESULT_UNKNOWN";
   }
 }
 
 VulkanError::VulkanError(VkResult result, const char* call, const char* file, int line)
     : std::runtime_error(std::string(call) + " failed with " + result_name(result) + " at " +
-                         std::filesystem::path(file).filename().string() + ":" +
-                         std::to_string(line)),
+                         std::filesystem::path(file).filename().string() + ":" + std::to_string(line)),
       result_(result) {}
 
 }  // namespace filterlab::vk

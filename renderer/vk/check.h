@@ -11,17 +11,17 @@ namespace filterlab::vk {
 const char* result_name(VkResult result);
 
 class VulkanError : public std::runtime_error {
-public:
+ public:
   VulkanError(VkResult result, const char* call, const char* file, int line);
   VkResult result() const { return result_; }
 
-private:
+ private:
   VkResult result_;
 };
 
 // Raised when no loader, driver or suitable device exists; main maps it to exit code 3.
 class NoDeviceError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 

@@ -63,8 +63,8 @@ int type_rank(VkPhysicalDeviceType type) {
 }  // namespace
 
 std::string api_version_string(uint32_t v) {
-  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
-         "." + std::to_string(VK_API_VERSION_PATCH(v));
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
 }
 
 std::vector<VkPhysicalDevice> Context::enumerate(VkInstance instance) {
@@ -101,14 +101,12 @@ Context::~Context() {
   instance_ = VK_NULL_HANDLE;
 }
 
-VkBool32 Context::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                             VkDebugUtilsMessageTypeFlagsEXT,
+VkBool32 Context::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
                              const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
   auto* context = static_cast<Context*>(self);
   context->validation_messages_++;
   if (context->print_messages_) {
-    const char* level =
-        severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
+    const char* level = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
     std::fprintf(stderr, "validation %s: %s\n", level, data->pMessage);
   }
   return VK_FALSE;
@@ -117,7 +115,8 @@ VkBool32 Context::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
 void Context::create_instance(const ContextOptions& options) {
   uint32_t count = 0;
   VkResult r = vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
-  if (r != VK_SUCCESS) throw NoDeviceError("no usable Vulkan loader or driver (" + std::string(result_name(r)) + ")");
+  if (r != VK_SUCCESS)
+    throw NoDeviceError("no usable Vulkan loader or driver (" + std::string(result_name(r)) + ")");
   std::vector<VkExtensionProperties> available(count);
   VK_CHECK(vkEnumerateInstanceExtensionProperties(nullptr, &count, available.data()));
 
@@ -130,9 +129,8 @@ void Context::create_instance(const ContextOptions& options) {
     VK_CHECK(vkEnumerateInstanceLayerProperties(&layer_count, nullptr));
     std::vector<VkLayerProperties> available_layers(layer_count);
     VK_CHECK(vkEnumerateInstanceLayerProperties(&layer_count, available_layers.data()));
-    if (std::none_of(available_layers.begin(), available_layers.end(), [](auto& l) {
-          return std::strcmp(l.layerName, kValidationLayer) == 0;
-        }))
+    if (std::none_of(available_layers.begin(), available_layers.end(),
+                     [](auto& l) { return std::strcmp(l.layerName, kValidationLayer) == 0; }))
       throw std::runtime_error(std::string("--validation needs ") + kValidationLayer +
                                " (Debian package vulkan-validationlayers)");
     if (!debug_utils) throw std::runtime_error("--validation needs VK_EXT_debug_utils");
@@ -150,8 +148,8 @@ void Context::create_instance(const ContextOptions& options) {
   features.pEnabledValidationFeatures = enables;
 
   VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                              VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
@@ -202,9 +200,12 @@ void Context::pick_device(const std::string& selector) {
     Candidate c{i, devices[i], {}, {}};
     vkGetPhysicalDeviceProperties(devices[i], &c.props);
     auto extensions = device_extensions(devices[i]);
-    if (c.props.apiVersion < VK_API_VERSION_1_3) c.why_not = "needs Vulkan 1.3";
-    else if (!graphics_compute_family(devices[i])) c.why_not = "no graphics+compute queue with timestamps";
-    else if (!has_extension(extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) c.why_not = "no VK_KHR_push_descriptor";
+    if (c.props.apiVersion < VK_API_VERSION_1_3)
+      c.why_not = "needs Vulkan 1.3";
+    else if (!graphics_compute_family(devices[i]))
+      c.why_not = "no graphics+compute queue with timestamps";
+    else if (!has_extension(extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
+      c.why_not = "no VK_KHR_push_descriptor";
     candidates.push_back(c);
   }
 
@@ -234,8 +235,8 @@ void Context::pick_device(const std::string& selector) {
     vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_);
     return;
   }
-  throw NoDeviceError(std::string("no usable Vulkan device: ") + matching.front()->props.deviceName +
-                      " " + matching.front()->why_not);
+  throw NoDeviceError(std::string("no usable Vulkan device: ") + matching.front()->props.deviceName + " " +
+                      matching.front()->why_not);
 }
 
 void Context::create_device(const ContextOptions& options) {
@@ -301,7 +302,8 @@ void Context::create_device(const ContextOptions& options) {
 
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  if (options.pipeline_statistics && has_extension(available, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+  if (options.pipeline_statistics &&
+      has_extension(available, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
     VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     query.pNext = &executable_info;
     vkGetPhysicalDeviceFeatures2(physical_device_, &query);
@@ -343,13 +345,15 @@ uint32_t shader_core_count(VkPhysicalDevice gpu) {
   vkEnumerateDeviceExtensionProperties(gpu, nullptr, &count, available.data());
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   if (has_extension(available, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
-    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
     props.pNext = &sm;
     vkGetPhysicalDeviceProperties2(gpu, &props);
     return sm.shaderSMCount;
   }
   if (has_extension(available, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
-    VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDeviceShaderCorePropertiesAMD core{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
     props.pNext = &core;
     vkGetPhysicalDeviceProperties2(gpu, &props);
     return core.shaderEngineCount * core.shaderArraysPerEngineCount * core.computeUnitsPerShaderArray;
@@ -384,17 +388,19 @@ void Context::fill_report() {
   r.device_id = properties_.deviceID;
   r.subgroup_size = subgroup.subgroupSize;
   const std::pair<VkSubgroupFeatureFlagBits, const char*> ops[] = {
-      {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},        {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
-      {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"}, {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
+      {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
+      {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
+      {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
+      {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
       {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
       {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
-      {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"}, {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
+      {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered"},
+      {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
   for (auto [bit, name] : ops)
     if (subgroup.supportedOperations & bit) r.subgroup_operations.push_back(name);
-  const std::pair<VkShaderStageFlagBits, const char*> stages[] = {
-      {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
-      {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
-      {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
+  const std::pair<VkShaderStageFlagBits, const char*> stages[] = {{VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
+                                                                  {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+                                                                  {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
   for (auto [bit, name] : stages)
     if (subgroup.supportedStages & bit) r.subgroup_stages.push_back(name);
   r.quad_operations_in_all_stages = subgroup.quadOperationsInAllStages;
@@ -409,8 +415,7 @@ void Context::fill_report() {
 
 uint32_t Context::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required) const {
   for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
-    if ((type_bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & required) == required)
-      return i;
+    if ((type_bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & required) == required) return i;
   throw std::runtime_error("no Vulkan memory type with the required properties");
 }
 

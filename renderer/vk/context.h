@@ -10,12 +10,12 @@
 namespace filterlab::vk {
 
 struct ContextOptions {
-  bool validation = false;         // Khronos layer with synchronization validation
-  std::string device_selector;     // index or case-insensitive name substring; empty: best
+  bool validation = false;                       // Khronos layer with synchronization validation
+  std::string device_selector;                   // index or case-insensitive name substring; empty: best
   std::vector<const char*> instance_extensions;  // e.g. from glfwGetRequiredInstanceExtensions
-  bool swapchain = false;          // enable VK_KHR_swapchain on the device
-  bool print_messages = true;      // print validation messages to stderr
-  bool compute_derivatives = false;  // enable derivatives in compute shaders where supported
+  bool swapchain = false;                        // enable VK_KHR_swapchain on the device
+  bool print_messages = true;                    // print validation messages to stderr
+  bool compute_derivatives = false;              // enable derivatives in compute shaders where supported
   // Capture what the driver's compiler reports per pipeline (registers, instructions, spills) through
   // VK_KHR_pipeline_executable_properties where supported; see vk/pipeline_statistics.h.
   bool pipeline_statistics = false;
@@ -48,7 +48,7 @@ struct DeviceReport {
 std::string api_version_string(uint32_t version);
 
 class Context {
-public:
+ public:
   explicit Context(const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
@@ -81,7 +81,7 @@ public:
 
   static std::vector<VkPhysicalDevice> enumerate(VkInstance instance);
 
-private:
+ private:
   static VkBool32 VKAPI_PTR on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                        VkDebugUtilsMessageTypeFlagsEXT types,
                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* self);

@@ -17,12 +17,10 @@ uint32_t format_texel_size(VkFormat format) {
     case VK_FORMAT_B8G8R8A8_SRGB:
     case VK_FORMAT_R32_SFLOAT:
     case VK_FORMAT_D32_SFLOAT:
-    case VK_FORMAT_R16G16_SFLOAT:
-      return 4;
+    case VK_FORMAT_R16G16_SFLOAT: return 4;
     case VK_FORMAT_R16_SFLOAT: return 2;
     case VK_FORMAT_R16G16B16A16_SFLOAT:
-    case VK_FORMAT_R32G32_SFLOAT:
-      return 8;
+    case VK_FORMAT_R32G32_SFLOAT: return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
     default: return 0;
   }

@@ -129,7 +129,7 @@ class PipelineLibrary {
   // Hands the pipeline back (PipelineRef does this); destroyed as in poll().
   void release(PipelineHandle handle);
 
-  size_t size() const;  // live pipelines
+  size_t size() const;                          // live pipelines
   std::vector<PipelineHandle> handles() const;  // the live ones, in creation order
   size_t pending_destruction() const { return retired_.size(); }
   std::vector<std::filesystem::path> watched_files() const;

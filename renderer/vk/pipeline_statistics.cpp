@@ -38,7 +38,8 @@ std::vector<PipelineStatistic> query_pipeline_statistics(const Context& ctx, VkP
   info.pipeline = pipeline;
   uint32_t count = 0;
   VK_CHECK(get_executables(ctx.device(), &info, &count, nullptr));
-  std::vector<VkPipelineExecutablePropertiesKHR> executables(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(
+      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
   VK_CHECK(get_executables(ctx.device(), &info, &count, executables.data()));
 
   std::vector<PipelineStatistic> out;
@@ -48,7 +49,8 @@ std::vector<PipelineStatistic> query_pipeline_statistics(const Context& ctx, VkP
     executable.executableIndex = e;
     uint32_t n = 0;
     VK_CHECK(get_statistics(ctx.device(), &executable, &n, nullptr));
-    std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     VK_CHECK(get_statistics(ctx.device(), &executable, &n, stats.data()));
     for (const VkPipelineExecutableStatisticKHR& s : stats)
       out.push_back({executables[e].name, s.name, statistic_value(s)});

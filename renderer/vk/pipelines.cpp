@@ -23,7 +23,7 @@ std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
 namespace {
 
 class ShaderModule {
-public:
+ public:
   ShaderModule(const Context& ctx, const std::vector<uint32_t>& code, const std::string& name)
       : device_(ctx.device()) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -35,7 +35,7 @@ public:
   ~ShaderModule() { vkDestroyShaderModule(device_, module_, nullptr); }
   VkShaderModule handle() const { return module_; }
 
-private:
+ private:
   VkDevice device_;
   VkShaderModule module_ = VK_NULL_HANDLE;
 };
@@ -79,8 +79,13 @@ Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const Compute
   create_layout(desc.layout, VK_SHADER_STAGE_COMPUTE_BIT, desc.shader);
   Specialization spec(desc.specialization);
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
-                VK_SHADER_STAGE_COMPUTE_BIT, module.handle(), "main", spec.get()};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                nullptr,
+                0,
+                VK_SHADER_STAGE_COMPUTE_BIT,
+                module.handle(),
+                "main",
+                spec.get()};
   info.layout = layout_;
   info.flags = statistics_create_flags(ctx);
   VK_CHECK(vkCreateComputePipelines(ctx.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
@@ -98,19 +103,22 @@ Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const Graphic
   VkPipelineShaderStageCreateInfo stages[2] = {
       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT,
        vertex.handle(), "main", spec.get()},
-      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
-       VK_SHADER_STAGE_FRAGMENT_BIT, fragment.handle(), "main", spec.get()}};
+      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+       fragment.handle(), "main", spec.get()}};
 
   VkVertexInputBindingDescription binding{0, 0, VK_VERTEX_INPUT_RATE_VERTEX};
-  VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineVertexInputStateCreateInfo vertex_input{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   if (desc.vertex_input) {
     binding.stride = desc.vertex_input->stride;
     vertex_input.vertexBindingDescriptionCount = 1;
     vertex_input.pVertexBindingDescriptions = &binding;
-    vertex_input.vertexAttributeDescriptionCount = static_cast<uint32_t>(desc.vertex_input->attributes.size());
+    vertex_input.vertexAttributeDescriptionCount =
+        static_cast<uint32_t>(desc.vertex_input->attributes.size());
     vertex_input.pVertexAttributeDescriptions = desc.vertex_input->attributes.data();
   }
-  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   viewport.viewportCount = 1;

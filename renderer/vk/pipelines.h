@@ -15,8 +15,8 @@ namespace filterlab::vk {
 
 // Where SPIR-V comes from: the build's .spv files, or GLSL compiled at run time by shaderc.
 struct ShaderSource {
-  std::filesystem::path spirv_dir;                 // <build>/shaders
-  std::optional<std::filesystem::path> glsl_dir;   // set: compile shaders/<name> at run time
+  std::filesystem::path spirv_dir;                            // <build>/shaders
+  std::optional<std::filesystem::path> glsl_dir;              // set: compile shaders/<name> at run time
   std::vector<uint32_t> load(const std::string& name) const;  // name: "passes/tonemap.comp"
 };
 
@@ -46,7 +46,7 @@ struct GraphicsPipelineDesc {
 };
 
 class Pipeline {
-public:
+ public:
   Pipeline(const Context& ctx, const ShaderSource& source, const ComputePipelineDesc& desc);
   Pipeline(const Context& ctx, const ShaderSource& source, const GraphicsPipelineDesc& desc);
   ~Pipeline();
@@ -60,7 +60,7 @@ public:
   // The compiler's statistics, where the context captures them; else empty.
   const std::vector<PipelineStatistic>& statistics() const { return statistics_; }
 
-private:
+ private:
   void create_layout(const PipelineLayoutDesc& desc, VkShaderStageFlags stages, const std::string& name);
   const Context& ctx_;
   PipelineLayoutDesc layout_desc_;
@@ -73,14 +73,14 @@ private:
 
 // Builds and pushes one descriptor set's writes.
 class DescriptorPush {
-public:
+ public:
   DescriptorPush& sampled(uint32_t binding, VkImageView view, VkSampler sampler, VkImageLayout layout);
   DescriptorPush& storage_image(uint32_t binding, VkImageView view);
   DescriptorPush& uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
   DescriptorPush& storage_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
   void push(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline) const;
 
-private:
+ private:
   DescriptorPush& add(uint32_t binding, VkDescriptorType type);
   // Stable storage: writes point into these.
   std::vector<std::unique_ptr<VkDescriptorImageInfo>> images_;

@@ -18,9 +18,10 @@ Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, 
   vkGetBufferMemoryRequirements(device_, buffer_, &req);
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
-  alloc.memoryTypeIndex = ctx.memory_type(
-      req.memoryTypeBits, host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                       : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  alloc.memoryTypeIndex =
+      ctx.memory_type(req.memoryTypeBits, host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                             VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                                       : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   VK_CHECK(vkAllocateMemory(device_, &alloc, nullptr, &memory_));
   VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
   if (host_visible) VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
@@ -127,7 +128,8 @@ Sampler::Sampler(const Context& ctx, VkFilter filter, const std::string& name) :
   VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   info.magFilter = filter;
   info.minFilter = filter;
-  info.mipmapMode = filter == VK_FILTER_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  info.mipmapMode =
+      filter == VK_FILTER_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
   // Clamp to edge is the border rule every filter and its CPU reference share.
   info.addressModeU = info.addressModeV = info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   info.maxLod = VK_LOD_CLAMP_NONE;
@@ -135,7 +137,9 @@ Sampler::Sampler(const Context& ctx, VkFilter filter, const std::string& name) :
   ctx.name(sampler_, VK_OBJECT_TYPE_SAMPLER, name);
 }
 
-Sampler::~Sampler() { vkDestroySampler(device_, sampler_, nullptr); }
+Sampler::~Sampler() {
+  vkDestroySampler(device_, sampler_, nullptr);
+}
 
 // ---- OneShotCommands -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@
 namespace filterlab::vk {
 
 class Buffer {
-public:
+ public:
   Buffer() = default;
   Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible,
          const std::string& name);
@@ -23,7 +23,7 @@ public:
   VkDeviceSize size() const { return size_; }
   void* mapped() const { return mapped_; }  // host-visible buffers stay mapped (coherent)
 
-private:
+ private:
   void reset();
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
@@ -40,7 +40,7 @@ struct ImageInfo {
 };
 
 class Image {
-public:
+ public:
   Image() = default;
   Image(const Context& ctx, const ImageInfo& info, const std::string& name);
   ~Image() { reset(); }
@@ -50,11 +50,11 @@ public:
   VkImage handle() const { return image_; }
   const ImageInfo& info() const { return info_; }
   VkImageAspectFlags aspect() const;
-  VkImageView view() const { return view_; }                  // all mip levels
+  VkImageView view() const { return view_; }  // all mip levels
   VkImageView mip_view(uint32_t level) const { return mip_views_.at(level); }
   VkExtent2D mip_extent(uint32_t level) const;
 
-private:
+ private:
   void reset();
   VkDevice device_ = VK_NULL_HANDLE;
   VkImage image_ = VK_NULL_HANDLE;
@@ -65,14 +65,14 @@ private:
 };
 
 class Sampler {
-public:
+ public:
   Sampler(const Context& ctx, VkFilter filter, const std::string& name);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
   VkSampler handle() const { return sampler_; }
 
-private:
+ private:
   VkDevice device_;
   VkSampler sampler_ = VK_NULL_HANDLE;
 };
@@ -81,8 +81,9 @@ private:
 // swapchain image and --screenshot buffer the present copy writes, and tests that record frames
 // by hand. Graph images and buffers get theirs from the graph, derived from the accesses passes
 // declare (a host read after the frame included: import_buffer's `after`), never from these.
-VkBufferMemoryBarrier2 buffer_barrier(VkBuffer buffer, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
-                                      VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+VkBufferMemoryBarrier2 buffer_barrier(VkBuffer buffer, VkPipelineStageFlags2 src_stage,
+                                      VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                      VkAccessFlags2 dst_access);
 inline VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineStageFlags2 src_stage,
                                              VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
                                              VkAccessFlags2 dst_access) {
@@ -92,8 +93,8 @@ VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 
                                 VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
 // Transfer writes made visible to the host reads that follow a fence or semaphore wait.
 inline VkMemoryBarrier2 copy_to_host_barrier() {
-  return memory_barrier(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                        VK_ACCESS_2_HOST_READ_BIT);
+  return memory_barrier(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 }
 void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,
                      const std::vector<VkMemoryBarrier2>& memory = {});
@@ -101,14 +102,14 @@ void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrie
 // A command pool with one primary buffer and a fence: record, submit, wait. For readback and
 // set-up work outside the frame loop.
 class OneShotCommands {
-public:
+ public:
   explicit OneShotCommands(const Context& ctx);
   ~OneShotCommands();
   OneShotCommands(const OneShotCommands&) = delete;
   OneShotCommands& operator=(const OneShotCommands&) = delete;
   void run(const std::function<void(VkCommandBuffer)>& record);
 
-private:
+ private:
   const Context& ctx_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;

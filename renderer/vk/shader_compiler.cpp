@@ -19,14 +19,14 @@ std::string read_text(const std::filesystem::path& file) {
 }
 
 class Includer : public shaderc::CompileOptions::IncluderInterface {
-public:
+ public:
   explicit Includer(std::filesystem::path include_dir) : include_dir_(std::move(include_dir)) {}
 
-  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type,
-                                     const char* requesting, size_t) override {
+  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
+                                     size_t) override {
     auto* result = new Result;
-    std::filesystem::path candidates[] = {
-        std::filesystem::path(requesting).parent_path() / requested, include_dir_ / requested};
+    std::filesystem::path candidates[] = {std::filesystem::path(requesting).parent_path() / requested,
+                                          include_dir_ / requested};
     for (const auto& path : candidates) {
       if (type == shaderc_include_type_standard && &path == &candidates[0]) continue;
       std::error_code ec;
@@ -44,7 +44,7 @@ public:
   }
   void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data); }
 
-private:
+ private:
   struct Result : shaderc_include_result {
     std::string name, text;
   };
@@ -57,10 +57,14 @@ std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
                                         const std::filesystem::path& include_dir) {
   const std::string ext = file.extension().string();
   shaderc_shader_kind kind;
-  if (ext == ".vert") kind = shaderc_vertex_shader;
-  else if (ext == ".frag") kind = shaderc_fragment_shader;
-  else if (ext == ".comp") kind = shaderc_compute_shader;
-  else throw ShaderCompileError("unknown shader stage for " + file.string() + " (want .vert, .frag or .comp)");
+  if (ext == ".vert")
+    kind = shaderc_vertex_shader;
+  else if (ext == ".frag")
+    kind = shaderc_fragment_shader;
+  else if (ext == ".comp")
+    kind = shaderc_compute_shader;
+  else
+    throw ShaderCompileError("unknown shader stage for " + file.string() + " (want .vert, .frag or .comp)");
 
   shaderc::Compiler compiler;
   shaderc::CompileOptions options;

@@ -26,7 +26,8 @@ constexpr double kExactTolerance = 1e-5;
 
 filters::BlurSettings settings_for(const char* method, int radius, const std::string& extra = "") {
   return filters::parse_blur_settings(
-      filters::parse_chain("gaussian." + std::string(method) + ":radius=" + std::to_string(radius) + extra).at(0));
+      filters::parse_chain("gaussian." + std::string(method) + ":radius=" + std::to_string(radius) + extra)
+          .at(0));
 }
 
 // comp.separable_fused stages fp32 texels in twice the shared memory of fp16 ones, so its limit
@@ -40,8 +41,8 @@ int max_radius_fp32(const vk::Context& context, const char* method) {
 }
 
 // Expects BlurFilter to refuse `method` at `radius` (with `extra` parameters), naming `limit`.
-void expect_refused(const vk::Context& context, const vk::ShaderSource& shaders, const char* method, int radius,
-                    int limit, const std::string& extra = "") {
+void expect_refused(const vk::Context& context, const vk::ShaderSource& shaders, const char* method,
+                    int radius, int limit, const std::string& extra = "") {
   const filters::BlurSettings settings = settings_for(method, radius, extra);
   passes::PassEnv env{context, shaders, 1};
   try {
@@ -112,8 +113,9 @@ TEST_F(BlurCompute, SupportFollowsTheDevicesSharedMemory) {
   const uint32_t shared = context_->report().max_compute_shared_memory;
   const int full2d = max_radius("comp.full2d_shared");
   const int separable = max_radius("comp.separable_shared");
-  std::printf("device shared memory %u bytes: comp.full2d_shared serves r <= %d, comp.separable_shared r <= %d\n",
-              shared, full2d, separable);
+  std::printf(
+      "device shared memory %u bytes: comp.full2d_shared serves r <= %d, comp.separable_shared r <= %d\n",
+      shared, full2d, separable);
   // The separable method serves every radius on any device with 32 KiB (lavapipe, NVIDIA 48 KiB).
   if (shared >= 32 * 1024) {
     EXPECT_EQ(separable, filters::kMaxRadius);
@@ -128,15 +130,16 @@ TEST_F(BlurCompute, SupportFollowsTheDevicesSharedMemory) {
   }
 
   // A radius past the limit is refused when the filter is created, naming the limit.
-  if (full2d < filters::kMaxRadius) expect_refused(*context_, *shaders_, "comp.full2d_shared", full2d + 1, full2d);
+  if (full2d < filters::kMaxRadius)
+    expect_refused(*context_, *shaders_, "comp.full2d_shared", full2d + 1, full2d);
 }
 
 TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
   const uint32_t shared = context_->report().max_compute_shared_memory;
   const int fp16 = max_radius("comp.separable_fused");
   const int fp32 = max_radius_fp32(*context_, "comp.separable_fused");
-  std::printf("device shared memory %u bytes: comp.separable_fused serves r <= %d in fp16, r <= %d in fp32\n", shared,
-              fp16, fp32);
+  std::printf("device shared memory %u bytes: comp.separable_fused serves r <= %d in fp16, r <= %d in fp32\n",
+              shared, fp16, fp32);
   // At its limit the tile is 32 x 8 outputs: (8 + 2r) staged rows of 33 + 2r vec4 (odd stride),
   // whatever the precision (the horizontal sums go over the staged texels).
   int largest = 0;
@@ -154,7 +157,8 @@ TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
     EXPECT_EQ(fp16, 18);
   }
   ASSERT_GT(fp32, 0);
-  if (fp16 < filters::kMaxRadius) expect_refused(*context_, *shaders_, "comp.separable_fused", fp16 + 1, fp16);
+  if (fp16 < filters::kMaxRadius)
+    expect_refused(*context_, *shaders_, "comp.separable_fused", fp16 + 1, fp16);
   if (fp32 < filters::kMaxRadius)
     expect_refused(*context_, *shaders_, "comp.separable_fused", fp32 + 1, fp32, ":precision=fp32");
   // The largest served radius runs, exact, on an image several tiles wide and tall, with interior
@@ -162,7 +166,8 @@ TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
   // y 3 .. 36.
   const io::ImageF image = filters::random_image(160, 90, 4, 21);
   EXPECT_LE(run("comp.separable_fused", fp32, image).max_abs, kExactTolerance) << "r=" << fp32;
-  EXPECT_LE(run("comp.separable_fused", fp16, image, "").max_abs, 2 * std::ldexp(1.0, -11)) << "fp16 r=" << fp16;
+  EXPECT_LE(run("comp.separable_fused", fp16, image, "").max_abs, 2 * std::ldexp(1.0, -11))
+      << "fp16 r=" << fp16;
 }
 
 TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
@@ -179,7 +184,8 @@ TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
     int k = 8;
     while (k > 1 && uint32_t(8 * k + 2 * r) * (33 + 2 * r) * 16 > shared) --k;
     const int tile_h = 8 * k;
-    const uint32_t w = uint32_t(32 * 4 + r - 1), h = uint32_t(tile_h * (3 + (2 * r + tile_h - 1) / tile_h) + r - 1);
+    const uint32_t w = uint32_t(32 * 4 + r - 1),
+                   h = uint32_t(tile_h * (3 + (2 * r + tile_h - 1) / tile_h) + r - 1);
     io::ImageF image = filters::random_image(w, h, 4, 31 + r);
     for (uint32_t y = 0; y < h; ++y)
       for (uint32_t x = 0; x < w; ++x)
@@ -188,12 +194,13 @@ TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
           v = 0.5f * v + 0.5f * float(x + 3 * y) / 1000;
         }
     const filters::ErrorStats e = run("comp.separable_fused", r, image);
-    EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << ","
-                                          << e.worst_y;
+    EXPECT_LE(e.max_abs, kExactTolerance)
+        << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
     worst = std::max(worst, e.max_abs);
   }
-  std::printf("comp.separable_fused fp32, groups at and next to the edges: max abs error %.3g over r = 1 .. %d\n",
-              worst, limit);
+  std::printf(
+      "comp.separable_fused fp32, groups at and next to the edges: max abs error %.3g over r = 1 .. %d\n",
+      worst, limit);
 }
 
 TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
@@ -212,13 +219,15 @@ TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
       radii += (radii.empty() ? "" : ",") + std::to_string(r);
       for (const io::ImageF* input : {&image, &tiny, &small, &single}) {
         const filters::ErrorStats e = run(method, r, *input);
-        EXPECT_LE(e.max_abs, kExactTolerance) << method << " r=" << r << " " << input->width << "x" << input->height
-                                              << " worst at " << e.worst_x << "," << e.worst_y;
+        EXPECT_LE(e.max_abs, kExactTolerance)
+            << method << " r=" << r << " " << input->width << "x" << input->height << " worst at "
+            << e.worst_x << "," << e.worst_y;
         worst = std::max(worst, e.max_abs);
       }
     }
     EXPECT_GT(served, 0) << method;
-    std::printf("%s fp32: max abs error %.3g over r in {%s} on 257x131, 13x9, 5x3 and 1x1\n", method, worst, radii.c_str());
+    std::printf("%s fp32: max abs error %.3g over r in {%s} on 257x131, 13x9, 5x3 and 1x1\n", method, worst,
+                radii.c_str());
   }
 }
 
@@ -227,8 +236,19 @@ TEST_F(BlurCompute, SizesAroundTheTileEdges) {
   // are 32 wide and 8K tall: on 32 KiB 40 at r = 3 and 24 at r = 8, on 48 KiB 64 and 40), and a
   // one-pixel line.
   for (const char* method : kMethods)
-    for (auto [w, h] : {std::pair{15u, 17u}, {17u, 63u}, {255u, 65u}, {256u, 64u}, {1u, 70u}, {300u, 1u}, {31u, 33u},
-                        {33u, 17u}, {64u, 48u}, {65u, 23u}, {33u, 41u}, {63u, 39u}, {97u, 25u}}) {
+    for (auto [w, h] : {std::pair{15u, 17u},
+                        {17u, 63u},
+                        {255u, 65u},
+                        {256u, 64u},
+                        {1u, 70u},
+                        {300u, 1u},
+                        {31u, 33u},
+                        {33u, 17u},
+                        {64u, 48u},
+                        {65u, 23u},
+                        {33u, 41u},
+                        {63u, 39u},
+                        {97u, 25u}}) {
       const io::ImageF image = filters::random_image(w, h, 4, w * 1000 + h);
       for (int r : {3, 8}) {
         const filters::ErrorStats e = run(method, r, image);
@@ -244,11 +264,12 @@ TEST_F(BlurCompute, BoxAndBinomialKernelsAreExactToo) {
       double worst = 0;
       for (int r : {1, 3, 8}) {
         const filters::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
-        EXPECT_LE(e.max_abs, kExactTolerance) << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
+        EXPECT_LE(e.max_abs, kExactTolerance)
+            << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
         worst = std::max(worst, e.max_abs);
       }
-      std::printf("%s %s fp32: max abs error %.3g over r in {1,3,8}\n", method, filters::kernel_type_name(kernel),
-                  worst);
+      std::printf("%s %s fp32: max abs error %.3g over r in {1,3,8}\n", method,
+                  filters::kernel_type_name(kernel), worst);
     }
 }
 
@@ -306,12 +327,11 @@ TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
 }
 
 TEST_F(BlurCompute, StreamStripsShareTheHeightExactly) {
-  // comp.separable_stream: groups of 64 columns (128 threads) walk down strips (the groups of a column split the
-  // height evenly, in batches of 8 rows: about 660 groups in all, strips of at least 32 rows, so
-  // these images get strips of 32 to 40 rows and some groups past the bottom that have nothing to
-  // do), fetching 2r rows ahead plus up to 7 of padding. Short last strips, strips whose lag crosses
-  // both image edges, a width of one strip plus one column, and radii whose lag is and is not a
-  // whole number of batches.
+  // comp.separable_stream: groups of 64 columns (128 threads) walk down strips (the groups of a column split
+  // the height evenly, in batches of 8 rows: about 660 groups in all, strips of at least 32 rows, so these
+  // images get strips of 32 to 40 rows and some groups past the bottom that have nothing to do), fetching 2r
+  // rows ahead plus up to 7 of padding. Short last strips, strips whose lag crosses both image edges, a width
+  // of one strip plus one column, and radii whose lag is and is not a whole number of batches.
   const int limit = max_radius_fp32(*context_, "comp.separable_stream");
   double worst = 0;
   for (auto [w, h] : {std::pair{65u, 521u}, {130u, 300u}, {64u, 129u}, {3u, 385u}, {71u, 17u}}) {
@@ -319,11 +339,11 @@ TEST_F(BlurCompute, StreamStripsShareTheHeightExactly) {
     for (int r : {1, 3, 4, 5, 8, 13, limit}) {
       if (r > limit) continue;
       const filters::ErrorStats e = run("comp.separable_stream", r, image);
-      EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << ","
-                                            << e.worst_y;
+      EXPECT_LE(e.max_abs, kExactTolerance)
+          << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);
     }
   }
-  std::printf("comp.separable_stream fp32, several strips per column: max abs error %.3g up to r = %d\n", worst,
-              limit);
+  std::printf("comp.separable_stream fp32, several strips per column: max abs error %.3g up to r = %d\n",
+              worst, limit);
 }

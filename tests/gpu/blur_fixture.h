@@ -12,9 +12,10 @@
 namespace filterlab::test {
 
 class BlurFixture : public ValidatedSuite {
-protected:
+ protected:
   // "gaussian.<method>:radius=R:kernel=K<extra>" as one chain step.
-  static filters::FilterStep blur_step(const std::string& method, int radius, const std::string& extra = ":precision=fp32",
+  static filters::FilterStep blur_step(const std::string& method, int radius,
+                                       const std::string& extra = ":precision=fp32",
                                        filters::KernelType kernel = filters::KernelType::Gaussian) {
     return filters::parse_chain("gaussian." + method + ":radius=" + std::to_string(radius) +
                                 ":kernel=" + filters::kernel_type_name(kernel) + extra)
@@ -22,7 +23,8 @@ protected:
   }
 
   // Runs one step on the GPU (on `context`, or the suite's); the output keeps the input's size.
-  static io::ImageF apply(const filters::FilterStep& step, const io::ImageF& input, const vk::Context* context = nullptr) {
+  static io::ImageF apply(const filters::FilterStep& step, const io::ImageF& input,
+                          const vk::Context* context = nullptr) {
     const io::ImageF output = filters::apply_filter(context ? *context : *context_, *shaders_, input, step);
     EXPECT_EQ(output.width, input.width);
     EXPECT_EQ(output.height, input.height);

@@ -25,7 +25,7 @@ const char* const kExactMethods[] = {"frag.quad_derivative", "comp.quad_subgroup
 
 // A second validated context beside the fixture's, with compute-shader derivatives requested.
 class BlurQuad : public test::BlurFixture {
-protected:
+ protected:
   static void SetUpTestSuite() {
     BlurFixture::SetUpTestSuite();
     vk::ContextOptions options;

@@ -27,8 +27,9 @@ TEST_F(BlurGpu, ExactMethodsMatchTheReferenceAtEveryRadius) {
     for (int r : kRadii) {
       for (const io::ImageF* input : {&image, &tiny}) {
         filters::ErrorStats e = run(method, r, *input);
-        EXPECT_LE(e.max_abs, kExactTolerance) << method << " r=" << r << " " << input->width << "x"
-                                              << input->height << " worst at " << e.worst_x << "," << e.worst_y;
+        EXPECT_LE(e.max_abs, kExactTolerance)
+            << method << " r=" << r << " " << input->width << "x" << input->height << " worst at "
+            << e.worst_x << "," << e.worst_y;
       }
     }
 }
@@ -39,7 +40,8 @@ TEST_F(BlurGpu, BoxAndBinomialKernelsAreExactToo) {
     for (const char* method : {"frag.full2d", "frag.separable"})
       for (int r : {1, 3, 8}) {
         filters::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
-        EXPECT_LE(e.max_abs, kExactTolerance) << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
+        EXPECT_LE(e.max_abs, kExactTolerance)
+            << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
       }
 }
 

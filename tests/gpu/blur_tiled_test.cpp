@@ -14,11 +14,11 @@ using namespace filterlab;
 namespace {
 
 class BlurTiled : public test::BlurFixture {
-protected:
+ protected:
   static std::string spec(int radius, const std::string& extra = ":precision=fp32",
                           filters::KernelType kernel = filters::KernelType::Gaussian) {
-    return "gaussian.comp.tiled:radius=" + std::to_string(radius) + ":kernel=" + filters::kernel_type_name(kernel) +
-           extra;
+    return "gaussian.comp.tiled:radius=" + std::to_string(radius) +
+           ":kernel=" + filters::kernel_type_name(kernel) + extra;
   }
   static io::ImageF apply(const std::string& spec, const io::ImageF& input) {
     return BlurFixture::apply(filters::parse_chain(spec).at(0), input);
@@ -49,8 +49,8 @@ io::ImageF crop(const io::ImageF& in, const filters::Roi& r) {
 
 // AMD's ROI semantics: inside dst, the blur of the source cropped to src (clamped to its edges);
 // outside dst, the input (outside=copy).
-filters::ImageD expected_with_rois(const io::ImageF& input, const std::vector<double>& w, const filters::Roi& src,
-                                   const filters::Roi& dst) {
+filters::ImageD expected_with_rois(const io::ImageF& input, const std::vector<double>& w,
+                                   const filters::Roi& src, const filters::Roi& dst) {
   const filters::ImageD blurred = filters::reference_blur(crop(input, src), w);
   filters::ImageD e{input.width, input.height, input.channels, {}};
   e.pixels.reserve(input.pixels.size());
@@ -84,14 +84,14 @@ struct RoiPair {
 
 // On 257x131: edges touched, odd offsets, one row, smaller than a tile, tile-sized, almost all.
 const RoiPair kRoiPairs[] = {
-    {{0, 0, 100, 50}, {0, 0, 100, 50}},        // both at the top-left corner
-    {{157, 81, 100, 50}, {3, 5, 100, 50}},     // source at the bottom-right corner, odd target offset
-    {{1, 3, 255, 127}, {2, 0, 255, 127}},      // nearly the whole image, target on the top edge
-    {{33, 17, 64, 64}, {97, 31, 64, 64}},      // two tiles square, interior, odd offsets
-    {{5, 7, 13, 9}, {243, 121, 13, 9}},        // smaller than a tile, target near the bottom-right
-    {{10, 20, 37, 1}, {219, 130, 37, 1}},      // a single row, target on the bottom row
-    {{0, 0, 257, 131}, {0, 0, 257, 131}},      // the whole image: nothing outside
-    {{71, 0, 1, 131}, {256, 0, 1, 131}},       // a single column, target on the right edge
+    {{0, 0, 100, 50}, {0, 0, 100, 50}},     // both at the top-left corner
+    {{157, 81, 100, 50}, {3, 5, 100, 50}},  // source at the bottom-right corner, odd target offset
+    {{1, 3, 255, 127}, {2, 0, 255, 127}},   // nearly the whole image, target on the top edge
+    {{33, 17, 64, 64}, {97, 31, 64, 64}},   // two tiles square, interior, odd offsets
+    {{5, 7, 13, 9}, {243, 121, 13, 9}},     // smaller than a tile, target near the bottom-right
+    {{10, 20, 37, 1}, {219, 130, 37, 1}},   // a single row, target on the bottom row
+    {{0, 0, 257, 131}, {0, 0, 257, 131}},   // the whole image: nothing outside
+    {{71, 0, 1, 131}, {256, 0, 1, 131}},    // a single column, target on the right edge
 };
 
 }  // namespace
@@ -126,9 +126,11 @@ TEST_F(BlurTiled, BoxAndBinomialKernelsAreExactToo) {
   for (auto kernel : {filters::KernelType::Box, filters::KernelType::Binomial})
     for (int r : {1, 3, 8}) {
       const std::string s = spec(r, ":precision=fp32", kernel);
-      const filters::ErrorStats e = filters::compare(apply(s, image), filters::reference_blur(image, weights(s)));
+      const filters::ErrorStats e =
+          filters::compare(apply(s, image), filters::reference_blur(image, weights(s)));
       EXPECT_LE(e.max_abs, kExactTolerance) << filters::kernel_type_name(kernel) << " r=" << r;
-      std::printf("comp.tiled %s r=%d: max abs error %.3g\n", filters::kernel_type_name(kernel), r, e.max_abs);
+      std::printf("comp.tiled %s r=%d: max abs error %.3g\n", filters::kernel_type_name(kernel), r,
+                  e.max_abs);
     }
 }
 
@@ -150,7 +152,8 @@ TEST_F(BlurTiled, ExactOnTheHdrScene) {
   const io::ImageF scene = headless::run_headless(o).images.at("scene");
   ASSERT_GT(io::channel_max(scene, 0), 4.0f);
   for (int r : {1, 3}) {
-    const filters::ErrorStats e = filters::compare(apply(spec(r), scene), filters::reference_blur(scene, weights(spec(r))));
+    const filters::ErrorStats e =
+        filters::compare(apply(spec(r), scene), filters::reference_blur(scene, weights(spec(r))));
     EXPECT_LE(e.max_abs, 50 * kExactTolerance) << "r=" << r;  // values reach ~50: fp32 rounding scales
     std::printf("comp.tiled HDR scene r=%d: max abs error %.3g\n", r, e.max_abs);
   }
@@ -163,16 +166,17 @@ TEST_F(BlurTiled, RoisPoisonedOutsideExactInside) {
   for (int r : {1, 2, 3, 8}) {
     double worst = 0;
     for (const RoiPair& p : kRoiPairs) {
-      const std::string s = spec(r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(p.src) +
-                                        ":dst_roi=" + roi_spec(p.dst));
+      const std::string s = spec(
+          r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(p.src) + ":dst_roi=" + roi_spec(p.dst));
       const io::ImageF out = apply(s, image);
       EXPECT_EQ(unpoisoned_outside(out, p.dst), 0u) << s;
-      const filters::ErrorStats e = filters::compare(out, expected_with_rois(image, weights(s), p.src, p.dst), p.dst);
+      const filters::ErrorStats e =
+          filters::compare(out, expected_with_rois(image, weights(s), p.src, p.dst), p.dst);
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);
     }
-    std::printf("comp.tiled ROIs r=%d: max abs error %.3g inside, outside untouched (%zu ROI pairs)\n", r, worst,
-                std::size(kRoiPairs));
+    std::printf("comp.tiled ROIs r=%d: max abs error %.3g inside, outside untouched (%zu ROI pairs)\n", r,
+                worst, std::size(kRoiPairs));
   }
 }
 
@@ -183,7 +187,8 @@ TEST_F(BlurTiled, RoisCopyTheInputOutside) {
     for (const RoiPair& p : kRoiPairs) {
       const std::string s =
           spec(r, ":precision=fp32:src_roi=" + roi_spec(p.src) + ":dst_roi=" + roi_spec(p.dst));
-      const filters::ErrorStats e = filters::compare(apply(s, image), expected_with_rois(image, weights(s), p.src, p.dst));
+      const filters::ErrorStats e =
+          filters::compare(apply(s, image), expected_with_rois(image, weights(s), p.src, p.dst));
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
     }
 }
@@ -197,11 +202,14 @@ TEST_F(BlurTiled, NothingOutsideTheSourceRoiIsRead) {
     for (uint32_t x = 0; x < image.width; ++x)
       if (x < src.x || x >= src.x + src.width || y < src.y || y >= src.y + src.height)
         for (uint32_t c = 0; c < 4; ++c) image.pixels[(size_t(y) * image.width + x) * 4 + c] = 1e4f;
-  for (const filters::Roi dst : {filters::Roi{40, 30, 101, 83}, filters::Roi{0, 0, 101, 83}, filters::Roi{99, 67, 101, 83}})
+  for (const filters::Roi dst :
+       {filters::Roi{40, 30, 101, 83}, filters::Roi{0, 0, 101, 83}, filters::Roi{99, 67, 101, 83}})
     for (int r : {1, 2, 4, 7, 16}) {
-      const std::string s = spec(r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(src) + ":dst_roi=" + roi_spec(dst));
+      const std::string s =
+          spec(r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(src) + ":dst_roi=" + roi_spec(dst));
       const io::ImageF out = apply(s, image);
-      const filters::ErrorStats e = filters::compare(out, expected_with_rois(image, weights(s), src, dst), dst);
+      const filters::ErrorStats e =
+          filters::compare(out, expected_with_rois(image, weights(s), src, dst), dst);
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
       EXPECT_EQ(unpoisoned_outside(out, dst), 0u) << s;
     }
@@ -227,8 +235,8 @@ TEST_F(BlurTiled, RoisThatDoNotFitAreRefused) {
     }
   }
   const std::string ok = spec(2, ":precision=fp32:src_roi=10x10+54+30:dst_roi=10x10+0+0");
-  const filters::ErrorStats e = filters::compare(apply(ok, image),
-                                                 expected_with_rois(image, weights(ok), {54, 30, 10, 10}, {0, 0, 10, 10}));
+  const filters::ErrorStats e = filters::compare(
+      apply(ok, image), expected_with_rois(image, weights(ok), {54, 30, 10, 10}, {0, 0, 10, 10}));
   EXPECT_LE(e.max_abs, kExactTolerance);
 }
 
@@ -237,7 +245,8 @@ TEST_F(BlurTiled, CliRefusesARoiOutsideTheImage) {
       "run --headless --validation --size 64x48 --frames 2 --warmup 1 --chain "
       "gaussian.comp.tiled:radius=2:src_roi=10x10+0+0:dst_roi=10x10+60+0");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("dst_roi 10x10+60+0 does not fit in the 64x48 image"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("dst_roi 10x10+60+0 does not fit in the 64x48 image"), std::string::npos)
+      << r.output;
   EXPECT_EQ(r.output.find("terminate"), std::string::npos) << r.output;
   const auto good = test::run_binary(
       "run --headless --validation --size 64x48 --frames 2 --warmup 1 --chain "

@@ -57,10 +57,16 @@ TEST(CliExit, RunsAreDeterministicByteForByte) {
   std::string outputs[2];
   for (int run = 0; run < 2; ++run) {
     const std::string prefix = dir + "/" + std::to_string(run);
-    auto r = run_binary("run --headless --validation --size 120x80 --frames 2 --warmup 1 --chain copy --jitter"
-                        " --capture final=" + prefix + "-final.png --capture scene=" + prefix + "-scene.pfm"
-                        " --capture depth=" + prefix + "-depth.png --capture motion=" + prefix + "-motion.pfm"
-                        " --timings " + prefix + ".json");
+    auto r = run_binary(
+        "run --headless --validation --size 120x80 --frames 2 --warmup 1 --chain copy --jitter"
+        " --capture final=" +
+        prefix + "-final.png --capture scene=" + prefix +
+        "-scene.pfm"
+        " --capture depth=" +
+        prefix + "-depth.png --capture motion=" + prefix +
+        "-motion.pfm"
+        " --timings " +
+        prefix + ".json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("tonemap"), std::string::npos) << r.output;  // the table
     for (const char* name : {"-final.png", "-scene.pfm", "-depth.png", "-motion.pfm"}) {
@@ -75,7 +81,8 @@ TEST(CliExit, RunsAreDeterministicByteForByte) {
 
 TEST(CliExit, RuntimeShaderCompilationMatchesBuildTimeSpirv) {
   const std::string dir = filterlab::test::temp_dir("runtime-glsl");
-  auto a = run_binary("run --headless --validation --size 64x48 --frames 1 --warmup 0 --capture final=" + dir + "/a.png");
+  auto a = run_binary(
+      "run --headless --validation --size 64x48 --frames 1 --warmup 0 --capture final=" + dir + "/a.png");
   auto b = run_binary("run --headless --validation --size 64x48 --frames 1 --warmup 0 --shader-source " +
                       std::string(FILTERLAB_SHADER_SOURCE_DIR) + " --capture final=" + dir + "/b.png");
   ASSERT_EQ(a.exit_code, 0) << a.output;

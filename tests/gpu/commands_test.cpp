@@ -58,7 +58,8 @@ TEST(Commands, FilterPfmIsExactAgainstTheReference) {
   filters::KernelSpec spec;
   spec.type = filters::KernelType::Binomial;
   spec.radius = 4;
-  const filters::ErrorStats e = filters::compare(output, filters::reference_blur(input, filters::kernel_weights(spec)));
+  const filters::ErrorStats e =
+      filters::compare(output, filters::reference_blur(input, filters::kernel_weights(spec)));
   EXPECT_LE(e.max_abs, 1e-5);
 }
 
@@ -71,11 +72,13 @@ TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
   spec.radius = 2;
   const std::vector<double> weights = filters::kernel_weights(spec);
   for (bool raw : {false, true}) {
-    auto r = test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
-                              "/out.png --method frag.full2d --radius 2 --precision fp32" + (raw ? " --raw" : ""));
+    auto r =
+        test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
+                         "/out.png --method frag.full2d --radius 2 --precision fp32" + (raw ? " --raw" : ""));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const io::Encoding encoding = raw ? io::Encoding::Raw : io::Encoding::Srgb;
-    const filters::ImageD expected = filters::reference_blur(io::read_image_file(dir + "/in.png", encoding), weights);
+    const filters::ImageD expected =
+        filters::reference_blur(io::read_image_file(dir + "/in.png", encoding), weights);
     const io::ImageU8 out = io::read_png(dir + "/out.png");
     int worst = 0;
     for (size_t i = 0; i < out.rgba.size(); ++i) {
@@ -97,15 +100,18 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
       {"--input " + dir + "/corrupt.png --output " + out + " --method frag.full2d", "cannot read"},
       {"--input " + dir + "/truncated.pfm --output " + out + " --method frag.full2d", "cannot read"},
       {"--input " + dir + "/missing.png --output " + out + " --method frag.full2d", "cannot read"},
-      {"--input " + dir + "/ok.pfm --output " + dir + "/out.gif --method frag.full2d", "unsupported file type"},
+      {"--input " + dir + "/ok.pfm --output " + dir + "/out.gif --method frag.full2d",
+       "unsupported file type"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.none", "unknown method"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --radius 0", "radius wants"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --sigma x", "sigma wants"},
       {"--input " + dir + "/ok.pfm --output " + out, "needs --method"},
       {"--output " + out + " --method frag.full2d", "needs --input"},
-      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
+      {"--input " + dir + "/ok.pfm --output " + out +
+           " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
        "are for comp.tiled"},
-      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --bogus", "unknown option '--bogus'"},
+      {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --bogus",
+       "unknown option '--bogus'"},
   };
   for (const auto& [args, message] : cases) {
     auto r = test::run_binary("filter " + args);
@@ -119,31 +125,39 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
 
 TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
   const std::string dir = test::temp_dir("bench");
-  auto r = test::run_binary("bench --validation --sizes 37x23 --radii 1,2 --methods frag.full2d,frag.separable "
-                            "--frames 4 --warmup 1 --warmup-ms 0 --inputs 3 --precision fp16,fp32 --quiet --json " +
-                            dir + "/b.json --csv " + dir + "/b.csv");
+  auto r = test::run_binary(
+      "bench --validation --sizes 37x23 --radii 1,2 --methods frag.full2d,frag.separable "
+      "--frames 4 --warmup 1 --warmup-ms 0 --inputs 3 --precision fp16,fp32 --quiet --json " +
+      dir + "/b.json --csv " + dir + "/b.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/b.json");
-  for (const char* key : {"schema", "git_revision", "date", "device", "timings_are", "frames", "warmup", "inputs", "cases"})
+  for (const char* key :
+       {"schema", "git_revision", "date", "device", "timings_are", "frames", "warmup", "inputs", "cases"})
     EXPECT_TRUE(j.contains(key)) << key;
   for (const char* key : {"name", "driver", "api_version", "timestamp_period_ns", "timestamp_valid_bits",
                           "pipeline_statistics"})
     EXPECT_TRUE(j["device"].contains(key)) << key;
-  EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos) << "lavapipe timings are CPU timings";
+  EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos)
+      << "lavapipe timings are CPU timings";
   ASSERT_EQ(j["cases"].size(), 2u * (1 + 2 * 2));  // per precision: copy + 2 radii x 2 methods
   int copies = 0;
   for (const json& c : j["cases"]) {
-    for (const char* key : {"method", "stage", "radius", "width", "height", "precision", "median_us", "p5_us",
-                            "p95_us", "gpixels_per_s", "copy_ratio", "fetches_per_pixel", "shared_reads_per_pixel",
-                            "shared_writes_per_pixel", "error", "passes", "pipelines"})
+    for (const char* key :
+         {"method", "stage", "radius", "width", "height", "precision", "median_us", "p5_us", "p95_us",
+          "gpixels_per_s", "copy_ratio", "fetches_per_pixel", "shared_reads_per_pixel",
+          "shared_writes_per_pixel", "error", "passes", "pipelines"})
       EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).
-    const std::string expected = c["method"] == "copy" ? "copy" : c["method"] == "frag.full2d" ? "frag_full2d" : "frag_separable";
-    ASSERT_EQ(c["pipelines"].size(), c["method"] == "frag.separable" ? 2u : 1u) << c.dump();  // one per direction
+    const std::string expected = c["method"] == "copy"          ? "copy"
+                                 : c["method"] == "frag.full2d" ? "frag_full2d"
+                                                                : "frag_separable";
+    ASSERT_EQ(c["pipelines"].size(), c["method"] == "frag.separable" ? 2u : 1u)
+        << c.dump();  // one per direction
     for (const json& p : c["pipelines"])
       EXPECT_NE(p["name"].get<std::string>().find(expected), std::string::npos) << c.dump();
-    EXPECT_EQ(c["pipelines"][0]["statistics"].empty(), !j["device"]["pipeline_statistics"].get<bool>()) << c.dump();
+    EXPECT_EQ(c["pipelines"][0]["statistics"].empty(), !j["device"]["pipeline_statistics"].get<bool>())
+        << c.dump();
     EXPECT_GT(c["median_us"].get<double>(), 0.0) << c.dump();
     EXPECT_EQ(c["frames"].get<int>(), 4);
     EXPECT_LE(c["p5_us"].get<double>(), c["median_us"].get<double>());
@@ -164,8 +178,9 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
 }
 
 TEST(Commands, BenchRejectsBadArguments) {
-  for (const char* args : {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8",
-                                  "--frames 0", "--kernel tent", "--json /nonexistent/dir/b.json", "--what"}) {
+  for (const char* args :
+       {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8", "--frames 0",
+        "--kernel tent", "--json /nonexistent/dir/b.json", "--what"}) {
     auto r = test::run_binary(std::string("bench ") + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
   }
@@ -173,7 +188,8 @@ TEST(Commands, BenchRejectsBadArguments) {
 
 TEST(Commands, QualityTableCoversEveryMethod) {
   const std::string dir = test::temp_dir("quality");
-  auto r = test::run_binary("quality --validation --size 48x32 --radii 1,2 --markdown " + dir + "/q.md --json " + dir + "/q.json");
+  auto r = test::run_binary("quality --validation --size 48x32 --radii 1,2 --markdown " + dir +
+                            "/q.md --json " + dir + "/q.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/q.json");
   ASSERT_EQ(j["methods"].size(), filters::blur_methods().size());
@@ -184,7 +200,8 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   }
   std::ifstream md(dir + "/q.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
-  for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
+  for (const filters::BlurMethod& m : filters::blur_methods())
+    EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
 }
 
 TEST(Commands, CompareKnownPairs) {
@@ -203,8 +220,8 @@ TEST(Commands, CompareKnownPairs) {
   EXPECT_NE(same.output.find("inf"), std::string::npos);
   EXPECT_EQ(s["ssim"].get<double>(), 1.0);
   EXPECT_EQ(s["max_abs"].get<double>(), 0.0);
-  auto offset = test::run_binary("compare " + dir + "/a.pfm " + dir + "/b.pfm --json " + dir + "/offset.json --diff " +
-                                 dir + "/diff.png");
+  auto offset = test::run_binary("compare " + dir + "/a.pfm " + dir + "/b.pfm --json " + dir +
+                                 "/offset.json --diff " + dir + "/diff.png");
   ASSERT_EQ(offset.exit_code, 0) << offset.output;
   const json o = read_json(dir + "/offset.json");
   EXPECT_DOUBLE_EQ(o["mse"].get<double>(), 0.0625);
@@ -231,7 +248,8 @@ TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
   io::write_pfm(dir + "/a.pfm", filters::random_image(10, 10, 3, 1));
   io::write_pfm(dir + "/b.pfm", filters::random_image(11, 10, 3, 1));
   { std::ofstream(dir + "/bad.png") << "nope"; }
-  for (const std::string args : {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {
+  for (const std::string args :
+       {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {
     std::string full;
     for (size_t start = 0; start < args.size();) {
       size_t space = args.find(' ', start);
@@ -249,8 +267,10 @@ TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
 // without console errors and shows two plots per stage and size.
 TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   const std::string dir = test::temp_dir("report");
-  auto bench = test::run_binary("bench --sizes 29x17,31x19 --radii 1,2 --methods frag.full2d,comp.tiled --frames 3 "
-                                "--warmup 1 --warmup-ms 0 --quiet --json " + dir + "/b.json --captures " + dir);
+  auto bench = test::run_binary(
+      "bench --sizes 29x17,31x19 --radii 1,2 --methods frag.full2d,comp.tiled --frames 3 "
+      "--warmup 1 --warmup-ms 0 --quiet --json " +
+      dir + "/b.json --captures " + dir);
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_TRUE(std::filesystem::exists(dir + "/comp.tiled_r2_31x19_fp16_diff.png"));
   auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
@@ -259,9 +279,10 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   EXPECT_NE(report.output.find("8 plots"), std::string::npos) << report.output;
 
   if (std::system("command -v chromium >/dev/null 2>&1") != 0) GTEST_SKIP() << "chromium is not installed";
-  const std::string command = "chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 "
-                              "--user-data-dir=" + dir + "/profile --dump-dom file://" + dir + "/report.html 2>" +
-                              dir + "/console.txt";
+  const std::string command =
+      "chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 "
+      "--user-data-dir=" +
+      dir + "/profile --dump-dom file://" + dir + "/report.html 2>" + dir + "/console.txt";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string dom;
@@ -270,11 +291,13 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) dom.append(buffer, n);
   ASSERT_EQ(pclose(pipe), 0) << "chromium failed";
   size_t plots = 0;
-  for (size_t at = dom.find("<svg class=\"plot\""); at != std::string::npos; at = dom.find("<svg class=\"plot\"", at + 1))
+  for (size_t at = dom.find("<svg class=\"plot\""); at != std::string::npos;
+       at = dom.find("<svg class=\"plot\"", at + 1))
     ++plots;
   EXPECT_EQ(plots, 8u) << "the DOM Chromium built";
   size_t thumbnails = 0;  // an output and an error heat map per case, inline
-  for (size_t at = dom.find("data:image/png;base64,"); at != std::string::npos; at = dom.find("data:image/png;base64,", at + 1))
+  for (size_t at = dom.find("data:image/png;base64,"); at != std::string::npos;
+       at = dom.find("data:image/png;base64,", at + 1))
     ++thumbnails;
   EXPECT_EQ(thumbnails, 2u * 2 * 2 * 2) << "sizes x radii x methods x (output, diff)";
   std::ifstream console(dir + "/console.txt");
@@ -287,15 +310,18 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
 // the most of its pipelines, and a dash where there are none.
 TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
   const std::string dir = test::temp_dir("report-registers");
-  auto bench = test::run_binary("bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
-                                "--warmup 1 --warmup-ms 0 --no-error --quiet --json " + dir + "/b.json");
+  auto bench = test::run_binary(
+      "bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
+      "--warmup 1 --warmup-ms 0 --no-error --quiet --json " +
+      dir + "/b.json");
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   json j = read_json(dir + "/b.json");
   for (json& c : j["cases"]) {
     if (c["method"] != "frag.separable") continue;
     ASSERT_EQ(c["pipelines"].size(), 2u);
     c["pipelines"][0]["statistics"] = {{"Register Count", 77.0}, {"Binary Size", 5000.0}};
-    c["pipelines"][1]["statistics"] = {{"Fragment Shader: Register Count", 123.0}};  // a graphics pipeline's stage
+    c["pipelines"][1]["statistics"] = {
+        {"Fragment Shader: Register Count", 123.0}};  // a graphics pipeline's stage
   }
   std::ofstream(dir + "/b.json") << j.dump();
   auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");

@@ -67,7 +67,7 @@ struct Outcome {
 // A per-slot staging buffer copied into a graph image every frame, so a test can change an
 // input between frames while the previous frame is still in flight.
 class SlotUpload {
-public:
+ public:
   SlotUpload(const vk::Context& ctx, uint32_t width, uint32_t height, uint32_t slots)
       : width_(width), height_(height) {
     for (uint32_t i = 0; i < slots; ++i)
@@ -93,14 +93,15 @@ public:
         });
   }
 
-private:
+ private:
   uint32_t width_, height_;
   std::vector<vk::Buffer> staging_;
 };
 
 // Two images uploaded into a graph as "a" and "b" (RGBA32F), for tests that declare their own passes.
 struct UploadedPair {
-  UploadedPair(const passes::PassEnv& env, graph::RenderGraph& graph, const io::ImageF& a, const io::ImageF& b)
+  UploadedPair(const passes::PassEnv& env, graph::RenderGraph& graph, const io::ImageF& a,
+               const io::ImageF& b)
       : upload_a(env, a, VK_FORMAT_R32G32B32A32_SFLOAT), upload_b(env, b, VK_FORMAT_R32G32B32A32_SFLOAT) {
     upload_a.add_to(graph, "a");
     upload_b.add_to(graph, "b");
@@ -109,7 +110,7 @@ struct UploadedPair {
 };
 
 class ComparePassTest : public test::ValidatedSuite {
-protected:
+ protected:
   // One frame: upload A (and B unless null: then the pass compares A with itself), compare, read back.
   static Outcome run(const io::ImageF& a, const io::ImageF* b, const CompareSettings& settings,
                      VkFormat display_format = VK_FORMAT_R32G32B32A32_SFLOAT) {

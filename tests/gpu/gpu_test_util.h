@@ -25,7 +25,7 @@ inline headless::RunOptions validated_run(uint32_t width, uint32_t height) {
 // One validated context (synchronization validation included) per suite: creating one per case
 // would dominate the run time. Any validation message fails the case that caused it.
 class ValidatedSuite : public ::testing::Test {
-protected:
+ protected:
   static void SetUpTestSuite() {
     vk::ContextOptions options;
     options.validation = true;
@@ -61,8 +61,8 @@ inline ProcessResult run_binary(const std::string& args, const std::string& env 
 }
 
 inline std::string temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("filterlab-" + name + "-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("filterlab-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

@@ -126,7 +126,8 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   const vk::PipelineLayoutDesc sampled_to_storage{
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0};
   vk::Pipeline accumulate(ctx, shaders, vk::ComputePipelineDesc{"accumulate.comp", sampled_to_storage, {}});
-  vk::Pipeline fill(ctx, shaders, vk::ComputePipelineDesc{"fill.comp", {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0}, {}});
+  vk::Pipeline fill(ctx, shaders,
+                    vk::ComputePipelineDesc{"fill.comp", {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0}, {}});
   vk::Pipeline down(ctx, shaders, vk::ComputePipelineDesc{"down.comp", sampled_to_storage, {}});
   vk::Pipeline copy_out(ctx, shaders, vk::ComputePipelineDesc{"copy_out.comp", sampled_to_storage, {}});
 
@@ -139,11 +140,15 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
       .read_history("acc", Usage::SampledCompute)
       .write("acc", Usage::StorageWriteCompute)
       .execute([&](graph::PassContext& c) {
-        c.bind(accumulate).sampled_history(0, "acc", graph::Filter::Nearest).storage(1, "acc").dispatch_over("acc", 8, 8);
+        c.bind(accumulate)
+            .sampled_history(0, "acc", graph::Filter::Nearest)
+            .storage(1, "acc")
+            .dispatch_over("acc", 8, 8);
       });
   g.add_pass("fill", graph::PassKind::Compute)
       .write("pyramid", Usage::StorageWriteCompute, graph::mip(0))
-      .execute([&](graph::PassContext& c) { c.bind(fill).storage(0, "pyramid").dispatch_over("pyramid", 8, 8); });
+      .execute(
+          [&](graph::PassContext& c) { c.bind(fill).storage(0, "pyramid").dispatch_over("pyramid", 8, 8); });
   for (uint32_t level = 1; level < 3; ++level)
     g.add_pass("down" + std::to_string(level), graph::PassKind::Compute)
         .read("pyramid", Usage::SampledCompute, graph::mip(level - 1))
@@ -158,7 +163,10 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
       .read("pyramid", Usage::SampledCompute, graph::mip(2))
       .write("level2", Usage::StorageWriteCompute)
       .execute([&](graph::PassContext& c) {
-        c.bind(copy_out).sampled(0, "pyramid", graph::Filter::Nearest).storage(1, "level2").dispatch_over("level2", 8, 8);
+        c.bind(copy_out)
+            .sampled(0, "pyramid", graph::Filter::Nearest)
+            .storage(1, "level2")
+            .dispatch_over("level2", 8, 8);
       });
 
   graph::Executor executor(ctx, 2, true);
@@ -330,7 +338,8 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
 
 TEST(GraphGpu, ShaderCompileErrorsNameTheFileAndLine) {
   const std::filesystem::path dir = test::temp_dir("bad-shader");
-  write_file(dir / "broken.comp", "#version 460\nlayout(local_size_x = 1) in;\nvoid main() { undefined_call(); }\n");
+  write_file(dir / "broken.comp",
+             "#version 460\nlayout(local_size_x = 1) in;\nvoid main() { undefined_call(); }\n");
   try {
     vk::compile_glsl_file(dir / "broken.comp", dir);
     FAIL();
@@ -449,7 +458,8 @@ TEST(GraphGpu, ImportedBuffersAreForgottenOnceTheGraphStopsUsingThem) {
   auto source = [&](uint32_t) { return graph::ExternalBuffer{shared.handle(), shared.size()}; };
   graph::RenderGraph writes, other, reads;
   writes.import_buffer("shared", source, graph::BufferUsage::HostRead);
-  writes.add_pass("write", graph::PassKind::Compute).write_buffer("shared").execute([](graph::PassContext&) {});
+  writes.add_pass("write", graph::PassKind::Compute).write_buffer("shared").execute([](graph::PassContext&) {
+  });
   for (graph::RenderGraph* g : {&writes, &other, &reads}) {
     g->declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
     clear_pass(*g, "image");

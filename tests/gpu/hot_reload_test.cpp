@@ -91,17 +91,17 @@ class Frames {
     last_poll_ = library_.poll(frame_);
     // Earlier frames wrote the same buffer: order their writes (and the host's read of them,
     // which happened before this submission) before this frame's write.
-    vk::record_barriers(cmd, {vk::buffer_barrier(buffer_, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)});
+    vk::record_barriers(
+        cmd, {vk::buffer_barrier(buffer_, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT)});
     const vk::Pipeline& p = *pipeline;
     vkCmdBindPipeline(cmd, p.bind_point(), p.handle());
     vk::DescriptorPush().storage_buffer(0, buffer_.handle(), 4).push(ctx_, cmd, p);
     vkCmdDispatch(cmd, 1, 1, 1);
     vk::record_barriers(cmd, {vk::buffer_barrier(buffer_, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                                                 VK_ACCESS_2_HOST_READ_BIT)});
+                                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT)});
     ring_.submit(frame_);
     ++frame_;
   }

@@ -14,7 +14,6 @@
 using namespace filterlab;
 using namespace filterlab::test;
 
-
 TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinalImage) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window");

@@ -63,5 +63,4 @@ inline int max_abs_difference(const io::ImageU8& a, const io::ImageU8& b) {
   return worst;
 }
 
-
 }  // namespace filterlab::test

@@ -30,7 +30,8 @@ headless::RunOptions still_run(uint32_t width, uint32_t height, const std::strin
 }
 
 // Mean |a-b| over RGB in a rectangle.
-double mean_difference(const io::ImageU8& a, const io::ImageU8& b, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
+double mean_difference(const io::ImageU8& a, const io::ImageU8& b, uint32_t x0, uint32_t y0, uint32_t x1,
+                       uint32_t y1) {
   double sum = 0;
   for (uint32_t y = y0; y < y1; ++y)
     for (uint32_t x = x0; x < x1; ++x)
@@ -140,7 +141,8 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-shot");
   headless::RunOptions run = still_run(240, 160, "gaussian.frag.separable:radius=2");
-  run.captures = {{"final", dir + "/final.png"}, {"b.final", dir + "/b-final.png"}, {"gaussian", dir + "/a.pfm"}};
+  run.captures = {
+      {"final", dir + "/final.png"}, {"b.final", dir + "/b-final.png"}, {"gaussian", dir + "/a.pfm"}};
   app::WindowOptions window;
   window.frames = 12;
   window.hot_reload = false;
@@ -158,7 +160,8 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   ASSERT_TRUE(std::filesystem::exists(stem + ".b.pfm"));
 
   // The PNG is the split view without the panel: A left of the divider (the middle), B right of it.
-  const io::ImageU8 shot = io::read_png(png), a = io::read_png(dir + "/final.png"), b = io::read_png(dir + "/b-final.png");
+  const io::ImageU8 shot = io::read_png(png), a = io::read_png(dir + "/final.png"),
+                    b = io::read_png(dir + "/b-final.png");
   ASSERT_EQ(shot.width, 240u);
   ASSERT_EQ(shot.height, 160u);
   EXPECT_EQ(mean_difference(shot, a, 0, 0, 119, 160), 0.0);
@@ -371,7 +374,8 @@ TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
   EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
   EXPECT_EQ(r.frames, 30u);
   ASSERT_EQ(errors_while_broken.size(), 1u);
-  EXPECT_NE(errors_while_broken[0].file.find("tonemap.comp"), std::string::npos) << errors_while_broken[0].file;
+  EXPECT_NE(errors_while_broken[0].file.find("tonemap.comp"), std::string::npos)
+      << errors_while_broken[0].file;
   EXPECT_GT(errors_while_broken[0].line, 0u);
   EXPECT_FALSE(errors_while_broken[0].log.empty());
   EXPECT_EQ(errors_after_fix, 0u);

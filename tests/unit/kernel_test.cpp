@@ -1,6 +1,6 @@
+#include "filters/kernel.h"
 #include "filters/blur_filter.h"
 #include "filters/blur_methods.h"
-#include "filters/kernel.h"
 #include "filters/reference.h"
 
 #include <gtest/gtest.h>
@@ -281,8 +281,8 @@ TEST(Kernel, StreamedSeparableBlurDispatchesOneWave) {
   EXPECT_EQ(separable_stream_groups({3840, 2160}, 128), Groups(60, 10));
   EXPECT_EQ(separable_stream_groups({3840, 2160}, 46), Groups(60, 3));
   EXPECT_EQ(separable_stream_groups({1920, 1080}, 132), Groups(30, 22));
-  EXPECT_EQ(separable_stream_groups({3841, 2160}, 8), Groups(61, 1));      // 40 groups: one a strip
-  EXPECT_EQ(separable_stream_groups({65, 521}, 0), Groups(2, 16));         // strips of 32 rows or more
+  EXPECT_EQ(separable_stream_groups({3841, 2160}, 8), Groups(61, 1));  // 40 groups: one a strip
+  EXPECT_EQ(separable_stream_groups({65, 521}, 0), Groups(2, 16));     // strips of 32 rows or more
   EXPECT_EQ(separable_stream_groups({3, 17}, 132), Groups(1, 1));
 }
 

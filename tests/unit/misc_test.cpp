@@ -19,7 +19,7 @@ TEST(Stats, MedianAndPercentilesInterpolate) {
   EXPECT_DOUBLE_EQ(s.median, 3);
   EXPECT_DOUBLE_EQ(s.min, 1);
   EXPECT_DOUBLE_EQ(s.max, 5);
-  EXPECT_DOUBLE_EQ(s.p5, 1.2);   // 0.05 * 4 = 0.2 of the way from 1 to 2
+  EXPECT_DOUBLE_EQ(s.p5, 1.2);  // 0.05 * 4 = 0.2 of the way from 1 to 2
   EXPECT_DOUBLE_EQ(s.p95, 4.8);
   EXPECT_DOUBLE_EQ(headless::summarize({1, 2, 3, 4}).median, 2.5);
   EXPECT_EQ(headless::summarize({}).count, 0u);
@@ -52,10 +52,11 @@ TEST(GpuTimer, ElapsedMasksValidBitsAndSurvivesWrap) {
 }
 
 TEST(Cli, ParsesARun) {
-  auto o = app::parse_cli({"run", "--headless", "--size", "333x197", "--frames", "7", "--warmup", "0",
-                           "--chain", "copy", "--capture", "final=/tmp/x.png", "--camera", "fixed",
-                           "--animate", "off", "--jitter", "--validation", "--device", "llvm"},
-                          "/opt/fl");
+  auto o = app::parse_cli(
+      {"run",       "--headless", "--size",   "333x197",      "--frames",         "7",        "--warmup",
+       "0",         "--chain",    "copy",     "--capture",    "final=/tmp/x.png", "--camera", "fixed",
+       "--animate", "off",        "--jitter", "--validation", "--device",         "llvm"},
+      "/opt/fl");
   EXPECT_EQ(o.command, app::Command::Run);
   EXPECT_TRUE(o.headless);
   EXPECT_EQ(o.run.size.width, 333u);
@@ -83,9 +84,10 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 }
 
 TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
-  const auto o = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--method", "comp.tiled",
-                                 "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
-                                "/bin");
+  const auto o =
+      app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--method", "comp.tiled",
+                      "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
+                     "/bin");
   EXPECT_EQ(o.command, app::Command::Filter);
   EXPECT_EQ(o.filter.spec, "gaussian.comp.tiled:radius=3:src_roi=30x20+1+2:dst_roi=30x20+0+0");
   EXPECT_TRUE(o.filter.raw);
@@ -105,11 +107,14 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
   expect_usage_error({"bench", "--radii", "1,,2"}, "comma-separated");
   expect_usage_error({"bench", "--methods", "frag.fastest"}, "unknown method 'frag.fastest'");
   expect_usage_error({"filter", "--input", "a.png"}, "needs --output");
-  expect_usage_error({"filter", "--input", "a.tga", "--output", "b.png", "--method", "frag.full2d"}, "unsupported file type");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "frag.full2d", "--radius", "1:sigma=2"},
-                     "not a valid value");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--src-roi", "1,2"},
-                     "--src-roi wants x,y,w,h");
+  expect_usage_error({"filter", "--input", "a.tga", "--output", "b.png", "--method", "frag.full2d"},
+                     "unsupported file type");
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "frag.full2d", "--radius", "1:sigma=2"},
+      "not a valid value");
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--src-roi", "1,2"},
+      "--src-roi wants x,y,w,h");
   expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
   expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
   expect_usage_error({}, "no command");
@@ -211,9 +216,9 @@ TEST(HalfFloat, EveryFiniteHalfRoundTripsThroughFloat) {
 
 TEST(HalfFloat, RoundsToNearestEvenAndOverflowsToInfinity) {
   EXPECT_EQ(vk::float_to_half(1.0f), 0x3C00u);
-  EXPECT_EQ(vk::float_to_half(1.0f + std::ldexp(1.0f, -11)), 0x3C00u);  // halfway: to even (down)
+  EXPECT_EQ(vk::float_to_half(1.0f + std::ldexp(1.0f, -11)), 0x3C00u);      // halfway: to even (down)
   EXPECT_EQ(vk::float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02u);  // halfway: to even (up)
-  EXPECT_EQ(vk::float_to_half(65520.0f), 0x7C00u);  // rounds past the largest half: infinity
+  EXPECT_EQ(vk::float_to_half(65520.0f), 0x7C00u);               // rounds past the largest half: infinity
   EXPECT_EQ(vk::float_to_half(std::ldexp(1.0f, -25)), 0x0000u);  // halfway to the smallest subnormal: even
   EXPECT_EQ(vk::float_to_half(std::ldexp(1.5f, -25)), 0x0001u);
 }

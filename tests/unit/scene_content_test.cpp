@@ -197,10 +197,14 @@ fs::SceneSettings fixed_camera() {
   return s;
 }
 
-glm::vec3 eye_of(const fs::FrameData& f) { return glm::vec3(f.camera.camera_position); }
+glm::vec3 eye_of(const fs::FrameData& f) {
+  return glm::vec3(f.camera.camera_position);
+}
 
 // Elevation of the eye seen from the look-at point.
-float elevation(glm::vec3 eye) { return std::asin((eye.y - kLookAt.y) / glm::length(eye - kLookAt)); }
+float elevation(glm::vec3 eye) {
+  return std::asin((eye.y - kLookAt.y) / glm::length(eye - kLookAt));
+}
 
 }  // namespace
 
