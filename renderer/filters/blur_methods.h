@@ -33,11 +33,14 @@ class BlurPasses {
 };
 
 // One list per family file.
-std::vector<BlurMethod> fragment_blur_methods();  // blur_fragment.cpp
-std::vector<BlurMethod> compute_blur_methods();   // blur_compute.cpp: comp.full2d_shared,
-                                                 // comp.separable_shared, comp.separable_fused
-std::vector<BlurMethod> tiled_blur_methods();  // blur_tiled.cpp: comp.tiled
-std::vector<BlurMethod> quad_blur_methods();   // blur_quad.cpp: frag.quad_derivative*, comp.quad_*
+// blur_fragment.cpp: frag.full2d, frag.separable and their linear-sampling versions.
+std::vector<BlurMethod> fragment_blur_methods();
+// blur_compute.cpp: comp.full2d_shared, comp.separable_shared, comp.separable_fused, comp.separable_stream.
+std::vector<BlurMethod> compute_blur_methods();
+// blur_tiled.cpp: comp.tiled.
+std::vector<BlurMethod> tiled_blur_methods();
+// blur_quad.cpp: frag.quad_derivative*, comp.quad_*.
+std::vector<BlurMethod> quad_blur_methods();
 
 // Support for methods that need nothing beyond the core device.
 MethodSupport always_supported(const vk::Context& device, const BlurSettings& settings);
