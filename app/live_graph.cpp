@@ -30,19 +30,18 @@ void add_present_pass(graph::RenderGraph& graph, const PresentTarget& target, co
 }  // namespace
 
 LiveGraph::LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLayer& ui,
-                     headless::FrameRing& ring, const std::vector<std::string>& captures, bool gpu_timing)
+                     const std::vector<std::string>& captures, bool gpu_timing)
     : ctx_(ctx),
       env_(env),
       ui_(ui),
-      ring_(ring),
       executor_(std::make_unique<graph::Executor>(ctx, env.frames_in_flight, gpu_timing)) {
   outputs_.push_back(WindowGraph::kWindow);
   outputs_.insert(outputs_.end(), captures.begin(), captures.end());
 }
 
 LiveGraph::~LiveGraph() {
-  // Frames in flight use the current passes and the executor's images; the retired graphs go with
-  // the rest once the device is idle.
+  // Frames in flight use the current passes and the executor's images; the retired graphs and
+  // executors go with the rest once the device is idle.
   vkDeviceWaitIdle(ctx_.device());
 }
 
@@ -63,7 +62,7 @@ void LiveGraph::build(const GraphConfig& config, const AppState& state, uint64_t
 
 bool LiveGraph::set_gpu_timing(bool on, uint64_t frame) {
   if (on == executor_->gpu_timing()) return false;
-  ring_.wait_for(frame);
+  retired_executors_.retire(std::move(executor_), frame);
   executor_ = std::make_unique<graph::Executor>(ctx_, env_.frames_in_flight, on);
   prepared_ = false;
   return true;
@@ -80,7 +79,12 @@ void LiveGraph::prepare(VkExtent2D extent) {
 
 void LiveGraph::record(VkCommandBuffer cmd, uint64_t frame, const PresentTarget& target) {
   target_ = target;
-  if (frame + 1 >= env_.frames_in_flight) retired_.destroy_finished(frame + 1 - env_.frames_in_flight);
+  if (frame + 1 >= env_.frames_in_flight) {
+    const uint64_t first_unfinished = frame + 1 - env_.frames_in_flight;
+    retired_.destroy_finished(first_unfinished);
+    retired_executors_.destroy_finished(first_unfinished,
+                                        [](auto& executor) { executor->frames_finished(); });
+  }
   executor_->record(cmd, uint32_t(frame % env_.frames_in_flight), frame);
 }
 

@@ -5,7 +5,6 @@
 // new window size, graph or executor prepares the executor again before the next record.
 #include "app_state.h"
 #include "graph/executor.h"
-#include "headless/frame_ring.h"
 #include "ui/imgui_layer.h"
 #include "vk/resources.h"
 #include "vk/retire_list.h"
@@ -28,9 +27,9 @@ struct PresentTarget {
 
 class LiveGraph {
  public:
-  // `captures`: images every frame must produce besides the window. `env`, the UI layer and the
-  // ring must outlive the graph. Build a configuration before the first prepare.
-  LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLayer& ui, headless::FrameRing& ring,
+  // `captures`: images every frame must produce besides the window. `env` and the UI layer must
+  // outlive the graph. Build a configuration before the first prepare.
+  LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLayer& ui,
             const std::vector<std::string>& captures, bool gpu_timing);
   ~LiveGraph();  // waits for the GPU: frames in flight use the passes and the executor's images
   LiveGraph(const LiveGraph&) = delete;
@@ -42,9 +41,8 @@ class LiveGraph {
   // current graph in place, for a chain or image the device or graph cannot have
   // (filters::ChainError, headless::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
   void build(const GraphConfig& config, const AppState& state, uint64_t frame);
-  // A new executor when the timestamp switch changed (after the frames before `frame`: an executor
-  // waits for the device when it is destroyed anyway, so retiring it would not save the wait).
-  // True if so.
+  // A new executor from frame `frame` on when the timestamp switch changed; the replaced one is kept
+  // until the frames before `frame` have finished, like a replaced graph. True if so.
   bool set_gpu_timing(bool on, uint64_t frame);
   void resized() { prepared_ = false; }  // the window's size changed
   // Prepares the executor for `extent` unless nothing changed since the last time.
@@ -58,13 +56,14 @@ class LiveGraph {
   graph::Executor& executor() { return *executor_; }
   uint32_t builds() const { return builds_; }
   uint32_t prepares() const { return prepares_; }
-  size_t retired_graphs() const { return retired_.size(); }  // replaced, not yet destroyed
+  // Replaced, not yet destroyed.
+  size_t retired_graphs() const { return retired_.size(); }
+  size_t retired_executors() const { return retired_executors_.size(); }
 
  private:
   const vk::Context& ctx_;
   const passes::PassEnv& env_;
   ImGuiLayer& ui_;
-  headless::FrameRing& ring_;
   std::vector<std::string> outputs_;
   PresentTarget target_;  // the present pass reads it when recorded
   std::unique_ptr<graph::RenderGraph> graph_;
@@ -76,6 +75,7 @@ class LiveGraph {
     WindowGraph objects;
   };
   vk::FrameRetireList<Replaced> retired_;
+  vk::FrameRetireList<std::unique_ptr<graph::Executor>> retired_executors_;
   GraphConfig config_;
   bool prepared_ = false;
   uint32_t builds_ = 0, prepares_ = 0;

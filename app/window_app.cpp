@@ -145,7 +145,7 @@ struct WindowRenderer {
         env{ctx, shaders, kFramesInFlight, library.get()},
         ui(ctx, window.get(), kFramesInFlight),
         ring(ctx),
-        graph(ctx, env, ui, ring, capture_images(options), options.gpu_timing) {}
+        graph(ctx, env, ui, capture_images(options), options.gpu_timing) {}
 
   static std::vector<std::string> capture_images(const headless::RunOptions& options) {
     std::vector<std::string> images;
@@ -448,6 +448,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
         update_ui(renderer.ui, viewport_input, hooks, state, readouts, facts, frame, result);
     apply_graph_edits(graph, state, swapchain.extent(), frame, readouts);
     result.max_retired_graphs = std::max(result.max_retired_graphs, graph.retired_graphs());
+    result.max_retired_executors = std::max(result.max_retired_executors, graph.retired_executors());
     graph.prepare(swapchain.extent());
     poll_shaders(renderer.library.get(), frame, result);
     apply_frame_settings(graph.objects(), state);

@@ -90,8 +90,9 @@ struct WindowResult {
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
   std::optional<passes::CompareMetrics> last_metrics;
   uint32_t graph_builds = 0;  // the first included
-  // Most replaced graphs kept at once for the frames in flight that recorded them (LiveGraph).
-  size_t max_retired_graphs = 0;
+  // Most replaced graphs and executors kept at once for the frames in flight that recorded them
+  // (LiveGraph).
+  size_t max_retired_graphs = 0, max_retired_executors = 0;
   uint32_t ui_frames = 0;  // frames recorded with the panel drawn
   uint32_t ui_framebuffers =
       0;  // made by the UI layer: one per new window image (resize, new executor), not one per frame

@@ -172,7 +172,7 @@ Executor::~Executor() {
   // Frames in flight may use the images and buffers, the replaced ones among them, and the
   // timestamp queries. Waiting here costs nothing next to a teardown and leaves the caller no
   // order of destruction to get right (vk/pipeline_library.cpp does the same).
-  if (recorded_) vkDeviceWaitIdle(ctx_.device());
+  if (recorded_ && !frames_finished_) vkDeviceWaitIdle(ctx_.device());
 }
 
 void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent) {
@@ -400,6 +400,7 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
   last_barriers_ = frame_barriers(compiled_, ids_, keys, tracker_, frame);
   last_frame_ = frame;
   recorded_ = true;
+  frames_finished_ = false;
   if (timer_) timer_->begin_frame(cmd, slot, static_cast<uint32_t>(compiled_.passes.size()));
   slot_timings_[slot].clear();
 

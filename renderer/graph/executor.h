@@ -18,8 +18,11 @@ namespace filterlab::graph {
 enum class Filter { Linear, Nearest };
 
 // What a pass callback gets: its command buffer, its images and buffers and a small fluent binder.
-//   ctx.bind(pipeline).sampled(0, "scene").storage(1, "final").constants(push).dispatch_over("final", 16,
-//   16);
+//   ctx.bind(pipeline)
+//       .sampled(0, "scene")
+//       .storage(1, "final")
+//       .constants(push)
+//       .dispatch_over("final", 16, 16);
 class PassContext {
  public:
   struct BoundImage {
@@ -124,10 +127,15 @@ class Executor {
  public:
   Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_timing);
   // Waits for the device when a recorded frame may still use its images, buffers or queries
-  // (replaced ones included), so it may be destroyed with frames in flight.
+  // (replaced ones included), so it may be destroyed with frames in flight; not after
+  // frames_finished().
   ~Executor();
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
+
+  // The owner knows that every frame recorded so far has finished (it retired the executor with
+  // a FrameRetireList, say): destroying it then needs no device wait.
+  void frames_finished() { frames_finished_ = true; }
 
   // Compiles the graph for these outputs and size. Images and buffers whose description and size
   // did not change are kept; others are created anew (with a new BoundImage::generation), and the
@@ -191,7 +199,8 @@ class Executor {
   std::vector<PassContext::BoundBuffer> transient_bindings_;
   vk::FrameRetireList<Retired> retired_;
   std::map<uint64_t, uint64_t> imported_last_frame_;  // imported buffer key -> last frame using it
-  bool recorded_ = false;  // whether any frame was recorded (else nothing retired was used)
+  bool recorded_ = false;         // whether any frame was recorded (else nothing retired was used)
+  bool frames_finished_ = false;  // frames_finished() since the last record
   BarrierTracker tracker_;
   std::unique_ptr<GpuTimer> timer_;
   // Per slot, the passes of the frame last recorded in it (name, cpu_ms, idle; gpu_ms is filled

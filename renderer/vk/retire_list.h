@@ -7,8 +7,8 @@
 //
 //   FrameRetireList<vk::Image> retired;
 //   retired.retire(std::move(old_image), last_recorded_frame + 1);
-//   at record(frame), frames <= frame - frames_in_flight done: retired.destroy_finished(frame + 1 -
-//   frames_in_flight);
+//   // at record(frame), the frames up to frame - frames_in_flight are done:
+//   retired.destroy_finished(frame + 1 - frames_in_flight);
 #include <cstddef>
 #include <cstdint>
 #include <utility>

@@ -330,15 +330,16 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   EXPECT_EQ(chain_after_refusal, "gaussian.frag.full2d:radius=2");
   // The first build, then: method, depth, motion, compare, the added copy.
   EXPECT_EQ(r.graph_builds, 6u);
-  // An edit does not wait for the GPU: the replaced graph and its passes stay until the frames
-  // that recorded them have finished (validation above would see them destroyed too early), and
-  // they are gone before the next edit three or more frames later (not kept for the whole run).
+  // An edit does not wait for the GPU: the replaced graph and its passes, and the executor the
+  // timestamp switch replaced, stay until the frames that recorded them have finished
+  // (validation above would see them destroyed too early), and they are gone before the next
+  // edit two or more frames later (not kept for the whole run).
   EXPECT_EQ(r.max_retired_graphs, 1u);
+  EXPECT_EQ(r.max_retired_executors, 1u);
   // Each build and the new executor (timestamps off) prepare once. The window image keeps its
   // size, format and usage through the builds, so the executor keeps it and the UI its
   // framebuffer: one for the first executor's window image and one for the new executor's (the
-  // app waits for the GPU before it replaces the executor, so no replaced framebuffer is used by
-  // a frame in flight; the test above covers that).
+  // UI retires the replaced one with the frames that used it).
   EXPECT_EQ(r.graph_prepares, 7u);
   EXPECT_EQ(r.ui_framebuffers, 2u);
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
