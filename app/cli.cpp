@@ -158,16 +158,11 @@ class Flags {
 // --device, --validation, --shader-dir, --shader-source: true when `flag` was one of them.
 bool parse_device_flag(Flags& flags, DeviceOptions& gpu) {
   const std::string& flag = flags.flag();
-  if (flag == "--device")
-    gpu.device = flags.value();
-  else if (flag == "--validation")
-    gpu.validation = true;
-  else if (flag == "--shader-dir")
-    gpu.shader_dir = flags.value();
-  else if (flag == "--shader-source")
-    gpu.glsl_dir = flags.value();
-  else
-    return false;
+  if (flag == "--device") gpu.device = flags.value();
+  else if (flag == "--validation") gpu.validation = true;
+  else if (flag == "--shader-dir") gpu.shader_dir = flags.value();
+  else if (flag == "--shader-source") gpu.glsl_dir = flags.value();
+  else return false;
   return true;
 }
 
@@ -194,34 +189,21 @@ void parse_run(Flags& flags, CliOptions& out) {
   std::string window_only;  // the last flag that means nothing without a window
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--headless")
-      out.headless = true;
-    else if (flag == "--size")
-      run.size = parse_size(flags.value());
+    if (flag == "--headless") out.headless = true;
+    else if (flag == "--size") run.size = parse_size(flags.value());
     else if (flag == "--frames")
       out.window.frames = run.frames = parse_count(flag, flags.value(), 1, 1000000);
-    else if (flag == "--warmup")
-      run.warmup = parse_count(flag, flags.value(), 0, 1000000);
-    else if (flag == "--chain")
-      run.chain = flags.value();
-    else if (flag == "--validation")
-      run.validation = true;
-    else if (flag == "--device")
-      run.device = flags.value();
-    else if (flag == "--list-images")
-      run.list_images = true;
-    else if (flag == "--no-gpu-timing")
-      run.gpu_timing = false;
-    else if (flag == "--quiet")
-      run.print_table = false;
-    else if (flag == "--jitter")
-      run.scene.jitter = true;
-    else if (flag == "--exposure")
-      run.exposure = parse_float(flag, flags.value());
-    else if (flag == "--shader-dir")
-      run.shader_dir = flags.value();
-    else if (flag == "--shader-source")
-      run.glsl_dir = flags.value();
+    else if (flag == "--warmup") run.warmup = parse_count(flag, flags.value(), 0, 1000000);
+    else if (flag == "--chain") run.chain = flags.value();
+    else if (flag == "--validation") run.validation = true;
+    else if (flag == "--device") run.device = flags.value();
+    else if (flag == "--list-images") run.list_images = true;
+    else if (flag == "--no-gpu-timing") run.gpu_timing = false;
+    else if (flag == "--quiet") run.print_table = false;
+    else if (flag == "--jitter") run.scene.jitter = true;
+    else if (flag == "--exposure") run.exposure = parse_float(flag, flags.value());
+    else if (flag == "--shader-dir") run.shader_dir = flags.value();
+    else if (flag == "--shader-source") run.glsl_dir = flags.value();
     else if (flag == "--camera") {
       const std::string& v = flags.value();
       if (v != "orbit" && v != "fixed") throw UsageError("--camera wants orbit or fixed, got '" + v + "'");
@@ -311,10 +293,8 @@ void parse_run(Flags& flags, CliOptions& out) {
 void parse_info(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--device")
-      out.info_device = flags.value();
-    else if (flag == "--validation")
-      out.info_validation = true;
+    if (flag == "--device") out.info_device = flags.value();
+    else if (flag == "--validation") out.info_validation = true;
     else if (flag == "--json") {
       out.info_json = flags.value();
       check_writable(flag, *out.info_json);
@@ -325,8 +305,7 @@ void parse_info(Flags& flags, CliOptions& out) {
 
 void parse_methods(Flags& flags, CliOptions& out) {
   while (flags.next()) {
-    if (flags.flag() == "--json")
-      out.methods.json = true;
+    if (flags.flag() == "--json") out.methods.json = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flags.flag() +
                        "' for methods (options: --json, --device, --validation)");
@@ -348,30 +327,18 @@ void parse_filter(Flags& flags, CliOptions& out) {
   bool have_input = false, have_output = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--input")
-      f.input = flags.value(), have_input = true;
-    else if (flag == "--output")
-      f.output = flags.value(), have_output = true;
-    else if (flag == "--filter")
-      filter = flags.value();
-    else if (flag == "--method")
-      method = flags.value();
-    else if (flag == "--radius")
-      param("radius", flags.value());
-    else if (flag == "--sigma")
-      param("sigma", flags.value());
-    else if (flag == "--kernel")
-      param("kernel", flags.value());
-    else if (flag == "--precision")
-      param("precision", flags.value());
-    else if (flag == "--src-roi")
-      param("src_roi", flags.value());
-    else if (flag == "--dst-roi")
-      param("dst_roi", flags.value());
-    else if (flag == "--outside")
-      param("outside", flags.value());
-    else if (flag == "--raw")
-      f.raw = true;
+    if (flag == "--input") f.input = flags.value(), have_input = true;
+    else if (flag == "--output") f.output = flags.value(), have_output = true;
+    else if (flag == "--filter") filter = flags.value();
+    else if (flag == "--method") method = flags.value();
+    else if (flag == "--radius") param("radius", flags.value());
+    else if (flag == "--sigma") param("sigma", flags.value());
+    else if (flag == "--kernel") param("kernel", flags.value());
+    else if (flag == "--precision") param("precision", flags.value());
+    else if (flag == "--src-roi") param("src_roi", flags.value());
+    else if (flag == "--dst-roi") param("dst_roi", flags.value());
+    else if (flag == "--outside") param("outside", flags.value());
+    else if (flag == "--raw") f.raw = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
   }
@@ -432,23 +399,17 @@ void parse_bench(Flags& flags, CliOptions& out) {
       auto type = filters::parse_kernel_type(v);
       if (!type) throw UsageError("--kernel wants gaussian, box or binomial, got '" + v + "'");
       b.kernel = *type;
-    } else if (flag == "--frames")
-      b.frames = parse_count(flag, flags.value(), 1, 100000);
-    else if (flag == "--warmup")
-      b.warmup = parse_count(flag, flags.value(), 0, 100000);
-    else if (flag == "--warmup-ms")
-      b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
-    else if (flag == "--inputs")
-      b.inputs = parse_count(flag, flags.value(), 1, 16);
-    else if (flag == "--no-error")
-      b.measure_error = false;
+    } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
+    else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
+    else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
+    else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
+    else if (flag == "--no-error") b.measure_error = false;
     else if (flag == "--captures") {
       b.captures_dir = flags.value();
       std::error_code ec;
       if (!std::filesystem::is_directory(*b.captures_dir, ec) || ::access(b.captures_dir->c_str(), W_OK) != 0)
         throw UsageError("--captures " + b.captures_dir->string() + ": not a writable folder");
-    } else if (flag == "--quiet")
-      out.quiet = true;
+    } else if (flag == "--quiet") out.quiet = true;
     else if (flag == "--json") {
       out.bench_json = flags.value();
       check_writable(flag, *out.bench_json);
@@ -465,8 +426,7 @@ void parse_quality(Flags& flags, CliOptions& out) {
   QualityOptions& q = out.quality;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--size")
-      q.size = parse_size(flags.value());
+    if (flag == "--size") q.size = parse_size(flags.value());
     else if (flag == "--radii") {
       q.radii.clear();
       for (const std::string& r : split_list(flag, flags.value()))

@@ -203,10 +203,8 @@ void sleep_while_minimized(GLFWwindow* window, TestHooks& hooks, headless::Frame
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
   result.minimized_wait_frames.push_back(frame);
-  if (hooks.drives_minimize())
-    hooks.wait_minimized(window);
-  else
-    glfwWaitEvents();
+  if (hooks.drives_minimize()) hooks.wait_minimized(window);
+  else glfwWaitEvents();
   result.minimized_wall_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.minimized_cpu_s += cpu_seconds() - cpu_start;

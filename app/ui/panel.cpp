@@ -49,8 +49,7 @@ bool method_combo(filters::FilterStep& step, const vk::Context& ctx) {
     try {
       const filters::BlurSettings settings = filters::parse_blur_settings(probe);
       const filters::MethodSupport support = m.support(ctx, settings);
-      if (!support.available())
-        reason = support.reason;
+      if (!support.available()) reason = support.reason;
       else if (settings.kernel.radius > support.max_radius)
         reason = "serves radius up to " + std::to_string(support.max_radius) + " on this device";
     } catch (const std::exception& e) {
@@ -64,8 +63,7 @@ bool method_combo(filters::FilterStep& step, const vk::Context& ctx) {
     }
     if (!reason.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", reason.c_str());
-    else if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", m.description);
+    else if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.description);
   }
   ImGui::EndCombo();
   return changed;
@@ -82,10 +80,8 @@ bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
     }
     float sigma = step.params.count("sigma") ? std::strtof(step.params["sigma"].c_str(), nullptr) : 0.0f;
     if (ImGui::DragFloat("sigma", &sigma, 0.02f, 0.0f, 64.0f, sigma > 0 ? "%.3f" : "ideal")) {
-      if (sigma > 0)
-        step.params["sigma"] = std::to_string(sigma);
-      else
-        step.params.erase("sigma");
+      if (sigma > 0) step.params["sigma"] = std::to_string(sigma);
+      else step.params.erase("sigma");
       changed = true;
     }
     changed |= combo_param("kernel", step, "kernel", kKernels, 3);
@@ -156,10 +152,8 @@ void metrics_table(const std::optional<passes::CompareMetrics>& m) {
   ImGui::Text("A vs B, frame %llu, %ux%u, RGB of the HDR outputs", static_cast<unsigned long long>(m->frame),
               m->extent.width, m->extent.height);
   ImGui::Text("MSE     %.6g", m->values.mse);
-  if (std::isinf(m->values.psnr))
-    ImGui::Text("PSNR    inf dB (identical)");
-  else
-    ImGui::Text("PSNR    %.2f dB", m->values.psnr);
+  if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
+  else ImGui::Text("PSNR    %.2f dB", m->values.psnr);
   ImGui::Text("max |A-B| %.6g", m->values.max_abs);
 }
 
@@ -256,8 +250,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
       c.mode = passes::CompareSettings::Mode(mode);
       if (c.mode == passes::CompareSettings::Mode::Split)
         ImGui::SliderInt("divider", &c.divider_x, 0, int(in.extent.width));
-      else
-        ImGui::DragFloat("gain", &c.gain, 1.0f, 0.0f, 1e6f, c.gain > 0 ? "%.1f" : "auto (max = white)");
+      else ImGui::DragFloat("gain", &c.gain, 1.0f, 0.0f, 1e6f, c.gain > 0 ? "%.1f" : "auto (max = white)");
       ImGui::Checkbox("magnifier", &c.magnifier);
       if (c.magnifier) {
         int source = int(c.magnifier_source);

@@ -438,10 +438,8 @@ void Executor::record(VkCommandBuffer cmd, uint32_t slot, uint64_t frame) {
                                             : VK_ATTACHMENT_LOAD_OP_LOAD;
         att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         att.clearValue = a.attachment.value;
-        if (a.usage == Usage::ColorAttachment)
-          colors.push_back(att);
-        else
-          depth = att;
+        if (a.usage == Usage::ColorAttachment) colors.push_back(att);
+        else depth = att;
         if (render_extent.width == 0) render_extent = bound.extent;
       }
     }

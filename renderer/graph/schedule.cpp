@@ -121,10 +121,8 @@ std::string to_dot(const CompiledGraph& graph, const FrameBarriers& barriers, co
   for (size_t i = 0; i < graph.buffers.size(); ++i) {
     const CompiledBuffer& buffer = graph.buffers[i];
     dot << "  buf" << i << " [shape=cylinder, label=\"" << buffer.name << "\\n";
-    if (buffer.imported)
-      dot << "imported, one per frame in flight";
-    else
-      dot << buffer.size << " bytes";
+    if (buffer.imported) dot << "imported, one per frame in flight";
+    else dot << buffer.size << " bytes";
     if (buffer.after) dot << "\\nthen " << usage_name(*buffer.after);
     dot << "\"];\n";
   }

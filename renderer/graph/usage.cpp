@@ -2,6 +2,8 @@
 
 namespace filterlab::graph {
 
+// The usage tables keep one access per case on two lines, laid out by hand.
+// clang-format off
 UsageInfo usage_info(Usage usage) {
   constexpr VkPipelineStageFlags2 kFragment = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
   constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
@@ -9,71 +11,44 @@ UsageInfo usage_info(Usage usage) {
       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
   switch (usage) {
     case Usage::SampledFragment:
-      return {kFragment,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
-              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-              VK_IMAGE_USAGE_SAMPLED_BIT,
-              true,
-              false};
+      return {kFragment, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT, true, false};
     case Usage::SampledCompute:
-      return {kCompute,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
-              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-              VK_IMAGE_USAGE_SAMPLED_BIT,
-              true,
-              false};
+      return {kCompute, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT, true, false};
     case Usage::StorageReadCompute:
-      return {kCompute,
-              VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
-              VK_IMAGE_LAYOUT_GENERAL,
-              VK_IMAGE_USAGE_STORAGE_BIT,
-              true,
-              false};
+      return {kCompute, VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_IMAGE_LAYOUT_GENERAL,
+              VK_IMAGE_USAGE_STORAGE_BIT, true, false};
     case Usage::StorageWriteCompute:
-      return {kCompute,
-              VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-              VK_IMAGE_LAYOUT_GENERAL,
-              VK_IMAGE_USAGE_STORAGE_BIT,
-              false,
-              true};
+      return {kCompute, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
+              VK_IMAGE_USAGE_STORAGE_BIT, false, true};
     case Usage::StorageReadWriteCompute:
-      return {kCompute,
-              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-              VK_IMAGE_LAYOUT_GENERAL,
-              VK_IMAGE_USAGE_STORAGE_BIT,
-              true,
-              true};
+      return {kCompute, VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+              VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_USAGE_STORAGE_BIT, true, true};
     case Usage::ColorAttachment:
       return {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
               VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-              false,
+              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, false,
               true};
     case Usage::DepthAttachment:
       return {kDepthTests,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
               VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-              false,
-              true};
+              VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, false, true};
     case Usage::TransferSrc:
       return {VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT,
-              VK_ACCESS_2_TRANSFER_READ_BIT,
-              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-              VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-              true,
-              false};
+              VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+              VK_IMAGE_USAGE_TRANSFER_SRC_BIT, true, false};
     case Usage::TransferDst:
-      return {VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
-              VK_ACCESS_2_TRANSFER_WRITE_BIT,
-              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-              VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-              false,
-              true};
+      return {VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT |
+                  VK_PIPELINE_STAGE_2_CLEAR_BIT,
+              VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+              VK_IMAGE_USAGE_TRANSFER_DST_BIT, false, true};
   }
   return {};
 }
+// clang-format on
 
 const char* usage_name(Usage usage) {
   switch (usage) {
@@ -90,6 +65,8 @@ const char* usage_name(Usage usage) {
   return "?";
 }
 
+// The usage tables keep one access per case on two lines, laid out by hand.
+// clang-format off
 BufferUsageInfo usage_info(BufferUsage usage) {
   constexpr VkPipelineStageFlags2 kCompute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
   constexpr VkAccessFlags2 kRead = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
@@ -117,6 +94,7 @@ BufferUsageInfo usage_info(BufferUsage usage) {
   }
   return {};
 }
+// clang-format on
 
 const char* usage_name(BufferUsage usage) {
   switch (usage) {

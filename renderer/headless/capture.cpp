@@ -55,12 +55,9 @@ void write_capture(const graph::Readback& r, const std::filesystem::path& path, 
     return;
   }
   io::ImageF image = to_float_image(r);
-  if (r.format == VK_FORMAT_D32_SFLOAT)
-    io::write_png(path, io::depth_to_display(image));
-  else if (image.channels == 2)
-    io::write_png(path, io::motion_to_display(image));
-  else
-    io::write_png(path, io::hdr_to_display(image, exposure));
+  if (r.format == VK_FORMAT_D32_SFLOAT) io::write_png(path, io::depth_to_display(image));
+  else if (image.channels == 2) io::write_png(path, io::motion_to_display(image));
+  else io::write_png(path, io::hdr_to_display(image, exposure));
 }
 
 }  // namespace filterlab::headless

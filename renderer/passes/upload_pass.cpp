@@ -17,8 +17,7 @@ UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat for
   for (size_t i = 0; i < pixels; ++i)
     for (uint32_t c = 0; c < 4; ++c) {
       const float v = c < image.channels ? image.pixels[i * image.channels + c] : (c == 3 ? 1.0f : 0.0f);
-      if (texel == 16)
-        std::memcpy(out + i * 16 + c * 4, &v, 4);
+      if (texel == 16) std::memcpy(out + i * 16 + c * 4, &v, 4);
       else {
         const uint16_t h = vk::float_to_half(v);
         std::memcpy(out + i * 8 + c * 2, &h, 2);

@@ -34,6 +34,8 @@ struct ObjectDesc {
 };
 
 using MK = MaterialKind;
+// One object per line: the fields in ObjectDesc order (clang-format would put one per line).
+// clang-format off
 const ObjectDesc kObjects[] = {
     {Shape::Sky, MK::Sky, {0, 0, 0}, 400.0f, {0, 0, 0}, 1.0f, {0, 0, 0}},
     {Shape::Floor, MK::CheckerFloor, {0, 0, 0}, 1.0f, {0.8f, 0.8f, 0.8f}, 0.45f, {0, 0, 0}},
@@ -49,42 +51,16 @@ const ObjectDesc kObjects[] = {
     {Shape::Sphere, MK::Emissive, {0.8f, 2.6f, -3.2f}, 0.08f, {0, 0, 0}, 1.0f, {30.0f, 8.0f, 20.0f}},
     {Shape::Sphere, MK::Emissive, {-1.8f, 0.15f, 3.0f}, 0.15f, {0, 0, 0}, 1.0f, {12.0f, 20.0f, 10.0f}},
     // Animated cubes: one spinning in place, one tumbling and bobbing, one floating.
-    {Shape::Cube,
-     MK::Lit,
-     {3.6f, 0.5f, -1.2f},
-     0.5f,
-     {0.7f, 0.7f, 0.2f},
-     0.3f,
-     {0, 0, 0},
-     {0, 1, 0},
-     0.8f,
-     0.0f,
-     0.0f},
-    {Shape::Cube,
-     MK::Lit,
-     {-3.6f, 1.3f, 1.8f},
-     0.4f,
-     {0.6f, 0.3f, 0.8f},
-     0.25f,
-     {0, 0, 0},
-     {1, 1, 0},
-     0.6f,
-     0.35f,
-     1.3f},
-    {Shape::Cube,
-     MK::Lit,
-     {0.0f, 2.7f, -1.0f},
-     0.3f,
-     {0.2f, 0.8f, 0.8f},
-     0.15f,
-     {0, 0, 0},
-     {0.3f, 1, 0.2f},
-     1.5f,
-     0.15f,
-     2.1f},
+    {Shape::Cube, MK::Lit, {3.6f, 0.5f, -1.2f}, 0.5f, {0.7f, 0.7f, 0.2f}, 0.3f, {0, 0, 0},
+     {0, 1, 0}, 0.8f, 0.0f, 0.0f},
+    {Shape::Cube, MK::Lit, {-3.6f, 1.3f, 1.8f}, 0.4f, {0.6f, 0.3f, 0.8f}, 0.25f, {0, 0, 0},
+     {1, 1, 0}, 0.6f, 0.35f, 1.3f},
+    {Shape::Cube, MK::Lit, {0.0f, 2.7f, -1.0f}, 0.3f, {0.2f, 0.8f, 0.8f}, 0.15f, {0, 0, 0},
+     {0.3f, 1, 0.2f}, 1.5f, 0.15f, 2.1f},
     // Fence of thin bars: geometry baked in world space.
     {Shape::Fence, MK::Lit, {0, 0, 0}, 1.0f, {0.75f, 0.75f, 0.7f}, 0.3f, {0, 0, 0}},
 };
+// clang-format on
 constexpr uint32_t kObjectCount = static_cast<uint32_t>(std::size(kObjects));
 
 // Sun sits low (about 15 deg) behind the scene as seen from orbit angle 0, so

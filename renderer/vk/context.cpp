@@ -200,10 +200,8 @@ void Context::pick_device(const std::string& selector) {
     Candidate c{i, devices[i], {}, {}};
     vkGetPhysicalDeviceProperties(devices[i], &c.props);
     auto extensions = device_extensions(devices[i]);
-    if (c.props.apiVersion < VK_API_VERSION_1_3)
-      c.why_not = "needs Vulkan 1.3";
-    else if (!graphics_compute_family(devices[i]))
-      c.why_not = "no graphics+compute queue with timestamps";
+    if (c.props.apiVersion < VK_API_VERSION_1_3) c.why_not = "needs Vulkan 1.3";
+    else if (!graphics_compute_family(devices[i])) c.why_not = "no graphics+compute queue with timestamps";
     else if (!has_extension(extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
       c.why_not = "no VK_KHR_push_descriptor";
     candidates.push_back(c);

@@ -257,8 +257,7 @@ fs::path PipelineLibrary::stage_path(const std::string& name) const {
 std::set<fs::path> PipelineLibrary::scan_dependencies(const Entry& e) const {
   std::set<fs::path> deps;
   for (const std::string& name : stage_names(e)) {
-    if (source_.glsl_dir)
-      collect_includes(stage_path(name), *source_.glsl_dir, deps);
+    if (source_.glsl_dir) collect_includes(stage_path(name), *source_.glsl_dir, deps);
     else
       deps.insert(normalized(stage_path(name)));  // the build's SPIR-V: rebuilt by `make filterlab_shaders`
   }

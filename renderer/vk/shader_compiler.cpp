@@ -57,12 +57,9 @@ std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
                                         const std::filesystem::path& include_dir) {
   const std::string ext = file.extension().string();
   shaderc_shader_kind kind;
-  if (ext == ".vert")
-    kind = shaderc_vertex_shader;
-  else if (ext == ".frag")
-    kind = shaderc_fragment_shader;
-  else if (ext == ".comp")
-    kind = shaderc_compute_shader;
+  if (ext == ".vert") kind = shaderc_vertex_shader;
+  else if (ext == ".frag") kind = shaderc_fragment_shader;
+  else if (ext == ".comp") kind = shaderc_compute_shader;
   else
     throw ShaderCompileError("unknown shader stage for " + file.string() + " (want .vert, .frag or .comp)");
 

@@ -226,8 +226,7 @@ TEST_F(BlurQuad, CoarseDerivativesAreWrongWhereTheDriverMakesThemCoarse) {
     EXPECT_NEAR(mean_out, mean_ref, 0.02) << "r=" << r;
     if (coarse_differs)
       EXPECT_GT(e.max_abs, 1e-3) << "r=" << r << ": coarse derivatives should corrupt the exchange";
-    else
-      EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << ": coarse derivatives computed as fine";
+    else EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << ": coarse derivatives computed as fine";
   }
 }
 
@@ -252,8 +251,7 @@ TEST_F(BlurQuad, ComputeDerivativesRunWhereEnabledAndAreRefusedWithTheReasonElse
     EXPECT_NE(plain.find("not enabled: " + context_->report().compute_derivatives_extension),
               std::string::npos)
         << plain;
-  else
-    EXPECT_NE(plain.find("device lacks VK_KHR_compute_shader_derivatives"), std::string::npos) << plain;
+  else EXPECT_NE(plain.find("device lacks VK_KHR_compute_shader_derivatives"), std::string::npos) << plain;
 
   const vk::Context& asked = *derivatives_context_;
   const std::string why = refusal(asked, "comp.quad_derivative");

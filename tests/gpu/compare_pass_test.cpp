@@ -276,15 +276,11 @@ TEST_F(ComparePassTest, SplitShowsALeftOfTheDividerAndBFromIt) {
         for (uint32_t x = 0; x < a.width; ++x)
           for (uint32_t ch = 0; ch < 4; ++ch) {
             float want;
-            if (c.line && int32_t(x) == c.divider)
-              want = kCyan[ch];
-            else if (ch == 3)
-              want = 1.0f;
-            else
-              want = (int32_t(x) < c.divider ? a : b).at(x, y, ch);
+            if (c.line && int32_t(x) == c.divider) want = kCyan[ch];
+            else if (ch == 3) want = 1.0f;
+            else want = (int32_t(x) < c.divider ? a : b).at(x, y, ch);
             const float got = out.display.at(x, y, ch);
-            if (exact)
-              wrong += got != want;
+            if (exact) wrong += got != want;
             else
               wrong += std::abs(int(out.display.byte(x, y, ch)) -
                                 int(std::lround(std::clamp(want, 0.0f, 1.0f) * 255))) > 1;
@@ -801,10 +797,8 @@ TEST_F(ComparePassTest, TwoTonemapsFeedTheDisplayWhileTheMetricsMeasureHdr) {
     for (uint32_t x = 0; x < w; ++x)
       for (uint32_t ch = 0; ch < 4; ++ch) {
         int want = 255;
-        if (x == 20)
-          want = int(kCyan[ch] * 255);
-        else if (ch < 3)
-          want = tonemapped(x < 20 ? hdr_a : hdr_b, x, y, ch);
+        if (x == 20) want = int(kCyan[ch] * 255);
+        else if (ch < 3) want = tonemapped(x < 20 ? hdr_a : hdr_b, x, y, ch);
         wrong += std::abs(int(d.byte(x, y, ch)) - want) > 1;
       }
   EXPECT_EQ(wrong, 0u);

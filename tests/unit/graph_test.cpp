@@ -860,10 +860,8 @@ TEST(GraphBuffers, ReadWriteKeepsTheEarlierWriterAliveAndAWriteOnlyUsageDoesNot)
     g.declare_buffer("sums", {BufferSize::fixed(16)});
     reduce(g, "fill", "", "sums");
     PassBuilder patch = g.add_pass("patch", PassKind::Compute);
-    if (partial)
-      patch.read_write_buffer("sums");
-    else
-      patch.write_buffer("sums");
+    if (partial) patch.read_write_buffer("sums");
+    else patch.write_buffer("sums");
     patch.execute(noop);
     show(g, "use", "sums", "final");
     const CompiledGraph c = g.compile({"final"}, kExtent);
@@ -876,10 +874,8 @@ TEST(GraphBuffers, ReadWriteKeepsTheEarlierWriterAliveAndAWriteOnlyUsageDoesNot)
     declare(g, {"final"});
     filter(g, "fill", "", "final");
     PassBuilder patch = g.add_pass("patch", PassKind::Compute);
-    if (partial)
-      patch.read_write("final");
-    else
-      patch.write("final", Usage::StorageWriteCompute);
+    if (partial) patch.read_write("final");
+    else patch.write("final", Usage::StorageWriteCompute);
     patch.execute(noop);
     EXPECT_EQ(live(g.compile({"final"}, kExtent)), partial ? (Names{"fill", "patch"}) : (Names{"patch"}));
   }
@@ -903,12 +899,9 @@ TEST(GraphBuffers, TheVerbMustMatchTheUsage) {
     const BufferUsageInfo info = usage_info(u);
     const std::string read = error_of([&] { p.read_buffer("b", u); });
     const std::string write = error_of([&] { p.write_buffer("b", u); });
-    if (info.reads && !info.writes)
-      EXPECT_EQ(read, "<no GraphError>");
-    else
-      EXPECT_EQ(read, std::string("pass 'p' reads buffer 'b' as ") + usage_name(u) + ", which writes it");
-    if (info.writes)
-      EXPECT_EQ(write, "<no GraphError>");
+    if (info.reads && !info.writes) EXPECT_EQ(read, "<no GraphError>");
+    else EXPECT_EQ(read, std::string("pass 'p' reads buffer 'b' as ") + usage_name(u) + ", which writes it");
+    if (info.writes) EXPECT_EQ(write, "<no GraphError>");
     else
       EXPECT_EQ(write,
                 std::string("pass 'p' writes buffer 'b' as ") + usage_name(u) + ", which does not write it");
