@@ -2,7 +2,7 @@
 # Runs on the GPU server from inside the bundle (scripts/bundle.sh copies it there):
 #   ./device-evidence.sh OUT_DIR [quick|peers]
 # 1. device facts and method availability; 2. every method against the CPU reference on this GPU
-# with validation on (fp32, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
+# with validation on (fp32 and fp16, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
 # (fp16, 100 frames after 20 warm-up, 3 rotated inputs, copy floor in the same run); 4. the quality
 # table (every method against frag.full2d on the tonemapped scene). `peers` runs only bench/peers.py
 # (PyTorch and CuPy on the same GPU, same workloads, filterlab's JSON schema), for a second command
@@ -28,6 +28,9 @@ run methods --json > "$out/methods.json" 2> "$out/methods.err"
 
 run bench --validation --sizes 257x131 --precision fp32 --radii 1,2,3,4,7,8,16,32 --frames 3 --warmup 1 --warmup-ms 0 \
   --json "$out/correctness_257x131_fp32.json" > "$out/correctness.txt" 2>&1
+# Methods that serve fp16 images only (half arithmetic) are skipped in fp32: the same in fp16.
+run bench --validation --sizes 257x131 --precision fp16 --radii 1,2,3,4,7,8,16,32 --frames 3 --warmup 1 --warmup-ms 0 \
+  --json "$out/correctness_257x131_fp16.json" > "$out/correctness_fp16.txt" 2>&1
 echo "correctness done after $(( $(date +%s) - start )) s" >&2
 if [ "$mode" = quick ]; then exit 0; fi
 mkdir -p "$out/captures"

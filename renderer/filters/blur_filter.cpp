@@ -1,6 +1,7 @@
 #include "filters/blur_filter.h"
 
 #include "filters/blur_methods.h"
+#include "vk/formats.h"
 
 #include <algorithm>
 #include <charconv>
@@ -110,8 +111,15 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
   const std::vector<LinearTap> taps = linear_taps(weights);
   // Padded to the largest kernel so the same buffer also binds as a std140 uniform block of vec4s
   // (comp.tiled reads its weights as uniform operands); the padding is never read as a weight.
-  std::vector<float> w(kWeightBufferFloats, 0.0f);
+  // Then the weights rounded to half, twice in each 32-bit word (comp.separable_stream_half's
+  // packed FMA operands), stored as floats' bit patterns.
+  std::vector<float> w(2 * kWeightBufferFloats, 0.0f);
   std::copy(weights.begin(), weights.end(), w.begin());
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const uint32_t half = vk::float_to_half(static_cast<float>(weights[i]));
+    const uint32_t pair = half | half << 16;
+    std::memcpy(&w[kWeightBufferFloats + i], &pair, 4);
+  }
   std::vector<float> t;
   for (const LinearTap& tap : taps) {
     t.push_back(static_cast<float>(tap.offset));

@@ -35,7 +35,7 @@ struct BlurEnv;
 struct BlurMethod {
   const char* name;
   const char* stage;  // "fragment" or "compute"
-  bool exact;         // false: relies on hardware bilinear weights or coarse derivatives
+  bool exact;         // false: relies on hardware bilinear weights, coarse derivatives or half arithmetic
   int passes;
   const char* description;
   MethodCost (*cost)(int radius);

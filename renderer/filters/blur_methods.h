@@ -6,6 +6,7 @@
 // Buffer layouts (std430, set 0):
 //   weights: float[2r+1], weights[r + i] = w(i) for i in [-r, r]; the 2D kernel is w(i) w(j).
 //            Zero-padded to kWeightBufferFloats and also usable as a uniform block of vec4s.
+//            Then, at kWeightBufferFloats, uint[2r+1]: w(i) rounded to half, in both 16-bit halves.
 //   taps:    vec2[r+1], (offset from the centre in texels, weight) of Chapman's bilinear taps.
 #include "filters/blur_filter.h"
 #include "passes/pass_env.h"
@@ -35,7 +36,8 @@ class BlurPasses {
 // One list per family file.
 // blur_fragment.cpp: frag.full2d, frag.separable and their linear-sampling versions.
 std::vector<BlurMethod> fragment_blur_methods();
-// blur_compute.cpp: comp.full2d_shared, comp.separable_shared, comp.separable_fused, comp.separable_stream.
+// blur_compute.cpp: comp.full2d_shared, comp.separable_shared, comp.separable_fused, comp.separable_stream,
+// comp.separable_stream_half.
 std::vector<BlurMethod> compute_blur_methods();
 // blur_tiled.cpp: comp.tiled.
 std::vector<BlurMethod> tiled_blur_methods();

@@ -1,8 +1,10 @@
 // comp.separable_stream: a separable blur in one dispatch in which each workgroup walks down a strip
 // of STRIP = 64 columns, batch by batch, instead of staging a tile plus an apron on all four sides.
 // Included by comp_separable_stream_fp16.comp and comp_separable_stream_fp32.comp, which set
-// OUTPUT_FORMAT and STORE_HALF; the body is the same for both. The host picks how many groups share
-// the image height (renderer/filters/blur_compute.cpp).
+// OUTPUT_FORMAT and STORE_HALF; the body is the same for both. comp_separable_stream_half_fp16.comp
+// (comp.separable_stream_half) also sets HALF_HORIZONTAL: step 2 in packed half arithmetic, see
+// horizontal(). The host picks how many groups share the image height
+// (renderer/filters/blur_compute.cpp).
 //
 // Why: comp.separable_fused re-fetches a vertical apron of 2r rows for every tile of 8K rows, runs
 // three barriers per tile with nothing in flight across them, and at r = 8 fits only 40 rows in
@@ -38,6 +40,9 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_quad : require
+#if HALF_HORIZONTAL
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 
 layout(constant_id = 0) const int RADIUS = 1;
 const int STRIP = 64;     // output columns per group (kStreamStrip in blur_compute.cpp)
@@ -45,8 +50,12 @@ const int THREADS = 128;  // 2 * STRIP
 layout(local_size_x = 128) in;
 
 layout(set = 0, binding = 0) uniform sampler2D source;  // read with texelFetch: no filtering
-// BlurFilter's weights buffer as a std140 block: w4[j / 4][j % 4] = w(j - RADIUS), j in [0, 2r].
-layout(set = 0, binding = 1, std140) uniform Weights { vec4 w4[17]; };
+// BlurFilter's weights buffer as a std140 block: w4[j / 4][j % 4] = w(j - RADIUS), j in [0, 2r], and
+// the same weights rounded to half, twice in each word (one operand of a packed half FMA).
+layout(set = 0, binding = 1, std140) uniform Weights {
+  vec4 w4[17];
+  uvec4 half_w4[17];
+};
 #define W(j) w4[(j) >> 2][(j) & 3]
 layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
@@ -100,6 +109,32 @@ void stage_batch(vec4 fetched[FETCHES], int x_first) {
 }
 
 // 2. Horizontal: staged texel first + j is tap j - k of sum first + k.
+#if HALF_HORIZONTAL
+// In packed half arithmetic: one FMA serves both channels, with no unpacking, which halves step 2's
+// arithmetic (r = 8 on the H100: 72 us instead of 81). Every FMA rounds to half, and rounds at the
+// size of its running sum, so each sum runs in two chains: the left taps up to the centre, then the
+// right taps, summed at the end. The right chain starts from the larger inner weights, but its
+// partial sums stay below about half the total; one chain of all taps nearly doubled the mean
+// squared error added to the exact method's, in the same time. Other orders: docs/stream-tuning.md.
+#define WH(j) unpackFloat2x16(half_w4[(j) >> 2][(j) & 3])
+void horizontal(int lane) {
+  const int half_ = lane & 1, row = (lane >> 1) % B, first = lane / (2 * B) * RUN;
+  f16vec2 left[RUN], right[RUN];
+  [[unroll]] for (int k = 0; k < RUN; ++k) {
+    left[k] = f16vec2(0.0);
+    right[k] = f16vec2(0.0);
+  }
+  [[unroll]] for (int j = 0; j < TAPS + RUN - 1; ++j) {
+    const f16vec2 v = unpackFloat2x16(stage[(row * STAGE_STRIDE + first + j) * 2 + half_]);
+    [[unroll]] for (int k = 0; k < RUN; ++k) {
+      if (j - k >= 0 && j - k <= RADIUS) left[k] = fma(WH(j - k), v, left[k]);
+      if (j - k > RADIUS && j - k < TAPS) right[k] = fma(WH(j - k), v, right[k]);
+    }
+  }
+  [[unroll]] for (int k = 0; k < RUN; ++k)
+    sums[(row * SUMS_STRIDE + first + k) * 2 + half_] = packFloat2x16(left[k] + right[k]);
+}
+#else
 void horizontal(int lane) {
   const int half_ = lane & 1, row = (lane >> 1) % B, first = lane / (2 * B) * RUN;
   vec2 h[RUN];
@@ -111,6 +146,7 @@ void horizontal(int lane) {
   }
   [[unroll]] for (int k = 0; k < RUN; ++k) sums[(row * SUMS_STRIDE + first + k) * 2 + half_] = pair_form(h[k]);
 }
+#endif
 
 // 3. Vertical: after batch i the window holds the sums of input rows i * B - 2r .. i * B + B - 1
 // (counted from y_first = top - r), so output k is row top + i * B - 2r + k of the image.

@@ -1,0 +1,131 @@
+// GPU tier for comp.separable_stream_half: comp.separable_stream with its horizontal step in packed
+// half arithmetic. It is not exact, so it is held to stated bounds against the double-precision CPU
+// reference, and beside the exact method on the same images. Inputs are rounded to half first, as a
+// chain of fp16 images feeds them, so the bounds measure the arithmetic and not the upload.
+// Validation on.
+//
+// The bounds. Values in [0, 1), so a half-ulp at 1.0 is 2^-11:
+// - The exact method's error is the rounding of its fp16 sums and output: 2 half-ulps at most.
+// - The half step adds the rounding of its weights and of each FMA. In the worst case the roundings
+//   of 2r + 2 sums below 1 could line up; random inputs never come near: on the H100, with fused
+//   FMAs, at most 1.65 half-ulps at 4K (r <= 32), and on lavapipe, which rounds each product and
+//   each sum apart, 2.0. Bound: 3 half-ulps.
+// - The mean squared error shows the added rounding better than the maximum: on the H100 it was
+//   1.5x the exact method's at r = 1 and 1.15x at r = 8; on lavapipe 2.0x at r = 1 and 1.25x at
+//   r = 8. Bound: 2.5x. With one boundary tap dropped it was 290x (7.5 half-ulps), and a shader that
+//   computed in fp32 would equal the exact method, which the test also refuses.
+#include "blur_fixture.h"
+
+#include "filters/blur_methods.h"
+#include "vk/formats.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace filterlab;
+
+namespace {
+
+class BlurStreamHalf : public test::BlurFixture {};
+
+const char* const kHalf = "comp.separable_stream_half";
+const char* const kExact = "comp.separable_stream";
+const double kHalfUlp = std::ldexp(1.0, -11);  // at 1.0
+const double kMaxBound = 3 * kHalfUlp;
+const double kMseRatioBound = 2.5;
+
+io::ImageF half_random_image(uint32_t width, uint32_t height, uint32_t seed) {
+  io::ImageF image = filters::random_image(width, height, 4, seed);
+  for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  return image;
+}
+
+const std::string kFp16 = ":precision=fp16";
+
+}  // namespace
+
+TEST_F(BlurStreamHalf, IsAnInexactComputeMethodServingFp16ImagesOnly) {
+  const filters::BlurMethod* m = filters::find_blur_method(kHalf);
+  ASSERT_NE(m, nullptr);
+  EXPECT_STREQ(m->stage, "compute");
+  EXPECT_FALSE(m->exact);
+  EXPECT_EQ(m->passes, 1);
+
+  filters::BlurSettings settings;
+  settings.method = m;
+  settings.precision = filters::Precision::Fp32;
+  const filters::MethodSupport fp32 = m->support(*context_, settings);
+  EXPECT_FALSE(fp32.available());
+  EXPECT_NE(fp32.reason.find("fp16 images only"), std::string::npos) << fp32.reason;
+
+  // Lavapipe has shaderFloat16: the method serves the same radii as the exact one.
+  if (context_->report().shader_float16) {
+    EXPECT_EQ(max_radius(kHalf), max_radius(kExact));
+  } else {
+    settings.precision = filters::Precision::Fp16;
+    EXPECT_NE(m->support(*context_, settings).reason.find("shaderFloat16"), std::string::npos);
+  }
+}
+
+TEST_F(BlurStreamHalf, WithinThreeHalfUlpsOnOddSizes) {
+  // The exact stream test's sizes: short last strips, strips whose lag crosses both image edges, a
+  // width of one strip plus one column.
+  const int limit = max_radius(kHalf);
+  ASSERT_GT(limit, 0) << "unavailable on this device";
+  double worst = 0;
+  for (auto [w, h] : {std::pair{65u, 521u}, {130u, 300u}, {64u, 129u}, {3u, 385u}, {71u, 17u}}) {
+    const io::ImageF image = half_random_image(w, h, w * 7 + h);
+    for (int r : {1, 2, 3, 4, 5, 8, 13, 16, limit}) {
+      if (r > limit) continue;
+      const filters::ErrorStats e = run(kHalf, r, image, kFp16);
+      EXPECT_LE(e.max_abs, kMaxBound)
+          << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
+      worst = std::max(worst, e.max_abs);
+    }
+  }
+  std::printf("%s: max abs error %.3g half-ulps at 1.0 up to r = %d (bound 3)\n", kHalf, worst / kHalfUlp,
+              limit);
+}
+
+TEST_F(BlurStreamHalf, EveryKernelTypeWithinThreeHalfUlps) {
+  // Box weights 1/(2r + 1) are not halves: their rounding is part of the bound.
+  const io::ImageF image = half_random_image(97, 45, 5);
+  for (filters::KernelType kernel :
+       {filters::KernelType::Gaussian, filters::KernelType::Box, filters::KernelType::Binomial}) {
+    for (int r : {1, 4, 8}) {
+      const filters::ErrorStats e = run(kHalf, r, image, kFp16, kernel);
+      EXPECT_LE(e.max_abs, kMaxBound) << filters::kernel_type_name(kernel) << " r=" << r;
+    }
+  }
+}
+
+TEST_F(BlurStreamHalf, AddsLittleMeanSquaredErrorToTheExactMethod) {
+  const io::ImageF image = half_random_image(257, 131, 11);
+  const int limit = max_radius(kHalf);
+  for (int r : {1, 2, 4, 8, 16, 32}) {
+    if (r > limit) continue;
+    const filters::ErrorStats half = run(kHalf, r, image, kFp16);
+    const filters::ErrorStats exact = run(kExact, r, image, kFp16);
+    const double ratio = half.mse / exact.mse;
+    std::printf("r=%2d  mse: exact %.3g, half %.3g (x%.2f); max abs: exact %.3g, half %.3g\n", r, exact.mse,
+                half.mse, ratio, exact.max_abs, half.max_abs);
+    EXPECT_LE(ratio, kMseRatioBound) << "r=" << r;
+    EXPECT_GT(ratio, 1.0) << "r=" << r << ": as accurate as fp32 arithmetic, so not computing in half";
+  }
+}
+
+TEST_F(BlurStreamHalf, HdrSceneWithinThreeHalfUlpsOfItsLargestValue) {
+  // Half rounding is relative: on the scene (values reach ~50) the bound scales with the power of two
+  // above the largest value. No overflow: the sums never exceed the largest input.
+  auto o = test::validated_run(96, 64);
+  o.read_images = {"scene"};
+  io::ImageF scene = headless::run_headless(o).images.at("scene");
+  for (float& v : scene.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  const float largest = *std::max_element(scene.pixels.begin(), scene.pixels.end());
+  ASSERT_GT(largest, 4.0f);
+  const double bound = kMaxBound * std::exp2(std::ceil(std::log2(double(largest))));
+  for (int r : {3, 8}) {
+    const filters::ErrorStats e = run(kHalf, r, scene, kFp16);
+    EXPECT_LE(e.max_abs, bound) << "r=" << r << " largest value " << largest;
+  }
+}
