@@ -100,8 +100,7 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
     : env_(env), settings_(settings) {
   const MethodSupport support = settings.method->support(env.vk, settings);
   if (!support.available())
-    throw ChainError(std::string(settings.method->name) +
-                     " is not available on this device: " + support.reason);
+    throw ChainError(std::string(settings.method->name) + " is not available: " + support.reason);
   if (settings.kernel.radius > support.max_radius)
     throw ChainError(std::string(settings.method->name) + " serves radius up to " +
                      std::to_string(support.max_radius) + " on this device, not " +

@@ -57,6 +57,15 @@ TEST_F(BlurStreamHalf, IsAnInexactComputeMethodServingFp16ImagesOnly) {
   const filters::MethodSupport fp32 = m->support(*context_, settings);
   EXPECT_FALSE(fp32.available());
   EXPECT_NE(fp32.reason.find("fp16 images only"), std::string::npos) << fp32.reason;
+  // A chain that asks for it in fp32 is refused with that reason.
+  passes::PassEnv env{*context_, *shaders_, 1};
+  try {
+    filters::BlurFilter filter(env, filters::parse_blur_settings(blur_step(kHalf, 4, ":precision=fp32")));
+    ADD_FAILURE() << "fp32 was accepted";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not available: computes in half precision"), std::string::npos)
+        << e.what();
+  }
 
   // Lavapipe has shaderFloat16: the method serves the same radii as the exact one.
   if (context_->report().shader_float16) {
