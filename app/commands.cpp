@@ -81,12 +81,15 @@ int list_methods(const CliOptions& options) {
                   {"fetches_per_pixel", m.cost(filters::KernelSpec{}.radius).fetches},
                   {"cost_per_pixel_by_radius", cost}};
     if (!fp16.available()) entry["reason"] = fp16.reason;
+    if (!fp32.available()) entry["reason_fp32"] = fp32.reason;
     list.push_back(entry);
     if (!options.methods.json) {
       const std::string radius = fp16.available() ? "1.." + std::to_string(fp16.max_radius) : "-";
+      const char* availability = !fp16.available()  ? fp16.reason.c_str()
+                                 : fp32.available() ? "available"
+                                                    : "available for fp16 images only";
       std::printf("%-38s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
-                  m.exact ? "yes" : "no", radius.c_str(),
-                  fp16.available() ? "available" : fp16.reason.c_str());
+                  m.exact ? "yes" : "no", radius.c_str(), availability);
     }
   }
   if (options.methods.json) {

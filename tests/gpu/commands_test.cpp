@@ -42,6 +42,13 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
     } else {
       EXPECT_FALSE(m.at("reason").get<std::string>().empty()) << m.dump();
     }
+    // fp32 images: a limit where served, else the reason (half arithmetic serves fp16 only).
+    if (m.at("max_radius_fp32").get<int>() == 0) {
+      EXPECT_FALSE(m.at("reason_fp32").get<std::string>().empty()) << m.dump();
+    }
+    if (m.at("method") == "comp.separable_stream_half") {
+      EXPECT_NE(m.at("reason_fp32").get<std::string>().find("fp16 images only"), std::string::npos);
+    }
   }
   for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_TRUE(listed.count(m.name)) << m.name;
   EXPECT_TRUE(listed.count("copy"));
