@@ -193,7 +193,8 @@ int quality_tables(const CliOptions& options) {
     const bool fp32_served = m.support(ctx, settings).available();
     settings.precision = filters::Precision::Fp16;
     const bool fp16_only = !fp32_served && m.support(ctx, settings).available();
-    const char* precision = fp16_only ? "fp16" : "fp32";
+    // Served in neither: the fp16 attempt records the reason that is not about the precision.
+    const char* precision = fp32_served ? "fp32" : "fp16";
     const std::string label = std::string(m.name) + (fp16_only ? " (fp16)" : "");
     std::string line = "| " + label + " | " + (m.exact ? "yes" : "no") + " |";
     json row = {{"method", m.name},

@@ -41,7 +41,10 @@ def table(path):
                 else:
                     cells.append("—")
             lines.append(f"| {m} | {row[0]['stage']} | {'yes' if row[0]['exact'] else 'no'} | " + " | ".join(cells) + " |")
-        skipped = bench.get("skipped", [])
+        # Older files (and the peers) give no size or precision: their skips go under every table.
+        skipped = [s for s in bench.get("skipped", [])
+                   if (s.get("width", width), s.get("height", height), s.get("precision", precision))
+                   == (width, height, precision)]
         if skipped:
             lines.append("")
             for s in skipped:

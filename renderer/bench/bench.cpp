@@ -275,7 +275,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           try {
             timed = time_filter(ctx, shaders, inputs, format, step, options);
           } catch (const filters::ChainError& e) {  // unavailable here, or a radius it cannot serve
-            result.skipped.push_back({method->name, radius, e.what()});
+            result.skipped.push_back({method->name, radius, size, precision_name(precision), e.what()});
             continue;
           }
           CaseResult c;
@@ -432,7 +432,12 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   }
   j["skipped"] = json::array();
   for (const Skipped& s : result.skipped)
-    j["skipped"].push_back({{"method", s.method}, {"radius", s.radius}, {"reason", s.reason}});
+    j["skipped"].push_back({{"method", s.method},
+                            {"radius", s.radius},
+                            {"width", s.size.width},
+                            {"height", s.size.height},
+                            {"precision", s.precision},
+                            {"reason", s.reason}});
   io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -480,7 +485,8 @@ std::string format_bench_table(const BenchResult& result) {
     out << line;
   }
   for (const Skipped& s : result.skipped)
-    out << "skipped " << s.method << " r=" << s.radius << ": " << s.reason << "\n";
+    out << "skipped " << s.method << " r=" << s.radius << " " << size_text(s.size) << " " << s.precision
+        << ": " << s.reason << "\n";
   return out.str();
 }
 

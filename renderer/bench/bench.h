@@ -70,6 +70,8 @@ struct CaseResult {
 struct Skipped {
   std::string method;
   int radius = 0;
+  VkExtent2D size{};
+  std::string precision;  // a method may serve one precision and not the other
   std::string reason;
 };
 

@@ -320,7 +320,8 @@ std::string shader_name(const char* method, const BlurSettings& s) {
 }
 
 // How a shader reads BlurFilter's weights buffer (binding 1): as a storage buffer (float[]), or as a
-// std140 uniform block (vec4 w4[17]), where the multiplies can take the weights as constant operands.
+// std140 uniform block (vec4 w4[17], then the half weights: uvec4 half_w4[17]), where the multiplies
+// can take the weights as constant operands.
 enum class WeightsAs { Storage, Uniform };
 
 VkDescriptorType descriptor_type(WeightsAs w) {

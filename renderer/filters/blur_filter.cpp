@@ -4,6 +4,7 @@
 #include "vk/formats.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -108,16 +109,16 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
 
   const std::vector<double> weights = kernel_weights(settings.kernel);
   const std::vector<LinearTap> taps = linear_taps(weights);
-  // Padded to the largest kernel so the same buffer also binds as a std140 uniform block of vec4s
-  // (comp.tiled reads its weights as uniform operands); the padding is never read as a weight.
-  // Then the weights rounded to half, twice in each 32-bit word (comp.separable_stream_half's
-  // packed FMA operands), stored as floats' bit patterns.
-  std::vector<float> w(2 * kWeightBufferFloats, 0.0f);
-  std::copy(weights.begin(), weights.end(), w.begin());
+  // 32-bit words: the fp32 weights, padded to the largest kernel so the same buffer also binds as a
+  // std140 uniform block of vec4s (comp.tiled reads its weights as uniform operands; the padding is
+  // never read as a weight), then the weights rounded to half, twice in each word
+  // (comp.separable_stream_half's packed FMA operands).
+  std::vector<uint32_t> w(2 * kWeightBufferFloats, 0u);
   for (size_t i = 0; i < weights.size(); ++i) {
-    const uint32_t half = vk::float_to_half(static_cast<float>(weights[i]));
-    const uint32_t pair = half | half << 16;
-    std::memcpy(&w[kWeightBufferFloats + i], &pair, 4);
+    const float weight = static_cast<float>(weights[i]);
+    const uint32_t half = vk::float_to_half(weight);
+    w[i] = std::bit_cast<uint32_t>(weight);
+    w[kWeightBufferFloats + i] = half | half << 16;
   }
   std::vector<float> t;
   for (const LinearTap& tap : taps) {

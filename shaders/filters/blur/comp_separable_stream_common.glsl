@@ -116,6 +116,7 @@ void stage_batch(vec4 fetched[FETCHES], int x_first) {
 // right taps, summed at the end. The right chain starts from the larger inner weights, but its
 // partial sums stay below about half the total; one chain of all taps nearly doubled the mean
 // squared error added to the exact method's, in the same time. Other orders: docs/stream-tuning.md.
+// The indexing is the fp32 version's below: staged texel first + j is tap j - k of sum first + k.
 #define WH(j) unpackFloat2x16(half_w4[(j) >> 2][(j) & 3])
 void horizontal(int lane) {
   const int half_ = lane & 1, row = (lane >> 1) % B, first = lane / (2 * B) * RUN;
