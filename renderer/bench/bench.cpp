@@ -376,10 +376,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
       is_cpu_device(d) ? "cpu: the device is a CPU implementation (lavapipe), not a GPU" : "gpu";
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; "
-      "median, p5 "
-      "and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of warm-up per case; "
-      "inputs "
-      "resident (uploaded once) and rotated every frame";
+      "median, p5 and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of "
+      "warm-up per case; inputs resident (uploaded once) and rotated every frame";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
   j["warmup_ms"] = options.warmup_ms;

@@ -478,11 +478,9 @@ std::vector<BlurMethod> compute_blur_methods() {
        cost_separable_fused, support_separable_fused, create_separable_fused},
       {"comp.separable_stream", "compute", true, 1,
        "one dispatch: each group walks down a strip of 64 columns, two threads a column (two channels each), "
-       "in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums "
-       "into "
-       "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 "
-       "outputs "
-       "from them (the vertical apron paid once per strip, one wave of groups)",
+       "in batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 "
+       "sums into shared memory, then each thread keeps its column's last 2r + 8 sums in registers and "
+       "filters 8 outputs from them (the vertical apron paid once per strip, one wave of groups)",
        cost_separable_stream, support_separable_stream, create_separable_stream},
       {"comp.separable_stream_half", "compute", false, 1,
        "comp.separable_stream for fp16 images with its horizontal step in packed half arithmetic (one FMA "

@@ -175,10 +175,9 @@ MethodSupport support_tiled(const vk::Context& device, const BlurSettings&) {
 std::vector<BlurMethod> tiled_blur_methods() {
   return {
       {"comp.tiled", "compute", true, 1,
-       "AMD's tiled separable convolution: 8x8 threads per 32x32 tile, each horizontal sum computed once "
-       "into "
-       "shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside dst_roi with "
-       "ROIs)",
+       "AMD's tiled separable convolution: 8x8 threads per 32x32 tile, each horizontal sum computed "
+       "once into shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside "
+       "dst_roi with ROIs)",
        cost_tiled, support_tiled,
        [](const BlurEnv& e) -> std::unique_ptr<BlurPasses> { return std::make_unique<TiledBlur>(e); }, true},
   };

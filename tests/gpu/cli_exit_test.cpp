@@ -58,15 +58,10 @@ TEST(CliExit, RunsAreDeterministicByteForByte) {
   for (int run = 0; run < 2; ++run) {
     const std::string prefix = dir + "/" + std::to_string(run);
     auto r = run_binary(
-        "run --headless --validation --size 120x80 --frames 2 --warmup 1 --chain copy --jitter"
-        " --capture final=" +
-        prefix + "-final.png --capture scene=" + prefix +
-        "-scene.pfm"
-        " --capture depth=" +
-        prefix + "-depth.png --capture motion=" + prefix +
-        "-motion.pfm"
-        " --timings " +
-        prefix + ".json");
+        "run --headless --validation --size 120x80 --frames 2 --warmup 1 --chain copy --jitter" +
+        (" --capture final=" + prefix + "-final.png") + (" --capture scene=" + prefix + "-scene.pfm") +
+        (" --capture depth=" + prefix + "-depth.png") + (" --capture motion=" + prefix + "-motion.pfm") +
+        (" --timings " + prefix + ".json"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("tonemap"), std::string::npos) << r.output;  // the table
     for (const char* name : {"-final.png", "-scene.pfm", "-depth.png", "-motion.pfm"}) {
