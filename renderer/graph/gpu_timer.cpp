@@ -3,7 +3,10 @@
 namespace filterlab::graph {
 
 GpuTimer::GpuTimer(const vk::Context& ctx, uint32_t frames_in_flight, uint32_t max_passes)
-    : ctx_(ctx), max_passes_(max_passes), recorded_passes_(frames_in_flight, 0) {
+    : ctx_(ctx),
+      max_passes_(max_passes),
+      recorded_passes_(frames_in_flight, 0),
+      flush_after_stamp_(ctx.report().device_type == "cpu") {
   for (uint32_t i = 0; i < frames_in_flight; ++i) {
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -25,13 +28,25 @@ void GpuTimer::begin_frame(VkCommandBuffer cmd, uint32_t slot, uint32_t pass_cou
   recorded_passes_[slot] = pass_count;
 }
 
-void GpuTimer::begin_pass(VkCommandBuffer cmd, uint32_t slot, uint32_t pass) {
+void GpuTimer::write(VkCommandBuffer cmd, VkQueryPool pool, uint32_t query) const {
   // ALL_COMMANDS: the begin stamp waits for earlier work, so a pass is timed on its own.
-  vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pools_[slot], 2 * pass);
+  vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, query);
+  if (!flush_after_stamp_) return;
+  VkMemoryBarrier2 all{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+  all.srcStageMask = all.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+  all.srcAccessMask = all.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+  VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+  dep.memoryBarrierCount = 1;
+  dep.pMemoryBarriers = &all;
+  vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void GpuTimer::begin_pass(VkCommandBuffer cmd, uint32_t slot, uint32_t pass) {
+  write(cmd, pools_[slot], 2 * pass);
 }
 
 void GpuTimer::end_pass(VkCommandBuffer cmd, uint32_t slot, uint32_t pass) {
-  vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pools_[slot], 2 * pass + 1);
+  write(cmd, pools_[slot], 2 * pass + 1);
 }
 
 double GpuTimer::elapsed_ms(uint64_t begin, uint64_t end, uint32_t valid_bits, float period_ns) {

@@ -2,6 +2,13 @@
 // Per-pass GPU timestamps read back without stalling: one query pool per frame in flight,
 // read only after that frame's fence has signalled, masked by timestampValidBits and scaled by
 // timestampPeriod. Can be switched off, since timestamps themselves serialize passes.
+//
+// On a CPU device (lavapipe) each stamp is followed by a full memory barrier. llvmpipe queues a
+// timestamp into the rasterizer's open batch and writes it only when that batch is flushed, while
+// a compute dispatch runs at once on the queue thread: both stamps around a compute pass that
+// touches no render target were written after it ended, so the pass read ~0 and its work was
+// billed to whichever graphics pass flushed next. A full barrier flushes the batch, so each stamp
+// is written where it stands. GPUs are left as they are: there the barrier would only cost time.
 #include "vk/context.h"
 
 #include <optional>
@@ -31,6 +38,8 @@ class GpuTimer {
   uint32_t max_passes_;
   std::vector<VkQueryPool> pools_;
   std::vector<uint32_t> recorded_passes_;  // per slot, 0 when nothing is pending
+  bool flush_after_stamp_;                 // a CPU device: see the top of this file
+  void write(VkCommandBuffer cmd, VkQueryPool pool, uint32_t query) const;
 };
 
 }  // namespace filterlab::graph

@@ -54,6 +54,10 @@ struct PassStats {
 struct RunResult {
   vk::DeviceReport device;
   std::vector<PassStats> passes;
+  // Wall-clock time per timed frame: from the end of the last warm-up frame to the end of the last
+  // timed one, over the timed frames. With frames in flight the device never waits for the host, so
+  // this is the device's time per frame, against which the passes' sum can be checked.
+  double frame_wall_ms = 0;
   std::vector<std::string> culled;
   uint32_t validation_messages = 0;
   std::map<std::string, io::ImageF> images;

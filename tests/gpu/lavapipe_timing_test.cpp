@@ -1,0 +1,55 @@
+// GPU tier, run alone (RUN_SERIAL): per-pass timestamps on a CPU device measure the pass they
+// bracket. Before the stamps were flushed (graph/gpu_timer.h), a compute pass that followed another
+// compute pass read ~0 ms and its work was billed to nobody, so the same pass read 0.08 or 118 ms
+// depending on its position in the chain.
+#include "gpu_test_util.h"
+
+using namespace filterlab;
+
+namespace {
+
+// The median GPU time of pass `name`.
+double pass_ms(const headless::RunResult& r, const std::string& name) {
+  for (const headless::PassStats& p : r.passes)
+    if (p.name == name) return p.gpu_ms.median;
+  ADD_FAILURE() << "no pass " << name;
+  return 0;
+}
+
+double sum_of_passes(const headless::RunResult& r) {
+  double sum = 0;
+  for (const headless::PassStats& p : r.passes) sum += p.gpu_ms.median;
+  return sum;
+}
+
+}  // namespace
+
+TEST(LavapipeTimings, APassTakesTheSameTimeWhereverItStandsAndThePassesAddUpToTheFrame) {
+  auto o = test::validated_run(2560, 1440);
+  o.frames = 20;  // medians over 20 frames
+  o.warmup = 2;
+  {
+    vk::ContextOptions options;
+    if (vk::Context(options).report().device_type != "cpu")
+      GTEST_SKIP() << "checks the CPU device's timestamps; a GPU's are taken as they come";
+  }
+  // Two compute passes reading the scene in turn, each at least 10 ms on lavapipe at this size
+  // (about 20 and 40 ms on a 2-core machine), in both orders.
+  const std::string copy = "copy", blur = "gaussian.comp.tiled:radius=2";
+  o.chain = copy + "," + blur;
+  const headless::RunResult forward = headless::run_headless(o);
+  o.chain = blur + "," + copy;
+  const headless::RunResult reverse = headless::run_headless(o);
+  EXPECT_EQ(forward.validation_messages + reverse.validation_messages, 0u);
+
+  for (const char* pass : {"copy", "gaussian"}) {
+    const double a = pass_ms(forward, pass), b = pass_ms(reverse, pass);
+    EXPECT_GE(std::min(a, b), 10.0) << pass << ": the check needs passes of at least 10 ms";
+    EXPECT_LE(std::max(a, b), 1.3 * std::min(a, b)) << pass << " " << a << " ms first, " << b << " ms second";
+  }
+  for (const headless::RunResult* r : {&forward, &reverse}) {
+    const double sum = sum_of_passes(*r);
+    EXPECT_GE(sum, 0.8 * r->frame_wall_ms) << "passes " << sum << " ms, frame " << r->frame_wall_ms << " ms";
+    EXPECT_LE(sum, 1.2 * r->frame_wall_ms) << "passes " << sum << " ms, frame " << r->frame_wall_ms << " ms";
+  }
+}
