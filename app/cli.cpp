@@ -5,7 +5,6 @@
 #include "headless/capture.h"
 #include "io/image_files.h"
 
-#include <unistd.h>
 #include <charconv>
 
 namespace filterlab::app {
@@ -23,7 +22,8 @@ commands:
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against frag.full2d on the scene (the paper's tables)
   report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html
-  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png as stored/255, or .pfm)
+  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
+                      exit 1 when either holds NaN or infinity (counted, left out of the metrics)
   help, --help        this text;  --version  the version
 
 run options:
@@ -80,7 +80,9 @@ quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
 
 compare options:
-  --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", ...}
+  over the channels both images have: RGB, or RGBA when both have alpha (PFM: RGB or gray)
+  --alpha on|off      whether alpha counts when both images have it (default on)
+  --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "nonfinite", ...}
   --diff FILE.png     heat map of |A-B| (black, red, yellow, white)   --gain G  (default: max -> white)
 
 methods, filter, bench and quality also take --device, --validation, --shader-dir, --shader-source.
@@ -130,9 +132,12 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     throw UsageError(flag + " " + path.string() + ": folder " + dir.string() + " does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw UsageError(flag + " " + path.string() + ": folder " + dir.string() + " is not writable");
   if (std::filesystem::is_directory(path, ec)) throw UsageError(flag + " " + path.string() + " is a folder");
+  try {
+    io::check_can_write(path);
+  } catch (const io::IoError& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -407,8 +412,9 @@ void parse_bench(Flags& flags, CliOptions& out) {
     else if (flag == "--captures") {
       b.captures_dir = flags.value();
       std::error_code ec;
-      if (!std::filesystem::is_directory(*b.captures_dir, ec) || ::access(b.captures_dir->c_str(), W_OK) != 0)
-        throw UsageError("--captures " + b.captures_dir->string() + ": not a writable folder");
+      if (!std::filesystem::is_directory(*b.captures_dir, ec))
+        throw UsageError("--captures " + b.captures_dir->string() + ": not a folder");
+      check_writable(flag, *b.captures_dir / "capture.png");
     } else if (flag == "--quiet") out.quiet = true;
     else if (flag == "--json") {
       out.bench_json = flags.value();
@@ -460,8 +466,12 @@ void parse_compare(Flags& flags, CliOptions& out) {
       check_writable(flag, *c.diff);
     } else if (flag == "--gain") {
       c.gain = parse_float(flag, flags.value());
+    } else if (flag == "--alpha") {
+      const std::string& v = flags.value();
+      if (v != "on" && v != "off") throw UsageError("--alpha wants on or off, got '" + v + "'");
+      c.alpha = v == "on";
     } else if (flag.starts_with("--")) {
-      throw UsageError("unknown option '" + flag + "' for compare (options: --json, --diff, --gain)");
+      throw UsageError("unknown option '" + flag + "' for compare (options: --json, --diff, --gain, --alpha)");
     } else {
       files.push_back(flag);
     }

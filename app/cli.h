@@ -60,7 +60,8 @@ struct QualityOptions {
 struct CompareOptions {
   std::filesystem::path a, b;
   std::optional<std::filesystem::path> json, diff;
-  double gain = 0;  // heat map gain; 0: the largest difference is white
+  double gain = 0;    // heat map gain; 0: the largest difference is white
+  bool alpha = true;  // when both images have alpha, it counts as a fourth channel
 };
 
 struct CliOptions {

@@ -7,6 +7,7 @@
 #include "filters/metrics.h"
 #include "filters/reference.h"
 #include "io/image_files.h"
+#include "vk/formats.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,53 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
+
+// The largest side a file may have: what `run --size` allows, and more than any device here takes.
+constexpr uint32_t kMaxFileSide = 16384;
+
+std::string size_text(const io::ImageHeader& h) {
+  return std::to_string(h.width) + "x" + std::to_string(h.height);
+}
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+// An input file's header, checked before anything is decoded: a bad or oversized file is bad input.
+io::ImageHeader checked_header(const std::filesystem::path& path) {
+  io::ImageHeader h;
+  try {
+    h = io::read_image_header(path);
+  } catch (const io::IoError& e) {
+    throw UsageError(e.what());
+  }
+  if (h.width > kMaxFileSide || h.height > kMaxFileSide)
+    throw UsageError(path.string() + " is " + size_text(h) + ": filterlab reads images up to " +
+                     std::to_string(kMaxFileSide) + " pixels a side");
+  // Decoding holds the file's samples, an RGBA buffer of them and the float image at once.
+  const double need = double(h.width) * h.height * (4.0 * 2 * 2 + 4.0 * h.channels);
+  const double have = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+  if (need > have / 2)
+    throw UsageError(path.string() + " is " + size_text(h) + ": decoding it needs " + gib(need) +
+                     ", more than half of this machine's " + gib(have));
+  return h;
+}
+
+// Whether the device can hold the image: its side limit, and its memory for the input, its upload
+// buffer, the output and an intermediate of `texel_bytes` per pixel each.
+void check_fits_device(const std::filesystem::path& path, const io::ImageHeader& h, const vk::Context& ctx,
+                       uint32_t texel_bytes) {
+  const vk::DeviceReport& d = ctx.report();
+  if (h.width > d.max_image_dimension_2d || h.height > d.max_image_dimension_2d)
+    throw UsageError(path.string() + " is " + size_text(h) + ": " + d.name + " takes images up to " +
+                     std::to_string(d.max_image_dimension_2d) + " pixels a side");
+  const double need = double(h.width) * h.height * texel_bytes * 4;
+  if (d.device_local_bytes && need > double(d.device_local_bytes))
+    throw UsageError(path.string() + " is " + size_text(h) + ": filtering it needs " + gib(need) + ", " +
+                     d.name + " has " + gib(double(d.device_local_bytes)));
+}
 
 }  // namespace
 
@@ -102,21 +150,22 @@ int list_methods(const CliOptions& options) {
 int filter_file(const CliOptions& options) {
   const FilterOptions& f = options.filter;
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
-  io::ImageF input;
-  try {
-    input = io::read_image_file(f.input, encoding);
-  } catch (const io::IoError& e) {
-    throw UsageError(e.what());  // a missing or corrupt input is bad input: exit 2
-  }
+  const io::ImageHeader header = checked_header(f.input);
   const filters::FilterStep step = filters::parse_chain(f.spec).at(0);
   const filters::BlurSettings settings = filters::parse_blur_settings(step);
   for (const auto& [flag, roi] :
        {std::pair{"--src-roi", settings.src_roi}, std::pair{"--dst-roi", settings.dst_roi}})
-    if (roi && !roi->fits_in(input.width, input.height))
-      throw UsageError(std::string(flag) + " leaves the " + std::to_string(input.width) + "x" +
-                       std::to_string(input.height) + " image");
+    if (roi && !roi->fits_in(header.width, header.height))
+      throw UsageError(std::string(flag) + " leaves the " + size_text(header) + " image");
 
   vk::Context ctx = make_context(options.gpu);
+  check_fits_device(f.input, header, ctx, vk::format_texel_size(settings.format()));
+  io::ImageF input;
+  try {
+    input = io::read_image_file(f.input, encoding);
+  } catch (const io::IoError& e) {
+    throw UsageError(e.what());  // a corrupt input is bad input: exit 2
+  }
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   const io::ImageF output = filters::apply_filter(ctx, shaders, input, step, settings.format());
   io::write_image_file(f.output, output, encoding);
@@ -243,8 +292,10 @@ int quality_tables(const CliOptions& options) {
 int compare_files(const CliOptions& options) {
   const CompareOptions& c = options.compare;
   io::ImageF a, b;
+  checked_header(c.a);
+  checked_header(c.b);
   try {
-    // No colour conversion: 8-bit files compare as stored / 255.
+    // No colour conversion: 8-bit files compare as stored / 255 (16-bit ones as stored / 65535).
     a = io::read_image_file(c.a, io::Encoding::Raw);
     b = io::read_image_file(c.b, io::Encoding::Raw);
   } catch (const io::IoError& e) {
@@ -254,19 +305,31 @@ int compare_files(const CliOptions& options) {
     throw UsageError("sizes differ: " + c.a.string() + " is " + std::to_string(a.width) + "x" +
                      std::to_string(a.height) + ", " + c.b.string() + " is " + std::to_string(b.width) + "x" +
                      std::to_string(b.height));
-  const filters::ImageMetrics m = filters::image_metrics(a, b);
-  const std::string psnr = std::isinf(m.psnr) ? "inf (identical)" : std::to_string(m.psnr);
-  const std::string ssim = m.ssim ? std::to_string(*m.ssim) : "n/a (under 11x11)";
-  std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u, %ux%u\n", m.mse,
-              psnr.c_str(), ssim.c_str(), m.max_abs, m.channels, a.width, a.height);
+  // RGB, or RGBA where both images have alpha and it counts.
+  const uint32_t channels = std::min(a.channels, b.channels) == 4 && !c.alpha ? 3 : 4;
+  const filters::ImageMetrics m = filters::image_metrics(a, b, channels);
+  const char* names[] = {"", "gray", "RG", "RGB", "RGBA"};
+  const std::string which =
+      std::string(names[m.channels]) + (m.channels == 4                               ? " (alpha counted: --alpha off leaves it out)"
+                                        : std::min(a.channels, b.channels) == 4 ? " (alpha left out: --alpha off)"
+                                                                                : "");
+  const bool nonfinite = m.nonfinite_a + m.nonfinite_b > 0;
+  const std::string psnr = std::isinf(m.psnr) ? (nonfinite ? "inf" : "inf (identical)") : std::to_string(m.psnr);
+  const std::string ssim = m.ssim           ? std::to_string(*m.ssim)
+                           : nonfinite      ? "n/a (non-finite values)"
+                                            : "n/a (under 11x11)";
+  std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u %s, %ux%u\n", m.mse,
+              psnr.c_str(), ssim.c_str(), m.max_abs, m.channels, which.c_str(), a.width, a.height);
   if (c.json) {
     using nlohmann::json;
     json j = {{"mse", m.mse},
               {"psnr", std::isinf(m.psnr) ? json(nullptr) : json(m.psnr)},
-              {"identical", m.max_abs == 0},
+              {"identical", m.max_abs == 0 && !nonfinite},
               {"ssim", m.ssim ? json(*m.ssim) : json(nullptr)},
               {"max_abs", m.max_abs},
               {"channels", m.channels},
+              {"alpha_counted", m.channels == 4},
+              {"nonfinite", {{"a", m.nonfinite_a}, {"b", m.nonfinite_b}}},
               {"width", a.width},
               {"height", a.height},
               {"a", c.a.string()},
@@ -274,6 +337,13 @@ int compare_files(const CliOptions& options) {
     write_text(*c.json, j.dump(2) + "\n");
   }
   if (c.diff) io::write_png(*c.diff, filters::difference_heatmap(a, b, c.gain));
+  if (nonfinite) {
+    std::fprintf(stderr,
+                 "filterlab: non-finite values (NaN or infinity): %zu in %s, %zu in %s; the metrics leave "
+                 "their pixels out\n",
+                 m.nonfinite_a, c.a.string().c_str(), m.nonfinite_b, c.b.string().c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -132,6 +132,9 @@ int main(int argc, char** argv) {
   } catch (const filters::ChainError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
+  } catch (const vk::ShaderCompileError& e) {  // a shader that does not compile or validate
+    std::fprintf(stderr, "filterlab: %s\n", e.what());
+    return 2;
   } catch (const vk::NoDeviceError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 3;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages filterlab builds, tests and runs with.
-# A no-op when everything is present already.
+# A no-op when everything is present already. Everything the build needs is named, down to make:
+# a bare Debian 12 (debootstrap minbase) has no make, and neither g++ nor cmake pulls it in without
+# recommends. scripts/check-bare-debian.sh runs the README's commands in such a root.
 set -euo pipefail
 
 packages=(
-  cmake g++ pkg-config git
+  cmake make g++ pkg-config git
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslc libshaderc-dev glslang-dev spirv-tools
-  libglfw3-dev libimgui-dev libglm-dev libstb-dev
-  libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev libturbojpeg0-dev
+  libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy python3-skimage
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
 

@@ -169,13 +169,19 @@ std::vector<PlotGroup> plot_groups(const std::set<std::string>& stages) {
 }
 
 std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& sources) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ReportInputError(path.string() + (std::filesystem::exists(path, ec) ? " is not a file (a folder?)"
+                                                                              : " does not exist"));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ReportInputError("cannot read " + path.string());
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw ReportInputError(path.string() + " is not JSON: " + e.what());
+  } catch (const json::parse_error& e) {
+    // Not e.what(): it quotes the bytes it read, which for an image file are binary noise.
+    throw ReportInputError(path.string() + " is not a bench JSON file (not JSON: syntax error at byte " +
+                           std::to_string(e.byte) + ")");
   }
   try {
     if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)

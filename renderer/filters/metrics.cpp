@@ -26,15 +26,26 @@ ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t ma
   m.channels = std::min({a.channels, b.channels, max_channels});
   const size_t pixels = size_t(a.width) * a.height;
   double sum = 0;
-  for (size_t p = 0; p < pixels; ++p)
+  size_t compared = 0;
+  for (size_t p = 0; p < pixels; ++p) {
+    bool finite = true;
+    for (uint32_t c = 0; c < m.channels; ++c) {
+      const bool fa = std::isfinite(a.pixels[p * a.channels + c]), fb = std::isfinite(b.pixels[p * b.channels + c]);
+      m.nonfinite_a += !fa;
+      m.nonfinite_b += !fb;
+      finite = finite && fa && fb;
+    }
+    if (!finite) continue;
+    ++compared;
     for (uint32_t c = 0; c < m.channels; ++c) {
       const double d = double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c]);
       sum += d * d;
-      m.max_abs = std::max(m.max_abs, std::isnan(d) ? std::numeric_limits<double>::infinity() : std::abs(d));
+      m.max_abs = std::max(m.max_abs, std::abs(d));
     }
-  m.mse = pixels ? sum / (double(pixels) * m.channels) : 0;
+  }
+  m.mse = compared ? sum / (double(compared) * m.channels) : 0;
   m.psnr = m.mse > 0 ? 10 * std::log10(1.0 / m.mse) : std::numeric_limits<double>::infinity();
-  if (a.width >= 11 && a.height >= 11) {
+  if (a.width >= 11 && a.height >= 11 && m.nonfinite_a + m.nonfinite_b == 0) {
     double total = 0;
     for (uint32_t c = 0; c < m.channels; ++c) total += ssim(a, b, c);
     m.ssim = total / m.channels;

@@ -10,6 +10,9 @@ namespace filterlab::filters {
 
 struct ImageMetrics {
   uint32_t channels = 0;
+  // NaN or infinite samples of each image in the channels compared. Their pixels are left out of
+  // MSE and max |a-b|, and SSIM is not computed (a window holding one would be NaN).
+  size_t nonfinite_a = 0, nonfinite_b = 0;
   double mse = 0;              // mean over pixels and channels
   double psnr = 0;             // 10 log10(1 / mse); +infinity when mse == 0
   std::optional<double> ssim;  // mean of per-channel SSIM; none when an image is under 11x11

@@ -37,20 +37,36 @@ bool is_output_extension(const std::filesystem::path& path) {
   return ext == ".png" || ext == ".pfm";
 }
 
+ImageHeader read_image_header(const std::filesystem::path& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".pfm") return read_pfm_header(path);
+  if (ext == ".png") return read_png_header(path);
+  if (ext == ".jpg" || ext == ".jpeg") return read_jpeg_header(path);
+  throw IoError("cannot read " + path.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+}
+
 ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return read_pfm(path);
   if (!is_8bit_extension(ext))
     throw IoError("cannot read " + path.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
-  const ImageU8 stored = read_png(path);  // stb decodes PNG and JPEG alike
-  ImageF image{stored.width, stored.height, 4, {}};
-  image.pixels.resize(stored.rgba.size());
-  // A table: 256 possible values, and the pow() would dominate reading a large image.
-  float decode[256];
-  for (int i = 0; i < 256; ++i)
-    decode[i] = float(encoding == Encoding::Srgb ? srgb_to_linear(i / 255.0) : i / 255.0);
-  for (size_t i = 0; i < stored.rgba.size(); ++i)
-    image.pixels[i] = i % 4 == 3 ? float(stored.rgba[i] / 255.0) : decode[stored.rgba[i]];
+  const DecodedImage stored = ext == ".png" ? decode_png(path) : decode_jpeg(path);
+  const ImageHeader& h = stored.header;
+  ImageF image{h.width, h.height, h.channels, {}};
+  // A table: at most 65536 possible values, and the pow() would dominate reading a large image.
+  const uint32_t max = (1u << h.bits) - 1;
+  std::vector<float> decode(max + 1), linear(max + 1);
+  for (uint32_t i = 0; i <= max; ++i) {
+    linear[i] = float(double(i) / max);
+    decode[i] = float(encoding == Encoding::Srgb ? srgb_to_linear(double(i) / max) : double(i) / max);
+  }
+  const size_t pixels = size_t(h.width) * h.height;
+  image.pixels.resize(pixels * h.channels);
+  for (size_t p = 0; p < pixels; ++p)
+    for (uint32_t c = 0; c < h.channels; ++c) {
+      const uint16_t v = stored.samples[p * 4 + c];
+      image.pixels[p * h.channels + c] = c == 3 ? linear[v] : decode[v];  // alpha is linear
+    }
   return image;
 }
 

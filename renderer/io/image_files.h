@@ -1,6 +1,6 @@
 #pragma once
 // Image files as filter inputs and outputs, chosen by extension: .png and .jpg/.jpeg (8-bit, sRGB
-// encoded) and .pfm (linear float, exact). Used by `filterlab filter` (and later `compare`).
+// encoded) and .pfm (linear float, exact). Used by `filterlab filter` and `filterlab compare`.
 #include "io/image_io.h"
 
 namespace filterlab::io {
@@ -10,9 +10,11 @@ enum class Encoding {
   Raw,   // 8-bit values are used as stored / 255, and written back as value * 255
 };
 
-// 4 channels from PNG/JPEG (alpha 1 when the file has none); PFM gives 1 or 3 channels. Throws
-// IoError for a missing, unreadable, corrupt or unsupported file.
+// The channels the file has: 3 (RGB; gray expanded) or 4 (RGBA) from PNG and JPEG, at 8 or 16 bits
+// per sample; 1 or 3 from PFM. Throws IoError for a missing, unreadable, corrupt or unsupported file.
 ImageF read_image_file(const std::filesystem::path& path, Encoding encoding);
+// Its header only: size and samples, so that a file too large to decode is refused before it is.
+ImageHeader read_image_header(const std::filesystem::path& path);
 // .png: 8-bit RGBA, clamped to [0,1]; .pfm: RGB floats (alpha dropped). Atomic: a failed write leaves
 // no file behind. Throws IoError, also for an unsupported extension.
 void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding);

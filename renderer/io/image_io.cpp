@@ -1,6 +1,5 @@
 #include "io/image_io.h"
 
-#include <stb_image.h>
 #include <stb_image_write.h>
 #include <unistd.h>
 
@@ -27,9 +26,14 @@ namespace {
 
 // Write to a temp file next to the target and rename it into place, so readers
 // never observe a half-written file and a failed write leaves nothing behind.
-void write_atomic(const fs::path& path, const void* data, size_t size) {
+fs::path temporary_path(const fs::path& path) {
   fs::path tmp = path;
   tmp += ".tmp-" + std::to_string(::getpid());
+  return tmp;
+}
+
+void write_atomic(const fs::path& path, const void* data, size_t size) {
+  const fs::path tmp = temporary_path(path);
   auto give_up = [&](int err) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
@@ -50,6 +54,8 @@ void write_atomic(const fs::path& path, const void* data, size_t size) {
 }
 
 std::vector<unsigned char> read_all(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) fail("read", path, "it is a folder");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail("read", path, std::strerror(errno));
   std::vector<unsigned char> bytes;
@@ -110,22 +116,29 @@ void write_png(const fs::path& path, const ImageU8& image) {
 }
 
 ImageU8 read_png(const fs::path& path) {
-  const std::vector<unsigned char> file = read_all(path);
-  if (file.size() > size_t(std::numeric_limits<int>::max())) fail("read", path, "file too large");
-  int w = 0, h = 0, n = 0;
-  stbi_uc* data = stbi_load_from_memory(file.data(), int(file.size()), &w, &h, &n, 4);
-  if (!data) {
-    const char* reason = stbi_failure_reason();
-    fail("read", path, std::string("invalid PNG (") + (reason ? reason : "unknown error") + ")");
-  }
-  ImageU8 out{uint32_t(w), uint32_t(h), {}};
-  out.rgba.assign(data, data + size_t(w) * h * 4);
-  stbi_image_free(data);
+  const DecodedImage decoded = decode_png(path);
+  ImageU8 out{decoded.header.width, decoded.header.height, {}};
+  out.rgba.resize(decoded.samples.size());
+  const bool wide = decoded.header.bits == 16;
+  for (size_t i = 0; i < out.rgba.size(); ++i)
+    out.rgba[i] = uint8_t(wide ? (decoded.samples[i] + 128u) / 257u : decoded.samples[i]);
   return out;
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {
   write_atomic(path, text.data(), text.size());
+}
+
+void check_can_write(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) fail("write", path, "it is a folder");
+  // Permission bits say nothing to root (access() passes), and a path under /proc or a full or
+  // read-only file system only fails when written: create the file the write will create.
+  const fs::path tmp = temporary_path(path);
+  std::FILE* f = std::fopen(tmp.c_str(), "wbx");
+  if (!f) fail("write", path, std::strerror(errno));
+  std::fclose(f);
+  fs::remove(tmp, ec);
 }
 
 // ---- PFM ------------------------------------------------------------------
@@ -155,13 +168,18 @@ void write_pfm(const fs::path& path, const ImageF& image) {
   write_atomic(path, buf.data(), buf.size());
 }
 
-ImageF read_pfm(const fs::path& path) {
-  const std::vector<unsigned char> file = read_all(path);
-  const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
-  auto bad = [&](const std::string& problem) { fail("read", path, "invalid PFM: " + problem); };
+namespace {
 
-  // Header: magic, width, height, scale, separated by whitespace; exactly one
-  // whitespace byte follows the scale, then the raster.
+struct PfmLayout {
+  ImageHeader header;
+  float scale = 0;          // < 0: little-endian
+  size_t raster_offset = 0;  // where the floats start
+};
+
+// Header: magic, width, height, scale, separated by whitespace; exactly one whitespace byte follows
+// the scale, then the raster, which must fill the rest of the file (`file_size` bytes in all).
+PfmLayout parse_pfm_header(const fs::path& path, std::string_view text, uint64_t file_size) {
+  auto bad = [&](const std::string& problem) { fail("read", path, "invalid PFM: " + problem); };
   size_t pos = 0;
   auto is_space = [](char ch) { return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'; };
   auto token = [&](const char* what) {
@@ -179,22 +197,49 @@ ImageF read_pfm(const fs::path& path) {
 
   const std::string_view magic = token("magic");
   if (magic != "PF" && magic != "Pf") bad("magic must be PF or Pf");
-  uint32_t width = 0, height = 0;
-  float scale = 0;
-  parse(token("width"), width, "width");
-  parse(token("height"), height, "height");
-  parse(token("scale"), scale, "scale");
-  ++pos;  // the single whitespace byte after the scale
-  if (width == 0 || height == 0) bad("zero width or height");
-  if (scale == 0 || !std::isfinite(scale)) bad("scale must be finite and non-zero");
+  PfmLayout layout;
+  ImageHeader& h = layout.header;
+  h.format = "pfm";
+  h.bits = 32;
+  h.channels = magic == "PF" ? 3u : 1u;
+  parse(token("width"), h.width, "width");
+  parse(token("height"), h.height, "height");
+  parse(token("scale"), layout.scale, "scale");
+  layout.raster_offset = pos + 1;  // the single whitespace byte after the scale
+  if (h.width == 0 || h.height == 0) bad("zero width or height");
+  if (layout.scale == 0 || !std::isfinite(layout.scale)) bad("scale must be finite and non-zero");
+  const uint64_t floats_per_row = uint64_t(h.width) * h.channels;
+  const uint64_t available = file_size - layout.raster_offset;
+  if (available / 4 / floats_per_row < h.height || available != floats_per_row * h.height * 4)
+    bad("expected " + std::to_string(h.width) + "x" + std::to_string(h.height) + "x" +
+        std::to_string(h.channels) + " floats, file has " + std::to_string(available) + " bytes of pixel data");
+  return layout;
+}
 
-  ImageF image{width, height, magic == "PF" ? 3u : 1u, {}};
+}  // namespace
+
+ImageHeader read_pfm_header(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) fail("read", path, "it is a folder");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) fail("read", path, std::strerror(errno));
+  char prefix[256];  // four tokens of at most 32 characters and the whitespace around them
+  const size_t n = std::fread(prefix, 1, sizeof prefix, f);
+  std::fclose(f);
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) fail("read", path, ec.message());
+  return parse_pfm_header(path, std::string_view(prefix, n), size).header;
+}
+
+ImageF read_pfm(const fs::path& path) {
+  const std::vector<unsigned char> file = read_all(path);
+  const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
+  const PfmLayout layout = parse_pfm_header(path, text, file.size());
+  const uint32_t width = layout.header.width, height = layout.header.height;
+  const float scale = layout.scale;
+  ImageF image{width, height, layout.header.channels, {}};
   const uint64_t floats_per_row = uint64_t(width) * image.channels;
-  const uint64_t available = text.size() - pos;
-  if (available / 4 / floats_per_row < height || available != floats_per_row * height * 4)
-    bad("expected " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-        std::to_string(image.channels) + " floats, file has " + std::to_string(available) +
-        " bytes of pixel data");
+  const size_t pos = layout.raster_offset;
 
   const bool swap = (scale < 0) != (std::endian::native == std::endian::little);  // scale < 0: little-endian
   image.pixels.resize(floats_per_row * height);

@@ -1,4 +1,4 @@
-// Image file I/O (PNG, PFM) and display conversions for 8-bit captures.
+// Image file I/O (PNG, JPEG, PFM) and display conversions for 8-bit captures.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +30,37 @@ struct ImageU8 {
 // Writes are atomic: data goes to "<path>.tmp-<pid>" and is renamed over <path>; a failed write
 // leaves nothing behind. Also for text files (JSON, CSV, Markdown).
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+// Creates and removes the temporary file a write to `path` would create: throws IoError when that
+// fails (no such folder, no permission, a read-only or pseudo file system), before any work is done.
+void check_can_write(const std::filesystem::path& path);
+
+// What a file holds, read from its header alone (nothing decoded): the size and the samples, so
+// that an image too large for the host or the device is refused before it is decoded.
+struct ImageHeader {
+  std::string format;     // "png", "jpeg", "pfm"
+  uint32_t width = 0, height = 0;
+  uint32_t channels = 0;  // 3 (RGB, gray expanded) or 4 (with alpha) for PNG and JPEG; 1 or 3 for PFM
+  uint32_t bits = 0;      // per sample: 8 or 16 (PNG, JPEG), 32 (PFM)
+};
+
+// A PNG or JPEG decoded at its own depth: RGBA samples of `header.bits` bits, gray expanded to RGB,
+// alpha the maximum where the file has none.
+struct DecodedImage {
+  ImageHeader header;
+  std::vector<uint16_t> samples;  // width * height * 4
+};
+
+// PNG through libspng: every chunk CRC and the zlib checksum are verified; 16-bit files keep 16
+// bits. JPEG through TurboJPEG: a truncated or damaged file is an error, not a grey fill.
+// All throw IoError naming the file and the problem.
+ImageHeader read_png_header(const std::filesystem::path& path);
+DecodedImage decode_png(const std::filesystem::path& path);
+ImageHeader read_jpeg_header(const std::filesystem::path& path);
+DecodedImage decode_jpeg(const std::filesystem::path& path);
+ImageHeader read_pfm_header(const std::filesystem::path& path);
 
 void write_png(const std::filesystem::path& path, const ImageU8& image);
-// Any PNG (gray, palette, 16-bit, ...) is converted to RGBA8.
+// Any PNG (gray, palette, 16-bit, ...) as RGBA8 (16-bit samples rounded): for viewing and tests.
 ImageU8 read_png(const std::filesystem::path& path);
 
 // 1 channel -> "Pf"; 2 channels -> "PF" with B = 0; 3-4 channels -> "PF" from the

@@ -404,6 +404,10 @@ void Context::fill_report() {
   r.quad_operations_in_all_stages = subgroup.quadOperationsInAllStages;
   r.max_compute_shared_memory = limits.maxComputeSharedMemorySize;
   r.max_compute_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  r.max_image_dimension_2d = limits.maxImageDimension2D;
+  for (uint32_t h = 0; h < memory_.memoryHeapCount; ++h)
+    if (memory_.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      r.device_local_bytes = std::max<uint64_t>(r.device_local_bytes, memory_.memoryHeaps[h].size);
   r.shader_cores = shader_core_count(physical_device_);
   r.timestamp_period_ns = limits.timestampPeriod;
   r.timestamp_valid_bits = families[queue_family_].timestampValidBits;

@@ -30,6 +30,8 @@ struct DeviceReport {
   bool quad_operations_in_all_stages = false;
   uint32_t max_compute_shared_memory = 0;
   uint32_t max_compute_workgroup_invocations = 0;
+  uint32_t max_image_dimension_2d = 0;
+  uint64_t device_local_bytes = 0;  // the largest DEVICE_LOCAL heap
   // Shader cores: NVIDIA SMs (VK_NV_shader_sm_builtins) or AMD CUs (VK_AMD_shader_core_properties),
   // where the driver reports them; 0 where it does not (lavapipe, Intel). Methods that size one
   // wave of workgroups use it.

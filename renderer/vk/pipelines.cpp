@@ -2,21 +2,47 @@
 
 #include "vk/shader_compiler.h"
 
+#include <spirv-tools/libspirv.hpp>
+
 #include <fstream>
 
 namespace filterlab::vk {
 
+namespace {
+
+// SPIRV-Tools' validator, before the driver sees the words: a corrupt module is reported with the
+// file and the reason instead of reaching vkCreateShaderModule (where the validation layer was seen
+// to hang on one and the driver is free to crash).
+void validate_spirv(const std::vector<uint32_t>& words, const std::string& origin) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  std::string first;
+  tools.SetMessageConsumer([&first](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
+    if (first.empty()) first = std::string(text) + " (word " + std::to_string(at.index) + ")";
+  });
+  if (!tools.Validate(words))
+    throw ShaderCompileError("invalid SPIR-V " + origin + ": " + (first.empty() ? "rejected by spirv-val" : first));
+}
+
+}  // namespace
+
 std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
-  if (glsl_dir) return compile_glsl_file(*glsl_dir / name, *glsl_dir);
+  if (glsl_dir) {
+    std::vector<uint32_t> words = compile_glsl_file(*glsl_dir / name, *glsl_dir);
+    validate_spirv(words, "compiled from " + (*glsl_dir / name).string());
+    return words;
+  }
   const std::filesystem::path path = spirv_dir / (name + ".spv");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw std::runtime_error("cannot read SPIR-V " + path.string() + " (set --shader-dir)");
+  if (!in) throw ShaderCompileError("cannot read SPIR-V " + path.string() + " (set --shader-dir)");
   const auto bytes = static_cast<size_t>(in.tellg());
-  if (bytes == 0 || bytes % 4 != 0) throw std::runtime_error("corrupt SPIR-V " + path.string());
+  if (bytes == 0 || bytes % 4 != 0)
+    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes) +
+                             " bytes, not a whole number of words");
   std::vector<uint32_t> words(bytes / 4);
   in.seekg(0);
   in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(bytes));
-  if (!in || words[0] != 0x07230203u) throw std::runtime_error("corrupt SPIR-V " + path.string());
+  if (!in) throw ShaderCompileError("cannot read SPIR-V " + path.string());
+  validate_spirv(words, path.string());
   return words;
 }
 

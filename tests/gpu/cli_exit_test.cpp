@@ -44,11 +44,55 @@ TEST(CliExit, NoDeviceExitsWith3) {
                        "no Vulkan device matches --device 'no-such-gpu'");
 }
 
+TEST(CliExit, CorruptSpirvIsRefusedWithTheFileAndTheReasonEvenUnderValidation) {
+  // The validation layer was seen to hang on such a module (3.5 GB after 20 s): SPIRV-Tools sees
+  // it first, so the run ends at once whatever the layers.
+  const std::string dir = filterlab::test::temp_dir("corrupt-spirv");
+  std::filesystem::copy(FILTERLAB_SHADER_DIR, dir, std::filesystem::copy_options::recursive);
+  const std::string spv = dir + "/filters/copy.comp.spv";
+  std::string bytes = slurp(spv);
+  for (size_t i = 40; i < 48; ++i) bytes[i] = char(0xff);
+  std::ofstream(spv, std::ios::binary | std::ios::trunc) << bytes;
+  for (const char* validation : {"", " --validation"})
+    expect_clean_failure(std::string("run --headless --size 32x32 --frames 1 --chain copy") + validation +
+                             " --shader-dir " + dir,
+                         2, "invalid SPIR-V " + spv);
+  std::ofstream(spv, std::ios::binary | std::ios::trunc) << "seven b";  // not whole words
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --chain copy --shader-dir " + dir, 2,
+                       "not a whole number of words");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliExit, OutputsAreCheckedByCreatingThemNotByPermissionBits) {
+  // Root passes access(W_OK) everywhere; /proc takes no new files even from root.
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --capture final=/proc/x.png", 2,
+                       "cannot write /proc/x.png");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --timings /proc/t.json", 2,
+                       "cannot write /proc/t.json");
+  expect_clean_failure("compare a.pfm b.pfm --json /proc/m.json", 2, "cannot write /proc/m.json");
+  const std::string dir = filterlab::test::temp_dir("unwritable");
+  std::filesystem::create_directory(dir + "/r.html");
+  expect_clean_failure("report x.json --out " + dir + "/r.html", 2, "is a folder");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliExit, ReportRefusesFoldersAndFilesThatAreNotBenchJson) {
+  const std::string dir = filterlab::test::temp_dir("report-bad");
+  std::ofstream(dir + "/image.png", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\x01\x02\xfe\xff", 12);
+  expect_clean_failure("report " + dir + " --out " + dir + "/r.html", 2, "is not a file");
+  auto r = run_binary("report " + dir + "/image.png --out " + dir + "/r.html");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not a bench JSON file"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("\x89PNG"), std::string::npos) << "the file's bytes in the message: " << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r.html"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliExit, BrokenShaderSourceFailsWithTheCompilerMessage) {
   const std::string dir = filterlab::test::temp_dir("broken-source");
   std::filesystem::copy(FILTERLAB_SHADER_SOURCE_DIR, dir, std::filesystem::copy_options::recursive);
   std::ofstream(dir + "/passes/tonemap.comp") << "#version 460\nvoid main() { oops }\n";
-  expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 1, "tonemap.comp:2");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 2, "tonemap.comp:2");
   std::filesystem::remove_all(dir);
 }
 

@@ -9,6 +9,7 @@
 #include "io/image_files.h"
 
 #include <nlohmann/json.hpp>
+#include <turbojpeg.h>
 
 #include <cmath>
 #include <fstream>
@@ -21,6 +22,42 @@ namespace {
 json read_json(const std::string& path) {
   std::ifstream in(path);
   return json::parse(in);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+uint32_t crc32(const std::string& bytes) {  // PNG's CRC (ISO 3309), bit by bit
+  uint32_t crc = 0xffffffffu;
+  for (unsigned char byte : bytes) {
+    crc ^= byte;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+std::string big_endian(uint32_t v) {
+  return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+}
+
+std::string png_chunk(const std::string& type, const std::string& data) {
+  return big_endian(uint32_t(data.size())) + type + data + big_endian(crc32(type + data));
+}
+
+// A valid JPEG of random noise, encoded by TurboJPEG.
+std::string noise_jpeg(int width, int height) {
+  std::vector<unsigned char> rgb(size_t(width) * height * 3);
+  for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = uint8_t(i * 2654435761u >> 24);
+  tjhandle tj = tjInitCompress();
+  unsigned char* jpeg = nullptr;
+  unsigned long size = 0;
+  EXPECT_EQ(tjCompress2(tj, rgb.data(), width, 0, height, TJPF_RGB, &jpeg, &size, TJSAMP_444, 90, 0), 0);
+  std::string bytes(reinterpret_cast<char*>(jpeg), size);
+  tjFree(jpeg);
+  tjDestroy(tj);
+  return bytes;
 }
 
 }  // namespace
@@ -126,6 +163,44 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
     EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << args;
   }
+  // Damaged files, caught by their checksums or their ends; an output already there stays as it was.
+  io::ImageU8 png{16, 16, std::vector<uint8_t>(16 * 16 * 4, 77)};
+  io::write_png(dir + "/good.png", png);
+  std::string bytes = slurp(dir + "/good.png");
+  const size_t iend = bytes.rfind("IEND");
+  bytes[iend - 5] ^= 1;  // the last byte of the IDAT chunk's CRC, before IEND's length and type
+  std::ofstream(dir + "/bad-crc.png", std::ios::binary) << bytes;
+  const std::string jpeg = noise_jpeg(32, 24);
+  std::ofstream(dir + "/good.jpg", std::ios::binary) << jpeg;
+  std::ofstream(dir + "/truncated.jpg", std::ios::binary) << jpeg.substr(0, jpeg.size() / 2);
+  // Headers that promise more than a device takes: 20000x20000 (389 KB as a PNG of zeros, 9.4 GB
+  // decoded) and 16385x1, past lavapipe's 16384.
+  const std::string signature = "\x89PNG\r\n\x1a\n";
+  std::ofstream(dir + "/huge.png", std::ios::binary)
+      << signature + png_chunk("IHDR", big_endian(20000) + big_endian(20000) + std::string("\x08\x00\x00\x00\x00", 5)) +
+             png_chunk("IEND", "");
+  { std::ofstream(dir + "/wide.pfm", std::ios::binary) << "PF\n16385 1\n-1.0\n" << std::string(16385 * 12, '\0'); }
+  const std::string kept = dir + "/kept.png";
+  std::ofstream(kept) << "an earlier output";
+  ASSERT_EQ(test::run_binary("filter --input " + dir + "/good.jpg --output " + dir + "/ok.png --method frag.full2d")
+                .exit_code,
+            0);
+  const std::vector<std::pair<std::string, std::string>> damaged = {
+      {"bad-crc.png", "invalid PNG (invalid chunk checksum)"},
+      {"truncated.jpg", "invalid JPEG"},
+      {"huge.png", "huge.png is 20000x20000"},
+      {"wide.pfm", "wide.pfm is 16385x1"},
+  };
+  for (const auto& [file, message] : damaged) {
+    auto r = test::run_binary("filter --validation --input " + dir + "/" + file + " --output " + kept +
+                              " --method frag.full2d");
+    EXPECT_EQ(r.exit_code, 2) << file << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << file << "\n" << r.output;
+    EXPECT_EQ(slurp(kept), "an earlier output") << file;
+  }
+  auto proc = test::run_binary("filter --input " + dir + "/ok.pfm --output /proc/x.png --method frag.full2d");
+  EXPECT_EQ(proc.exit_code, 2) << proc.output;
+  EXPECT_NE(proc.output.find("cannot write /proc/x.png"), std::string::npos) << proc.output;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << "left behind: " << entry.path();
 }

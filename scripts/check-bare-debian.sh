@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the README's two commands (./scripts/demo.sh, ./scripts/test.sh) on a clone of this checkout's
+# HEAD inside a bare Debian 12 root (debootstrap --variant=minbase: no make, no compiler, no
+# pkg-config), so that a missing install step shows up. CI cannot see one: its machine already has
+# the packages. Run it as root on a Debian machine with network access to the Debian mirror, before
+# a change that touches scripts/install-deps.sh, the build or the README's commands lands:
+#   sudo ./scripts/check-bare-debian.sh [ROOT_DIR]      (default /var/tmp/filterlab-bare-debian)
+# It takes 15-25 minutes on 2 cores; the log is ROOT_DIR.log. It leaves the root in place for a look
+# (rm -rf it afterwards), and exits with the first failing command's status.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="${1:-/var/tmp/filterlab-bare-debian}"
+mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+log="$root.log"
+if [ "$(id -u)" -ne 0 ]; then echo "check-bare-debian: run as root (debootstrap and chroot need it)" >&2; exit 2; fi
+command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+
+exec > >(tee "$log") 2>&1
+echo "check-bare-debian: $(git rev-parse --short=12 HEAD) in $root ($(date -u +%FT%TZ))"
+if [ ! -x "$root/usr/bin/apt-get" ]; then
+  rm -rf "$root"
+  debootstrap --variant=minbase bookworm "$root" "$mirror"
+fi
+# What the README's reader has: the sources (committed files only) and nothing else.
+rm -rf "$root/src"
+git clone -q --no-hardlinks "$(pwd)" "$root/src"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+
+mounts=()
+cleanup() { for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done; }
+trap cleanup EXIT
+for m in proc sys dev dev/pts; do
+  mkdir -p "$root/$m"
+  mount --bind "/$m" "$root/$m"
+  mounts+=("$root/$m")
+done
+
+start=$(date +%s)
+# A login shell's environment, as a new user's terminal would have it; no DISPLAY.
+chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  TERM=dumb LANG=C.UTF-8 /bin/bash -c 'cd /src && ./scripts/demo.sh && ./scripts/test.sh'
+echo "check-bare-debian: both commands passed in $(( $(date +%s) - start )) s"
