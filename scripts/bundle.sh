@@ -6,12 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cmake -S . -B build-bundle -DCMAKE_BUILD_TYPE=Release -DFILTERLAB_TESTS=OFF -DFILTERLAB_STATIC_RUNTIME=ON >/dev/null
-cmake --build build-bundle -j"$(nproc)" --target filterlab
+cmake --build build-bundle -j"$(nproc)" --target filterlab filterlab_copy_study
 
 out=dist/filterlab-bundle
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/lib/fallback" "$out/layers"
-cp build-bundle/filterlab "$out/"
+cp build-bundle/filterlab build-bundle/filterlab_copy_study "$out/"
 cp -r build-bundle/shaders "$out/shaders"
 find "$out/shaders" -name '*.d' -delete
 
@@ -51,7 +51,8 @@ if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] && ! ls /usr/share/vulkan/
     [ -f "$icd" ] && export VK_DRIVER_FILES="$icd" && break
   done
 fi
-exec "$here/filterlab" "$@"
+# FILTERLAB_EXE=filterlab_copy_study runs the bundled copy study instead.
+exec "$here/${FILTERLAB_EXE:-filterlab}" "$@"
 RUN
 chmod +x "$out/run.sh"
 cp scripts/device-evidence.sh "$out/"
