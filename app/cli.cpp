@@ -1,8 +1,8 @@
 #include "cli.h"
 
 #include "filters/chain.h"
-#include "filters/roi.h"
-#include "headless/capture.h"
+#include "common/roi.h"
+#include "runtime/capture.h"
 #include "io/image_files.h"
 
 #include <charconv>
@@ -190,7 +190,7 @@ filters::Precision parse_precision(const std::string& flag, const std::string& t
 }
 
 void parse_run(Flags& flags, CliOptions& out) {
-  headless::RunOptions& run = out.run;
+  runtime::RunOptions& run = out.run;
   std::string window_only;  // the last flag that means nothing without a window
   while (flags.next()) {
     const std::string& flag = flags.flag();
@@ -222,14 +222,14 @@ void parse_run(Flags& flags, CliOptions& out) {
       const size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
         throw UsageError("--capture wants NAME=FILE, e.g. final=out/final.png, got '" + v + "'");
-      headless::Capture c{v.substr(0, eq), v.substr(eq + 1)};
-      if (!headless::capture_extension_supported(c.path))
+      runtime::Capture c{v.substr(0, eq), v.substr(eq + 1)};
+      if (!runtime::capture_extension_supported(c.path))
         throw UsageError("--capture " + c.path.string() + ": the file must end in .png or .pfm");
       check_writable(flag, c.path);
       run.captures.push_back(c);
     } else if (flag == "--screenshot") {
       out.window.screenshot = flags.value();
-      if (!headless::capture_extension_supported(*out.window.screenshot))
+      if (!runtime::capture_extension_supported(*out.window.screenshot))
         throw UsageError("--screenshot " + out.window.screenshot->string() +
                          ": the file must end in .png or .pfm");
       check_writable(flag, *out.window.screenshot);
@@ -363,7 +363,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
     // ROIs travel as WxH+X+Y inside a chain step, where commas separate steps.
     std::string v = value;
     if (key.ends_with("_roi")) {
-      const std::optional<filters::Roi> roi = filters::parse_roi(value);
+      const std::optional<common::Roi> roi = common::parse_roi(value);
       if (!roi)
         throw UsageError("--" + std::string(key == "src_roi" ? "src-roi" : "dst-roi") +
                          " wants x,y,w,h with w, h >= 1, got '" + value + "'");
@@ -391,7 +391,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
     } else if (flag == "--radii") {
       b.radii.clear();
       for (const std::string& r : split_list(flag, flags.value()))
-        b.radii.push_back(int(parse_count(flag, r, 1, uint32_t(filters::kMaxRadius))));
+        b.radii.push_back(int(parse_count(flag, r, 1, uint32_t(common::kMaxRadius))));
     } else if (flag == "--sizes") {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
@@ -401,7 +401,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
         b.precisions.push_back(parse_precision(flag, p));
     } else if (flag == "--kernel") {
       const std::string& v = flags.value();
-      auto type = filters::parse_kernel_type(v);
+      auto type = common::parse_kernel_type(v);
       if (!type) throw UsageError("--kernel wants gaussian, box or binomial, got '" + v + "'");
       b.kernel = *type;
     } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
@@ -436,7 +436,7 @@ void parse_quality(Flags& flags, CliOptions& out) {
     else if (flag == "--radii") {
       q.radii.clear();
       for (const std::string& r : split_list(flag, flags.value()))
-        q.radii.push_back(int(parse_count(flag, r, 1, uint32_t(filters::kMaxRadius))));
+        q.radii.push_back(int(parse_count(flag, r, 1, uint32_t(common::kMaxRadius))));
     } else if (flag == "--markdown") {
       q.markdown = flags.value();
       check_writable(flag, *q.markdown);

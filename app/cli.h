@@ -2,7 +2,7 @@
 // Command-line parsing. Any problem throws UsageError, which main() turns into one line and
 // exit code 2.
 #include "bench/bench.h"
-#include "headless/headless_runner.h"
+#include "runtime/headless_runner.h"
 #include "window_app.h"
 
 #include <stdexcept>
@@ -67,7 +67,7 @@ struct CompareOptions {
 struct CliOptions {
   Command command = Command::Help;
   bool headless = false;
-  headless::RunOptions run;
+  runtime::RunOptions run;
   WindowOptions window;  // run without --headless
   std::string info_device;
   bool info_validation = false;

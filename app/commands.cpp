@@ -4,8 +4,8 @@
 #include "bench/report.h"
 #include "filters/apply.h"
 #include "filters/blur_filter.h"
-#include "filters/metrics.h"
-#include "filters/reference.h"
+#include "common/metrics.h"
+#include "common/reference.h"
 #include "io/image_files.h"
 #include "vk/formats.h"
 
@@ -126,7 +126,7 @@ int list_methods(const CliOptions& options) {
                   {"max_radius_fp32", fp32.available() ? fp32.max_radius : 0},
                   {"takes_roi", m.takes_roi},
                   {"description", m.description},
-                  {"fetches_per_pixel", m.cost(filters::KernelSpec{}.radius).fetches},
+                  {"fetches_per_pixel", m.cost(common::KernelSpec{}.radius).fetches},
                   {"cost_per_pixel_by_radius", cost}};
     if (!fp16.available()) entry["reason"] = fp16.reason;
     if (!fp32.available()) entry["reason_fp32"] = fp32.reason;
@@ -196,7 +196,7 @@ int run_benchmark(const CliOptions& options) {
 int quality_tables(const CliOptions& options) {
   const QualityOptions& q = options.quality;
   // The displayed scene (tonemapped, 8-bit sRGB as stored / 255) stands in for the paper's photographs.
-  headless::RunOptions run;
+  runtime::RunOptions run;
   run.size = q.size;
   run.frames = 1;
   run.warmup = 0;
@@ -206,7 +206,7 @@ int quality_tables(const CliOptions& options) {
   run.glsl_dir = options.gpu.glsl_dir;
   run.read_images = {"final"};
   run.print_table = false;
-  headless::RunResult scene = headless::run_headless(run);
+  runtime::RunResult scene = runtime::run_headless(run);
   if (scene.validation_messages) {
     std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", scene.validation_messages);
     return 4;
@@ -261,7 +261,7 @@ int quality_tables(const CliOptions& options) {
         continue;
       }
       // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
-      const filters::ImageMetrics m = filters::image_metrics(out, baseline[r], 3);
+      const common::ImageMetrics m = common::image_metrics(out, baseline[r], 3);
       const double mse = m.mse, ssim = m.ssim.value_or(std::nan(""));
       char cell[64];
       std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
@@ -307,7 +307,7 @@ int compare_files(const CliOptions& options) {
                      std::to_string(b.height));
   // RGB, or RGBA where both images have alpha and it counts.
   const uint32_t channels = std::min(a.channels, b.channels) == 4 && !c.alpha ? 3 : 4;
-  const filters::ImageMetrics m = filters::image_metrics(a, b, channels);
+  const common::ImageMetrics m = common::image_metrics(a, b, channels);
   const char* names[] = {"", "gray", "RG", "RGB", "RGBA"};
   const std::string which =
       std::string(names[m.channels]) + (m.channels == 4                               ? " (alpha counted: --alpha off leaves it out)"
@@ -336,7 +336,7 @@ int compare_files(const CliOptions& options) {
               {"b", c.b.string()}};
     write_text(*c.json, j.dump(2) + "\n");
   }
-  if (c.diff) io::write_png(*c.diff, filters::difference_heatmap(a, b, c.gain));
+  if (c.diff) io::write_png(*c.diff, common::difference_heatmap(a, b, c.gain));
   if (nonfinite) {
     std::fprintf(stderr,
                  "filterlab: non-finite values (NaN or infinity): %zu in %s, %zu in %s; the metrics leave "

@@ -1,6 +1,6 @@
 #include "live_graph.h"
 
-#include "headless/frame_graph.h"
+#include "runtime/frame_graph.h"
 #include "vk/swapchain.h"
 
 namespace filterlab::app {
@@ -50,7 +50,7 @@ void LiveGraph::build(const GraphConfig& config, const AppState& state, uint64_t
   WindowGraph next_objects = build_window_graph(*next, env_, config, state);
   ui_.add_to(*next, WindowGraph::kWindow);
   add_present_pass(*next, target_, WindowGraph::kWindow);
-  headless::check_images_exist(*next, outputs_);
+  runtime::check_images_exist(*next, outputs_);
   next->compile(outputs_, {64, 64});  // declaration errors surface here, not mid-frame
   if (graph_) retired_.retire({std::move(graph_), std::move(objects_)}, frame);
   objects_ = std::move(next_objects);

@@ -39,7 +39,7 @@ class LiveGraph {
   // `frame` on. The replaced graph and its passes are kept until the frames before `frame` (which
   // recorded them) have finished, so an edit does not wait for the GPU. Throws, leaving the
   // current graph in place, for a chain or image the device or graph cannot have
-  // (filters::ChainError, headless::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
+  // (filters::ChainError, runtime::UnknownImageError, graph::GraphError, vk::ShaderCompileError).
   void build(const GraphConfig& config, const AppState& state, uint64_t frame);
   // A new executor from frame `frame` on when the timestamp switch changed; the replaced one is kept
   // until the frames before `frame` have finished, like a replaced graph. True if so.

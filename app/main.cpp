@@ -84,15 +84,15 @@ int print_info(const app::CliOptions& options) {
 
 int run(const app::CliOptions& options) {
   if (!options.headless) return app::run_window(options.run, options.window);
-  const headless::RunOptions& run = options.run;
-  headless::RunResult result = headless::run_headless(run);
+  const runtime::RunOptions& run = options.run;
+  runtime::RunResult result = runtime::run_headless(run);
   if (run.list_images) {
     std::cout << result.image_list;
     return 0;
   }
-  if (run.timings_json) headless::write_timings_json(result, run, *run.timings_json);
-  if (run.print_table) std::cout << headless::format_table(result, run) << std::flush;
-  for (const headless::Capture& c : run.captures)
+  if (run.timings_json) runtime::write_timings_json(result, run, *run.timings_json);
+  if (run.print_table) std::cout << runtime::format_table(result, run) << std::flush;
+  for (const runtime::Capture& c : run.captures)
     if (run.print_table) std::cout << "wrote " << c.image << " -> " << c.path.string() << "\n";
   if (result.validation_messages) {
     std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", result.validation_messages);
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   } catch (const app::UsageError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
-  } catch (const headless::UnknownImageError& e) {
+  } catch (const runtime::UnknownImageError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
   } catch (const filters::ChainError& e) {

@@ -1,6 +1,6 @@
 #include "screenshot.h"
 
-#include "headless/capture.h"
+#include "runtime/capture.h"
 #include "io/image_io.h"
 #include "window_graph.h"
 
@@ -59,18 +59,18 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   ScreenshotFiles files;
   files.png = stem.string() + ".png";
   files.json = stem.string() + ".json";
-  headless::write_capture(executor.read_image(WindowGraph::kViewport), files.png, exposure);
+  runtime::write_capture(executor.read_image(WindowGraph::kViewport), files.png, exposure);
 
   json floats = json::object();
   if (c.state.graph.compare) {
     for (const auto& [suffix, image] : {std::pair{".a.pfm", c.output_a}, std::pair{".b.pfm", c.output_b}}) {
       files.pfm.push_back(stem.string() + suffix);
-      headless::write_capture(executor.read_image(image), files.pfm.back(), exposure);
+      runtime::write_capture(executor.read_image(image), files.pfm.back(), exposure);
       floats[files.pfm.back().filename().string()] = image;
     }
   } else {
     files.pfm.push_back(stem.string() + ".pfm");
-    headless::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), exposure);
+    runtime::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), exposure);
     floats[files.pfm.back().filename().string()] = c.state.graph.viewport;
   }
 

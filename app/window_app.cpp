@@ -2,8 +2,8 @@
 
 #include "filters/chain.h"
 #include "glfw_window.h"
-#include "headless/capture.h"
-#include "headless/frame_ring.h"
+#include "runtime/capture.h"
+#include "runtime/frame_ring.h"
 #include "live_graph.h"
 #include "screenshot.h"
 #include "ui/imgui_layer.h"
@@ -26,7 +26,7 @@ namespace filterlab::app {
 
 namespace {
 
-constexpr uint32_t kFramesInFlight = headless::kFramesInFlight;
+constexpr uint32_t kFramesInFlight = runtime::kFramesInFlight;
 
 double cpu_seconds() {
   timespec t{};
@@ -37,7 +37,7 @@ double cpu_seconds() {
 // ---- Setup -----------------------------------------------------------------------------------
 
 // The state the window starts in. Throws filters::ChainError for a chain the device cannot run.
-AppState initial_state(const headless::RunOptions& options, const WindowOptions& window_options) {
+AppState initial_state(const runtime::RunOptions& options, const WindowOptions& window_options) {
   AppState state;
   state.graph.chain_a = ChainConfig::parse(options.chain);
   filters::check_chain(state.graph.chain_a.enabled_steps());
@@ -57,7 +57,7 @@ AppState initial_state(const headless::RunOptions& options, const WindowOptions&
   return state;
 }
 
-vk::ContextOptions window_context_options(const headless::RunOptions& options) {
+vk::ContextOptions window_context_options(const runtime::RunOptions& options) {
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
@@ -90,7 +90,7 @@ void describe_swapchain(const vk::Swapchain& swapchain, const WindowOptions& win
 
 // Where hot reload reads shaders from: --shader-source, else this build's source tree while it
 // exists (a developer's checkout), else the SPIR-V next to the binary.
-vk::ShaderSource window_shader_source(const headless::RunOptions& options, bool hot_reload) {
+vk::ShaderSource window_shader_source(const runtime::RunOptions& options, bool hot_reload) {
   vk::ShaderSource source{options.shader_dir, options.glsl_dir};
 #ifdef FILTERLAB_SOURCE_SHADER_DIR
   if (hot_reload && !source.glsl_dir && std::filesystem::is_directory(FILTERLAB_SOURCE_SHADER_DIR))
@@ -125,7 +125,7 @@ class PresentedScreenshot {
   void write(VkFormat swapchain_format, const std::filesystem::path& path, float exposure) const {
     std::vector<uint8_t> rgba =
         vk::swapchain_pixels_to_rgba(buffer_->mapped(), buffer_->size(), swapchain_format);
-    headless::write_capture(graph::Readback{VK_FORMAT_R8G8B8A8_UNORM, extent_, std::move(rgba)}, path,
+    runtime::write_capture(graph::Readback{VK_FORMAT_R8G8B8A8_UNORM, extent_, std::move(rgba)}, path,
                             exposure);
   }
 
@@ -138,7 +138,7 @@ class PresentedScreenshot {
 // waits for the GPU) before the buffers its frames use, the library (whose pipelines the passes
 // hold) after the passes.
 struct WindowRenderer {
-  WindowRenderer(const vk::Context& ctx, const Window& window, const headless::RunOptions& options,
+  WindowRenderer(const vk::Context& ctx, const Window& window, const runtime::RunOptions& options,
                  const WindowOptions& window_options, WindowResult& result)
       : shaders(window_shader_source(options, window_options.hot_reload)),
         library(make_library(ctx, shaders, window_options, result)),
@@ -147,9 +147,9 @@ struct WindowRenderer {
         ring(ctx),
         graph(ctx, env, ui, capture_images(options), options.gpu_timing) {}
 
-  static std::vector<std::string> capture_images(const headless::RunOptions& options) {
+  static std::vector<std::string> capture_images(const runtime::RunOptions& options) {
     std::vector<std::string> images;
-    for (const headless::Capture& c : options.captures) images.push_back(c.image);
+    for (const runtime::Capture& c : options.captures) images.push_back(c.image);
     return images;
   }
 
@@ -157,7 +157,7 @@ struct WindowRenderer {
   std::unique_ptr<vk::PipelineLibrary> library;  // hot reload, when on
   passes::PassEnv env;
   ImGuiLayer ui;
-  headless::FrameRing ring;
+  runtime::FrameRing ring;
   PresentedScreenshot presented;
   LiveGraph graph;
 };
@@ -197,7 +197,7 @@ void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, R
 
 // Nothing to show: lets the GPU finish, then sleeps in the event queue. No rebuild here; the size
 // is looked at again once the window is back.
-void sleep_while_minimized(GLFWwindow* window, TestHooks& hooks, headless::FrameRing& ring, uint64_t frame,
+void sleep_while_minimized(GLFWwindow* window, TestHooks& hooks, runtime::FrameRing& ring, uint64_t frame,
                            WindowResult& result) {
   ring.wait_for(frame);
   const auto wall_start = std::chrono::steady_clock::now();
@@ -380,7 +380,7 @@ void save_key_screenshot(LiveGraph& graph, const std::filesystem::path& dir, con
 }
 
 // After the last of `frames` frames (all finished): the --screenshot, run.captures and run.dump_graph.
-void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const headless::RunOptions& options,
+void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const runtime::RunOptions& options,
                    const WindowOptions& window_options, uint64_t frames, WindowResult& result) {
   if (window_options.screenshot && !renderer.presented.armed())
     std::fprintf(stderr, "filterlab: no screenshot: the window closed before a frame could be shown\n");
@@ -390,8 +390,8 @@ void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const he
   }
   graph::Executor& executor = renderer.graph.executor();
   if (frames > 0)
-    for (const headless::Capture& c : options.captures)
-      headless::write_capture(executor.read_image(c.image), c.path, options.exposure);
+    for (const runtime::Capture& c : options.captures)
+      runtime::write_capture(executor.read_image(c.image), c.path, options.exposure);
   if (options.dump_graph) {
     std::ofstream dot(*options.dump_graph);
     dot << executor.dot();
@@ -470,7 +470,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
 
 }  // namespace
 
-WindowResult run_window_app(const headless::RunOptions& options, const WindowOptions& window_options) {
+WindowResult run_window_app(const runtime::RunOptions& options, const WindowOptions& window_options) {
   if (window_options.frames && *window_options.frames == 0)
     throw std::invalid_argument("--frames must be at least 1");
   AppState state = initial_state(options, window_options);
@@ -503,7 +503,7 @@ WindowResult run_window_app(const headless::RunOptions& options, const WindowOpt
   return result;
 }
 
-int run_window(const headless::RunOptions& options, const WindowOptions& window) {
+int run_window(const runtime::RunOptions& options, const WindowOptions& window) {
   const WindowResult r = run_window_app(options, window);
   if (options.print_table) {
     std::printf("%s (%s), %llu frames, present mode %s, %zu swapchain build(s), last %ux%u\n",
@@ -511,7 +511,7 @@ int run_window(const headless::RunOptions& options, const WindowOptions& window)
                 static_cast<unsigned long long>(r.frames), r.present_mode.c_str(), r.builds.size(),
                 r.final_extent.width, r.final_extent.height);
     if (r.screenshot_written) std::printf("wrote screenshot -> %s\n", window.screenshot->string().c_str());
-    for (const headless::Capture& c : options.captures)
+    for (const runtime::Capture& c : options.captures)
       std::printf("wrote %s -> %s\n", c.image.c_str(), c.path.string().c_str());
   }
   if (r.validation_messages) {

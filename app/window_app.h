@@ -8,7 +8,7 @@
 // --frames / --screenshot and the test hooks make a run deterministic, so the GPU tests drive it
 // in-process under Xvfb.
 #include "app_state.h"
-#include "headless/headless_runner.h"
+#include "runtime/headless_runner.h"
 #include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
 
@@ -109,11 +109,11 @@ class NoDisplayError : public vk::NoDeviceError {
 
 // Runs the window until it is closed or `window.frames` frames were presented; then writes the
 // screenshot, run.captures and run.dump_graph. Throws on errors (usage errors as
-// headless::UnknownImageError and filters::ChainError, like run_headless).
-WindowResult run_window_app(const headless::RunOptions& run, const WindowOptions& window);
+// runtime::UnknownImageError and filters::ChainError, like run_headless).
+WindowResult run_window_app(const runtime::RunOptions& run, const WindowOptions& window);
 
 // run_window_app, then a one-line summary on stdout unless run.print_table is false. Returns the
 // exit code: 0, or 4 when validation messages were reported.
-int run_window(const headless::RunOptions& run, const WindowOptions& window);
+int run_window(const runtime::RunOptions& run, const WindowOptions& window);
 
 }  // namespace filterlab::app

@@ -1,7 +1,7 @@
 #include "window_graph.h"
 
 #include "graph/executor.h"
-#include "headless/frame_graph.h"
+#include "runtime/frame_graph.h"
 
 namespace filterlab::app {
 
@@ -35,13 +35,13 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   WindowGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, state.scene);
   out.scene->add_to(graph);
-  out.output_a = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(),
+  out.output_a = runtime::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(),
                                      "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->add_to(graph, out.output_a);
 
   if (config.compare) {
-    out.output_b = headless::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(),
+    out.output_b = runtime::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(),
                                        "b.", out.filters);
     out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
@@ -52,7 +52,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   for (const std::string& name : graph.image_names())
     if (passes::ViewPass::kind_for(graph.image_desc(name).format)) out.viewport_sources.push_back(name);
   if (!config.compare) {
-    headless::check_images_exist(graph, {config.viewport});
+    runtime::check_images_exist(graph, {config.viewport});
     out.view = std::make_unique<passes::ViewPass>(env);
     out.view->add_to(graph, config.viewport, WindowGraph::kViewport);
   }

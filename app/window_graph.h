@@ -38,7 +38,7 @@ struct WindowGraph {
 };
 
 // Throws filters::ChainError for a chain that cannot be built (unknown method, unsupported radius)
-// and headless::UnknownImageError for a viewport image the graph does not have.
+// and runtime::UnknownImageError for a viewport image the graph does not have.
 WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env,
                                const GraphConfig& config, const AppState& state);
 

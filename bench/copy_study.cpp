@@ -10,9 +10,9 @@
 //   upload  frames, plus the layout round trip to TRANSFER_DST and back before each dispatch that
 //           the benchmark's once-uploaded inputs went through every frame
 // Usage: filterlab_copy_study [--size WxH] [--pairs K] [--dispatches N] [--shader-dir DIR] [--json F]
-#include "filters/reference.h"
+#include "common/reference.h"
 #include "graph/gpu_timer.h"
-#include "headless/stats.h"
+#include "runtime/stats.h"
 #include "io/image_io.h"
 #include "vk/formats.h"
 #include "vk/pipelines.h"
@@ -110,7 +110,7 @@ class Study {
   // Fills every input with `content` and leaves every image in GENERAL.
   void fill(const std::string& content) {
     const VkExtent2D e = options_.size;
-    io::ImageF image = content == "noise" ? filters::random_image(e.width, e.height, 4, 1000)
+    io::ImageF image = content == "noise" ? common::random_image(e.width, e.height, 4, 1000)
                                           : io::ImageF{e.width, e.height, 4, std::vector<float>(size_t(e.width) * e.height * 4, 0.5f)};
     vk::Buffer staging(ctx_, size_t(e.width) * e.height * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "staging");
     auto* out = static_cast<uint16_t*>(staging.mapped());
@@ -134,7 +134,7 @@ class Study {
     }
   }
 
-  headless::Summary run(const Variant& v, const vk::ShaderSource& shaders) {
+  runtime::Summary run(const Variant& v, const vk::ShaderSource& shaders) {
     std::unique_ptr<vk::Pipeline> pipeline;
     if (v.read != "transfer")
       pipeline = std::make_unique<vk::Pipeline>(
@@ -227,7 +227,7 @@ class Study {
       us.push_back(graph::GpuTimer::elapsed_ms(stamps[2 * d], stamps[2 * d + 1], ctx_.report().timestamp_valid_bits,
                                                ctx_.report().timestamp_period_ns) *
                    1000.0);
-    return headless::summarize(us);
+    return runtime::summarize(us);
   }
 
  private:
@@ -293,7 +293,7 @@ int main(int argc, char** argv) {
   std::string filled;
   for (const Variant& v : variants) {
     if (v.content != filled) study.fill(filled = v.content);
-    const headless::Summary s = study.run(v, shaders);
+    const runtime::Summary s = study.run(v, shaders);
     std::printf("%-40s median %8.2f us  p5 %8.2f  p95 %8.2f  %6.2f TB/s\n", v.label().c_str(), s.median, s.p5,
                 s.p95, bytes / (s.median * 1e-6) / 1e12);
     std::fflush(stdout);

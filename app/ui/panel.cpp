@@ -74,7 +74,7 @@ bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
   if (step.filter == "gaussian") {
     changed |= method_combo(step, ctx);
     int radius = std::atoi(param(step, "radius", "1").c_str());
-    if (ImGui::SliderInt("radius", &radius, 1, filters::kMaxRadius)) {
+    if (ImGui::SliderInt("radius", &radius, 1, common::kMaxRadius)) {
       step.params["radius"] = std::to_string(radius);
       changed = true;
     }

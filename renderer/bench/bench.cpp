@@ -1,11 +1,11 @@
 #include "bench/bench.h"
 
 #include "filters/blur_filter.h"
-#include "filters/metrics.h"
-#include "filters/reference.h"
+#include "common/metrics.h"
+#include "common/reference.h"
 #include "graph/executor.h"
-#include "headless/capture.h"
-#include "headless/frame_ring.h"
+#include "runtime/capture.h"
+#include "runtime/frame_ring.h"
 #include "io/image_files.h"
 #include "passes/upload_pass.h"
 #include "vk/formats.h"
@@ -43,14 +43,14 @@ VkFormat precision_format(filters::Precision p) {
 // fp16 inputs are rounded on the CPU first, so the reference sees exactly what the GPU reads and the
 // error columns measure the method, not the input's quantization.
 io::ImageF input_image(VkExtent2D size, filters::Precision precision, uint32_t seed) {
-  io::ImageF image = filters::random_image(size.width, size.height, 4, seed);
+  io::ImageF image = common::random_image(size.width, size.height, 4, seed);
   if (precision == filters::Precision::Fp16)
     for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
   return image;
 }
 
 struct Timed {
-  headless::Summary gpu_us;
+  runtime::Summary gpu_us;
   std::vector<std::pair<std::string, double>> pass_median_us;
   io::ImageF output;  // of input 0
   std::vector<PipelineReport> pipelines;
@@ -62,8 +62,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
                   const std::vector<io::ImageF>& inputs, VkFormat format, const filters::FilterStep& step,
                   const BenchOptions& options) {
   // A library that never watches files: the filter builds its pipelines in it, so they can be listed.
-  vk::PipelineLibrary library(ctx, shaders, {headless::kFramesInFlight, std::chrono::milliseconds(0), false});
-  passes::PassEnv env{ctx, shaders, headless::kFramesInFlight, &library};
+  vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
+  passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
   std::unique_ptr<filters::Filter> filter = filters::make_filter(step, env);
   struct Instance {
     graph::RenderGraph graph;
@@ -79,7 +79,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
         std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
     instance->output = filter->add_to(instance->graph, "input", step.filter);
-    instance->executor = std::make_unique<graph::Executor>(ctx, headless::kFramesInFlight, true);
+    instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
     instance->executor->prepare(instance->graph, {instance->output}, size);
     instances.push_back(std::move(instance));
   }
@@ -90,7 +90,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   std::map<std::string, std::vector<double>> pass_us;
   std::vector<std::string> pass_order;
   auto collect = [&](uint64_t frame) {
-    auto timings = instances[frame % count]->executor->timings(frame % headless::kFramesInFlight);
+    auto timings = instances[frame % count]->executor->timings(frame % runtime::kFramesInFlight);
     if (!timings || frame < timed_from) return;
     double sum = 0;
     for (const graph::PassTiming& t : *timings) {
@@ -104,7 +104,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
     frame_us.push_back(sum);
   };
   {
-    headless::FrameRing ring(ctx);
+    runtime::FrameRing ring(ctx);
     const Clock::time_point start = Clock::now();
     const auto warmup_time = std::chrono::milliseconds(options.warmup_ms);
     uint64_t frame = 0;
@@ -113,26 +113,26 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
         timed_from = frame;
       if (timed_from != UINT64_MAX && frame >= timed_from + options.frames) break;
       VkCommandBuffer cmd = ring.begin(frame);
-      if (frame >= headless::kFramesInFlight) collect(frame - headless::kFramesInFlight);
-      instances[frame % count]->executor->record(cmd, frame % headless::kFramesInFlight, frame);
+      if (frame >= runtime::kFramesInFlight) collect(frame - runtime::kFramesInFlight);
+      instances[frame % count]->executor->record(cmd, frame % runtime::kFramesInFlight, frame);
       ring.submit(frame);
     }
     ring.wait_for(frame);
-    for (uint64_t f = frame >= headless::kFramesInFlight ? frame - headless::kFramesInFlight : 0; f < frame;
+    for (uint64_t f = frame >= runtime::kFramesInFlight ? frame - runtime::kFramesInFlight : 0; f < frame;
          ++f)
       collect(f);
   }
   Timed timed;
-  timed.gpu_us = headless::summarize(frame_us);
+  timed.gpu_us = runtime::summarize(frame_us);
   for (const std::string& name : pass_order)
-    timed.pass_median_us.emplace_back(name, headless::summarize(pass_us[name]).median);
-  timed.output = headless::to_float_image(instances[0]->executor->read_image(instances[0]->output));
+    timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
+  timed.output = runtime::to_float_image(instances[0]->executor->read_image(instances[0]->output));
   for (vk::PipelineHandle handle : library.handles())
     timed.pipelines.push_back({library.status(handle).name, library.get(handle).statistics()});
   return timed;
 }
 
-io::ImageF to_float(const filters::ImageD& image) {
+io::ImageF to_float(const common::ImageD& image) {
   io::ImageF out{image.width, image.height, image.channels, {}};
   out.pixels.assign(image.pixels.begin(), image.pixels.end());
   return out;
@@ -150,12 +150,12 @@ io::ImageF centre_crop(const io::ImageF& image, uint32_t max_side) {
   return out;
 }
 
-CaseError measure_error(const io::ImageF& output, const filters::ImageD& reference, uint32_t ssim_crop) {
-  const filters::ErrorStats stats = filters::compare(output, reference);
+CaseError measure_error(const io::ImageF& output, const common::ImageD& reference, uint32_t ssim_crop) {
+  const common::ErrorStats stats = common::compare(output, reference);
   CaseError e{stats.max_abs, stats.mse, 0};
   const io::ImageF a = centre_crop(output, ssim_crop), b = centre_crop(to_float(reference), ssim_crop);
   if (a.width >= 11 && a.height >= 11) {
-    for (uint32_t c = 0; c < 4; ++c) e.ssim += filters::ssim(a, b, c) / 4.0;
+    for (uint32_t c = 0; c < 4; ++c) e.ssim += common::ssim(a, b, c) / 4.0;
   } else {
     e.ssim = std::nan("");  // SSIM's 11x11 window does not fit
   }
@@ -173,7 +173,7 @@ io::ImageF top_left(const io::ImageF& image, uint32_t side) {
 }
 
 // The corner holds two image borders, where clamp-to-edge mistakes would show.
-void write_captures(CaseResult& c, const io::ImageF& output, const filters::ImageD& reference,
+void write_captures(CaseResult& c, const io::ImageF& output, const common::ImageD& reference,
                     const std::filesystem::path& dir) {
   constexpr uint32_t kSide = 128;
   constexpr double kGain = 256;  // an error of 1/256 of the range is white
@@ -185,7 +185,7 @@ void write_captures(CaseResult& c, const io::ImageF& output, const filters::Imag
   c.capture = dir / (stem + ".png");
   c.diff = dir / (stem + "_diff.png");
   io::write_image_file(*c.capture, opaque, io::Encoding::Raw);
-  io::write_png(*c.diff, filters::difference_heatmap(shown, expected, kGain));
+  io::write_png(*c.diff, common::difference_heatmap(shown, expected, kGain));
 }
 
 std::string size_text(VkExtent2D s) {
@@ -254,7 +254,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       copy_case.cost = {1, 0, 0};
       copy_case.copy_ratio = 1;
       if (options.measure_error) {
-        const filters::ImageD identity = filters::reference_blur(inputs[0], {1.0});
+        const common::ImageD identity = common::reference_blur(inputs[0], {1.0});
         copy_case.error = measure_error(copy.output, identity, options.ssim_crop);
         if (options.captures_dir) write_captures(copy_case, copy.output, identity, *options.captures_dir);
       }
@@ -262,11 +262,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       result.cases.push_back(copy_case);
 
       for (const int radius : options.radii) {
-        std::optional<filters::ImageD> reference;  // per radius, shared by the methods
+        std::optional<common::ImageD> reference;  // per radius, shared by the methods
         for (const filters::BlurMethod* method : methods) {
           const std::string spec = std::string("gaussian.") + method->name +
                                    ":radius=" + std::to_string(radius) +
-                                   ":kernel=" + filters::kernel_type_name(options.kernel) +
+                                   ":kernel=" + common::kernel_type_name(options.kernel) +
                                    ":precision=" + precision_name(precision);
           report(std::string("gaussian.") + method->name + " r=" + std::to_string(radius) + suffix);
           const filters::FilterStep step = filters::parse_chain(spec).at(0);
@@ -285,8 +285,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           c.exact = method->exact;
           c.radius = radius;
           c.sigma =
-              settings.kernel.type == filters::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
-          c.kernel = filters::kernel_type_name(settings.kernel.type);
+              settings.kernel.type == common::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
+          c.kernel = common::kernel_type_name(settings.kernel.type);
           c.precision = precision_name(precision);
           c.size = size;
           c.gpu_us = timed.gpu_us;
@@ -296,7 +296,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           c.cost = method->cost(radius);
           if (options.measure_error) {
             if (!reference)
-              reference = filters::reference_blur(inputs[0], filters::kernel_weights(settings.kernel));
+              reference = common::reference_blur(inputs[0], common::kernel_weights(settings.kernel));
             c.error = measure_error(timed.output, *reference, options.ssim_crop);
             if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
           }
@@ -382,7 +382,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["warmup"] = options.warmup;
   j["warmup_ms"] = options.warmup_ms;
   j["inputs"] = options.inputs;
-  j["kernel"] = filters::kernel_type_name(options.kernel);
+  j["kernel"] = common::kernel_type_name(options.kernel);
   j["validation"] = options.validation;
   j["validation_messages"] = result.validation_messages;
   j["error_method"] =

@@ -3,7 +3,7 @@
 // rotated resident inputs, beside a plain copy of the same size and format measured in the same
 // run (the memory floor), and checked against the exact CPU reference on one frame.
 #include "filters/blur_filter.h"
-#include "headless/stats.h"
+#include "runtime/stats.h"
 #include "vk/context.h"
 #include "vk/pipeline_statistics.h"
 
@@ -21,7 +21,7 @@ struct BenchOptions {
   std::vector<int> radii = {1, 2, 3, 4, 8, 16, 32};
   std::vector<VkExtent2D> sizes = {{3840, 2160}};
   std::vector<filters::Precision> precisions = {filters::Precision::Fp16};
-  filters::KernelType kernel = filters::KernelType::Gaussian;
+  common::KernelType kernel = common::KernelType::Gaussian;
   uint32_t frames = 100;  // timed frames per case
   uint32_t warmup = 20;   // at least this many warm-up frames per case...
   // ...and at least this long: GPUs idle at low clocks (an H200 at 345 MHz) and take a while to
@@ -57,7 +57,7 @@ struct CaseResult {
   double sigma = 0;
   std::string kernel, precision;
   VkExtent2D size{};
-  headless::Summary gpu_us;  // per frame: the sum of the method's passes
+  runtime::Summary gpu_us;  // per frame: the sum of the method's passes
   std::vector<std::pair<std::string, double>> pass_median_us;
   double gpixels_per_s = 0;
   double copy_ratio = 0;  // median / the copy case's median at the same size and precision

@@ -65,7 +65,7 @@ MethodCost cost_full2d_shared(int r) {
 // Largest radius whose tile fits `shared_bytes`, 0 if none.
 int full2d_max_radius(uint32_t shared_bytes) {
   int max_radius = 0;
-  for (int r = 1; r <= kMaxRadius; ++r) {
+  for (int r = 1; r <= common::kMaxRadius; ++r) {
     if (full2d_tile(r).cache_bytes > shared_bytes) break;
     max_radius = r;
   }
@@ -116,7 +116,7 @@ MethodCost cost_separable_shared(int r) {
 
 int separable_max_radius(uint32_t shared_bytes) {
   int max_radius = 0;
-  for (int r = 1; r <= kMaxRadius; ++r) {
+  for (int r = 1; r <= common::kMaxRadius; ++r) {
     if (std::max(kHorizontal.cache_texels(r), kVertical.cache_texels(r)) * kTexelBytes > shared_bytes) break;
     max_radius = r;
   }
@@ -198,7 +198,7 @@ MethodCost cost_separable_fused(int r) {
 
 int fused_max_radius(uint32_t shared_bytes) {
   int max_radius = 0;
-  for (int r = 1; r <= kMaxRadius; ++r) {
+  for (int r = 1; r <= common::kMaxRadius; ++r) {
     if (fused_tile(r, shared_bytes).shared_bytes > shared_bytes) break;
     max_radius = r;
   }
@@ -252,7 +252,7 @@ MethodCost cost_separable_stream(int r) {
 
 int stream_max_radius(uint32_t shared_limit, Precision precision) {
   int max_radius = 0;
-  for (int r = 1; r <= kMaxRadius && stream_shared_bytes(r, precision) <= shared_limit; ++r) max_radius = r;
+  for (int r = 1; r <= common::kMaxRadius && stream_shared_bytes(r, precision) <= shared_limit; ++r) max_radius = r;
   return max_radius;
 }
 
@@ -357,7 +357,7 @@ void add_compute_pass(graph::RenderGraph& graph, const BlurSettings& settings, c
       .execute([from, pass, &pipeline, &weights, groups, weights_as](graph::PassContext& ctx) {
         const auto [x, y] = groups(ctx.image(pass).extent);
         graph::PassContext::Binder binder = ctx.bind(*pipeline);  // guaranteed elision: no copy
-        binder.sampled(0, from, graph::Filter::Nearest).storage(2, pass);
+        binder.sampled(0, from, graph::Sampling::Nearest).storage(2, pass);
         if (weights_as == WeightsAs::Uniform) {
           binder.uniform(1, weights);
         } else {

@@ -51,8 +51,8 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
   for (const auto& [key, value] : step.params) {
     if (key == "radius") {
       int r = 0;
-      if (!parse_int(value, r) || r < 1 || r > kMaxRadius)
-        throw ChainError("radius wants a whole number in 1.." + std::to_string(kMaxRadius) + ", got '" +
+      if (!parse_int(value, r) || r < 1 || r > common::kMaxRadius)
+        throw ChainError("radius wants a whole number in 1.." + std::to_string(common::kMaxRadius) + ", got '" +
                          value + "'");
       s.kernel.radius = r;
     } else if (key == "sigma") {
@@ -65,7 +65,7 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
         throw ChainError("sigma wants a positive number, got '" + value + "'");
       }
     } else if (key == "kernel") {
-      auto type = parse_kernel_type(value);
+      auto type = common::parse_kernel_type(value);
       if (!type) throw ChainError("kernel wants gaussian, box or binomial, got '" + value + "'");
       s.kernel.type = *type;
     } else if (key == "precision") {
@@ -73,7 +73,7 @@ BlurSettings parse_blur_settings(const FilterStep& step) {
         throw ChainError("precision wants fp16 or fp32, got '" + value + "'");
       s.precision = value == "fp32" ? Precision::Fp32 : Precision::Fp16;
     } else if (key == "src_roi" || key == "dst_roi") {
-      std::optional<Roi> roi = parse_roi(value);
+      std::optional<common::Roi> roi = common::parse_roi(value);
       if (!roi)
         throw ChainError(key + " wants x,y,w,h or WxH+X+Y with w, h >= 1 and x, y >= 0, got '" + value + "'");
       (key == "src_roi" ? s.src_roi : s.dst_roi) = roi;
@@ -107,8 +107,8 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
                      std::to_string(support.max_radius) + " on this device, not " +
                      std::to_string(settings.kernel.radius));
 
-  const std::vector<double> weights = kernel_weights(settings.kernel);
-  const std::vector<LinearTap> taps = linear_taps(weights);
+  const std::vector<double> weights = common::kernel_weights(settings.kernel);
+  const std::vector<common::LinearTap> taps = common::linear_taps(weights);
   // 32-bit words: the fp32 weights, padded to the largest kernel so the same buffer also binds as a
   // std140 uniform block of vec4s (comp.tiled reads its weights as uniform operands; the padding is
   // never read as a weight), then the weights rounded to half, twice in each word
@@ -121,7 +121,7 @@ BlurFilter::BlurFilter(const passes::PassEnv& env, const BlurSettings& settings)
     w[kWeightBufferFloats + i] = half | half << 16;
   }
   std::vector<float> t;
-  for (const LinearTap& tap : taps) {
+  for (const common::LinearTap& tap : taps) {
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }

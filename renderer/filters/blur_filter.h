@@ -4,8 +4,8 @@
 // The methods live beside this file, one file per family (blur_fragment.cpp, blur_compute.cpp,
 // blur_tiled.cpp, blur_quad.cpp); blur_methods.h is the interface they implement.
 #include "filters/chain.h"
-#include "filters/kernel.h"
-#include "filters/roi.h"
+#include "common/kernel.h"
+#include "common/roi.h"
 #include "vk/resources.h"
 
 #include <optional>
@@ -24,7 +24,7 @@ struct MethodCost {
 // Whether a method runs on a device, and up to which radius.
 struct MethodSupport {
   std::string reason;  // empty: available
-  int max_radius = kMaxRadius;
+  int max_radius = common::kMaxRadius;
   bool available() const { return reason.empty(); }
 };
 
@@ -49,9 +49,9 @@ const BlurMethod* find_blur_method(const std::string& name);
 
 struct BlurSettings {
   const BlurMethod* method = nullptr;
-  KernelSpec kernel;
+  common::KernelSpec kernel;
   Precision precision = Precision::Fp16;
-  std::optional<Roi> src_roi, dst_roi;  // comp.tiled only; both or neither, same size
+  std::optional<common::Roi> src_roi, dst_roi;  // comp.tiled only; both or neither, same size
   bool poison_outside = false;          // outside=poison: fill what dst_roi leaves with a sentinel
   VkFormat format() const {
     return precision == Precision::Fp32 ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R16G16B16A16_SFLOAT;

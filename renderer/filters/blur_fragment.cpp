@@ -40,7 +40,7 @@ class FragmentBlur : public BlurPasses {
   void add_pass(graph::RenderGraph& graph, const std::string& size_of, const std::string& pass,
                 const std::string& from, const vk::PipelineRef& pipeline) {
     // Exact methods fetch texels; bilinear ones let the sampler blend pairs of weights.
-    const graph::Filter sampling = settings_.method->exact ? graph::Filter::Nearest : graph::Filter::Linear;
+    const graph::Sampling sampling = settings_.method->exact ? graph::Sampling::Nearest : graph::Sampling::Linear;
     graph.declare_image(pass, {settings_.format(), graph::SizeRule::relative_to(size_of)});
     graph.add_pass(pass, graph::PassKind::Graphics)
         .read(from, graph::Usage::SampledFragment)
@@ -62,16 +62,16 @@ class FragmentBlur : public BlurPasses {
 };
 
 MethodCost cost_full2d(int r) {
-  return {fetches_full2d(r)};
+  return {common::fetches_full2d(r)};
 }
 MethodCost cost_separable(int r) {
-  return {fetches_separable(r)};
+  return {common::fetches_separable(r)};
 }
 MethodCost cost_separable_linear(int r) {
-  return {fetches_separable_linear(r)};
+  return {common::fetches_separable_linear(r)};
 }
 MethodCost cost_full2d_linear(int r) {
-  return {fetches_full2d_linear(r)};
+  return {common::fetches_full2d_linear(r)};
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 
 namespace filterlab::filters {
 
-constexpr int kWeightBufferFloats = (2 * kMaxRadius + 1 + 3) / 4 * 4;  // 17 vec4s
+constexpr int kWeightBufferFloats = (2 * common::kMaxRadius + 1 + 3) / 4 * 4;  // 17 vec4s
 
 struct BlurEnv {
   const passes::PassEnv& pass_env;

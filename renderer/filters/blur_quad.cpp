@@ -20,8 +20,8 @@ constexpr uint32_t kTile = 8;  // compute workgroup: kTile x kTile pixels (quad_
 // storage buffers as 0 in helper invocations (see quad_common.glsl). Same floats as that buffer.
 std::vector<uint32_t> specialization(const BlurSettings& settings) {
   const int r = settings.kernel.radius;
-  const std::vector<double> weights = kernel_weights(settings.kernel);
-  std::vector<uint32_t> words(2 + kMaxRadius, 0);
+  const std::vector<double> weights = common::kernel_weights(settings.kernel);
+  std::vector<uint32_t> words(2 + common::kMaxRadius, 0);
   words[0] = static_cast<uint32_t>(r);
   for (int k = 0; k <= r; ++k) words[1 + k] = std::bit_cast<uint32_t>(static_cast<float>(weights[r + k]));
   return words;
@@ -45,7 +45,7 @@ class FragmentQuadBlur : public BlurPasses {
         .read(input, graph::Usage::SampledFragment)
         .color_overwrite(name)
         .execute([this, input](graph::PassContext& ctx) {
-          ctx.bind(*pipeline_).sampled(0, input, graph::Filter::Nearest).draw(3);
+          ctx.bind(*pipeline_).sampled(0, input, graph::Sampling::Nearest).draw(3);
         });
     return name;
   }
@@ -74,7 +74,7 @@ class ComputeQuadBlur : public BlurPasses {
         .write(name, graph::Usage::StorageWriteCompute)
         .execute([this, input, name](graph::PassContext& ctx) {
           ctx.bind(*pipeline_)
-              .sampled(0, input, graph::Filter::Nearest)
+              .sampled(0, input, graph::Sampling::Nearest)
               .storage(1, name)
               .dispatch_over(name, kTile, kTile);
         });

@@ -36,7 +36,7 @@ uint32_t hsum_bytes(int r) {
 
 int max_radius_for(uint32_t shared_limit) {
   int r = 0;
-  while (r < kMaxRadius && hsum_bytes(r + 1) <= shared_limit) ++r;
+  while (r < common::kMaxRadius && hsum_bytes(r + 1) <= shared_limit) ++r;
   return r;
 }
 
@@ -52,7 +52,7 @@ struct Push {
   int32_t src_origin[2], dst_origin[2], size[2], image_size[2];
 };
 
-std::string roi_text(const Roi& r) {
+std::string roi_text(const common::Roi& r) {
   return std::to_string(r.width) + "x" + std::to_string(r.height) + "+" + std::to_string(r.x) + "+" +
          std::to_string(r.y);
 }
@@ -91,12 +91,12 @@ class TiledBlur : public BlurPasses {
           .write(name, graph::Usage::StorageWriteCompute)
           .execute([this, input, name](graph::PassContext& ctx) {
             const Push push = push_constants(ctx.image(input).extent);
-            const Roi dst = *settings_.dst_roi;
+            const common::Roi dst = *settings_.dst_roi;
             if (dst.x == 0 && dst.y == 0 && dst.width == uint32_t(push.image_size[0]) &&
                 dst.height == uint32_t(push.image_size[1]))
               return;  // the target ROI is the whole image: nothing outside it
             ctx.bind(*outside_)
-                .sampled(0, input, graph::Filter::Nearest)
+                .sampled(0, input, graph::Sampling::Nearest)
                 .storage(1, name)
                 .constants(push)
                 .dispatch_over(name, 16, 16);
@@ -123,8 +123,8 @@ class TiledBlur : public BlurPasses {
       if (roi && !roi->fits_in(extent.width, extent.height))
         throw ChainError(std::string("comp.tiled: ") + key + " " + roi_text(*roi) + " does not fit in the " +
                          std::to_string(extent.width) + "x" + std::to_string(extent.height) + " image");
-    const Roi whole{0, 0, extent.width, extent.height};
-    const Roi src = settings_.src_roi.value_or(whole), dst = settings_.dst_roi.value_or(whole);
+    const common::Roi whole{0, 0, extent.width, extent.height};
+    const common::Roi src = settings_.src_roi.value_or(whole), dst = settings_.dst_roi.value_or(whole);
     return {{int32_t(src.x), int32_t(src.y)},
             {int32_t(dst.x), int32_t(dst.y)},
             {int32_t(src.width), int32_t(src.height)},
@@ -134,7 +134,7 @@ class TiledBlur : public BlurPasses {
   void convolve(graph::PassContext& ctx, const std::string& input, const std::string& name) const {
     const Push push = push_constants(ctx.image(input).extent);
     ctx.bind(*convolution_)
-        .sampled(0, input, graph::Filter::Nearest)
+        .sampled(0, input, graph::Sampling::Nearest)
         .storage(1, name)
         .uniform(2, weights_)
         .constants(push)

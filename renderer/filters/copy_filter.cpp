@@ -33,7 +33,7 @@ std::string CopyFilter::add_to(graph::RenderGraph& graph, const std::string& inp
       .write(name, graph::Usage::StorageWriteCompute)
       .execute([this, input, name](graph::PassContext& ctx) {
         ctx.bind(*pipeline_)
-            .sampled(0, input, graph::Filter::Nearest)
+            .sampled(0, input, graph::Sampling::Nearest)
             .storage(1, name)
             .dispatch_over(name, 16, 16);
       });

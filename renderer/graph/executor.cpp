@@ -52,17 +52,17 @@ PassContext::Binder::Binder(PassContext& ctx, const vk::Pipeline& pipeline) : ct
   vkCmdBindPipeline(ctx.cmd, pipeline.bind_point(), pipeline.handle());
 }
 
-PassContext::Binder& PassContext::Binder::sampled(uint32_t binding, const std::string& image, Filter filter,
+PassContext::Binder& PassContext::Binder::sampled(uint32_t binding, const std::string& image, Sampling sampling,
                                                   std::optional<uint32_t> mip) {
   BoundImage b = ctx_.image(image, mip);
-  push_.sampled(binding, b.view, ctx_.sampler(filter), b.layout);
+  push_.sampled(binding, b.view, ctx_.sampler(sampling), b.layout);
   return *this;
 }
 
 PassContext::Binder& PassContext::Binder::sampled_history(uint32_t binding, const std::string& image,
-                                                          Filter filter) {
+                                                          Sampling sampling) {
   BoundImage b = ctx_.history(image);
-  push_.sampled(binding, b.view, ctx_.sampler(filter), b.layout);
+  push_.sampled(binding, b.view, ctx_.sampler(sampling), b.layout);
   return *this;
 }
 

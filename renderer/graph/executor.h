@@ -15,7 +15,8 @@
 
 namespace filterlab::graph {
 
-enum class Filter { Linear, Nearest };
+// How a pass samples an image it reads through a sampler: bilinear or nearest texel, clamped to the edge.
+enum class Sampling { Linear, Nearest };
 
 // What a pass callback gets: its command buffer, its images and buffers and a small fluent binder.
 //   ctx.bind(pipeline)
@@ -42,9 +43,9 @@ class PassContext {
    public:
     Binder(PassContext& ctx, const vk::Pipeline& pipeline);
     // `mip` picks one level of an image the pass accesses at several levels.
-    Binder& sampled(uint32_t binding, const std::string& image, Filter filter = Filter::Linear,
+    Binder& sampled(uint32_t binding, const std::string& image, Sampling sampling = Sampling::Linear,
                     std::optional<uint32_t> mip = {});
-    Binder& sampled_history(uint32_t binding, const std::string& image, Filter filter = Filter::Linear);
+    Binder& sampled_history(uint32_t binding, const std::string& image, Sampling sampling = Sampling::Linear);
     Binder& storage(uint32_t binding, const std::string& image, std::optional<uint32_t> mip = {});
     Binder& uniform(uint32_t binding, const vk::Buffer& buffer);
     Binder& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
@@ -87,7 +88,7 @@ class PassContext {
   // size is known before the frame, so it needs no declaration and orders nothing.
   VkExtent2D extent(const std::string& image) const;
   Binder bind(const vk::Pipeline& pipeline) { return Binder(*this, pipeline); }
-  VkSampler sampler(Filter filter) const { return filter == Filter::Linear ? linear_ : nearest_; }
+  VkSampler sampler(Sampling sampling) const { return sampling == Sampling::Linear ? linear_ : nearest_; }
   // Says that the pass records nothing in this frame (its settings leave it nothing to do): the
   // frame's timings report it idle rather than a near-zero time. Call it instead of recording.
   void skip() { skipped_ = true; }

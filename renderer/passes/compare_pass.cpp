@@ -153,8 +153,8 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
         check_same_size(ctx, a, b);
         if (!needed()) return ctx.skip();  // idle in the timings
         ctx.bind(*reduce_)
-            .sampled(0, a, graph::Filter::Nearest)
-            .sampled(1, b, graph::Filter::Nearest)
+            .sampled(0, a, graph::Sampling::Nearest)
+            .sampled(1, b, graph::Sampling::Nearest)
             .storage_buffer(2, partials)
             .dispatch_over(a, kTile, kTile);
       });
@@ -190,8 +190,8 @@ void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, 
   push.inset = std::clamp(s.inset_size, 3u, 4096u);
   push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
   ctx.bind(*display_)
-      .sampled(0, a, graph::Filter::Nearest)
-      .sampled(1, b, graph::Filter::Nearest)
+      .sampled(0, a, graph::Sampling::Nearest)
+      .sampled(1, b, graph::Sampling::Nearest)
       .storage(2, output)
       .storage_buffer(3, gain_result)
       .constants(push)
@@ -214,7 +214,7 @@ std::optional<CompareMetrics> ComparePass::metrics(uint32_t slot) const {
     out.channel_mse[c] = r.sums[c] / pixels;
     total += r.sums[c];
   }
-  filters::ImageMetrics& m = out.values;
+  common::ImageMetrics& m = out.values;
   m.channels = 3;
   m.mse = total / (pixels * 3);
   m.psnr = m.mse > 0 ? 10 * std::log10(1.0 / m.mse) : std::numeric_limits<double>::infinity();

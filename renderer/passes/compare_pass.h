@@ -19,7 +19,7 @@
 // through the graph buffer "NAME partials" into "NAME result", so the graph derives every barrier
 // between them, the display and the next frame. The metrics' result is imported from this object
 // (one host-visible buffer per frame in flight) and read by the host after the frame.
-#include "filters/metrics.h"
+#include "common/metrics.h"
 #include "graph/graph.h"
 #include "passes/pass_env.h"
 #include "vk/resources.h"
@@ -58,7 +58,7 @@ struct CompareSettings {
 };
 
 struct CompareMetrics {
-  filters::ImageMetrics values;  // over R, G, B: channels 3, no SSIM
+  common::ImageMetrics values;  // over R, G, B: channels 3, no SSIM
   std::array<double, 3> channel_mse{};
   uint64_t frame = 0;  // the frame these values were computed in
   VkExtent2D extent{};

@@ -139,7 +139,7 @@ std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::stri
       .execute([this, source, range](graph::PassContext& ctx) {
         if (!auto_depth_range(settings)) return ctx.skip();
         ctx.bind(*pipelines_.at(kDepthRangeStep))
-            .sampled(0, source, graph::Filter::Nearest)
+            .sampled(0, source, graph::Sampling::Nearest)
             .storage_buffer(1, range)
             .dispatch_over(source, kLocalSize, kLocalSize);
       });
@@ -159,7 +159,7 @@ void ViewPass::dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t comp
                       srgb ? 1u : 0u};
   graph::PassContext::Binder binder = ctx.bind(*pipelines_.at(mode));
   binder
-      .sampled(0, source, graph::Filter::Nearest)  // texelFetch; depth formats may not filter linearly
+      .sampled(0, source, graph::Sampling::Nearest)  // texelFetch; depth formats may not filter linearly
       .storage(1, output);
   if (range) binder.storage_buffer(2, *range);
   binder.constants(push).dispatch_over(output, kLocalSize, kLocalSize);

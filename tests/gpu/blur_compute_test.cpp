@@ -103,9 +103,9 @@ TEST_F(BlurCompute, CostsCountTheApronAndTheSharedTraffic) {
   EXPECT_DOUBLE_EQ(c.shared_reads, sums * (8.0 + 4) / 4 + (8.0 + 2) / 2);
   // Fetches from device memory always beat the fragment baselines' 2(2r+1) and (2r+1)^2.
   for (int r : kRadii) {
-    EXPECT_LT(separable->cost(r).fetches, filters::fetches_separable(r)) << r;
-    EXPECT_LT(full2d->cost(r).fetches, filters::fetches_full2d(r)) << r;
-    EXPECT_LT(fused->cost(r).fetches, filters::fetches_separable(r)) << r;
+    EXPECT_LT(separable->cost(r).fetches, common::fetches_separable(r)) << r;
+    EXPECT_LT(full2d->cost(r).fetches, common::fetches_full2d(r)) << r;
+    EXPECT_LT(fused->cost(r).fetches, common::fetches_separable(r)) << r;
   }
 }
 
@@ -118,7 +118,7 @@ TEST_F(BlurCompute, SupportFollowsTheDevicesSharedMemory) {
       shared, full2d, separable);
   // The separable method serves every radius on any device with 32 KiB (lavapipe, NVIDIA 48 KiB).
   if (shared >= 32 * 1024) {
-    EXPECT_EQ(separable, filters::kMaxRadius);
+    EXPECT_EQ(separable, common::kMaxRadius);
     // full2d's 16x16 tile at r = 14 needs (16 + 28)^2 vec4 = 30976 bytes; r = 19, 46656 bytes.
     EXPECT_GE(full2d, 14);
   }
@@ -126,11 +126,11 @@ TEST_F(BlurCompute, SupportFollowsTheDevicesSharedMemory) {
     EXPECT_GE(full2d, 19);
   }
   if (shared < 64 * 1024) {
-    EXPECT_LT(full2d, filters::kMaxRadius);
+    EXPECT_LT(full2d, common::kMaxRadius);
   }
 
   // A radius past the limit is refused when the filter is created, naming the limit.
-  if (full2d < filters::kMaxRadius)
+  if (full2d < common::kMaxRadius)
     expect_refused(*context_, *shaders_, "comp.full2d_shared", full2d + 1, full2d);
 }
 
@@ -143,7 +143,7 @@ TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
   // At its limit the tile is 32 x 8 outputs: (8 + 2r) staged rows of 33 + 2r vec4 (odd stride),
   // whatever the precision (the horizontal sums go over the staged texels).
   int largest = 0;
-  while (largest < filters::kMaxRadius &&
+  while (largest < common::kMaxRadius &&
          uint32_t(8 + 2 * (largest + 1)) * (33 + 2 * (largest + 1)) * 16 <= shared)
     ++largest;
   EXPECT_EQ(fp16, largest);
@@ -157,14 +157,14 @@ TEST_F(BlurCompute, FusedLimitFollowsSharedMemoryAndPrecision) {
     EXPECT_EQ(fp16, 18);
   }
   ASSERT_GT(fp32, 0);
-  if (fp16 < filters::kMaxRadius)
+  if (fp16 < common::kMaxRadius)
     expect_refused(*context_, *shaders_, "comp.separable_fused", fp16 + 1, fp16);
-  if (fp32 < filters::kMaxRadius)
+  if (fp32 < common::kMaxRadius)
     expect_refused(*context_, *shaders_, "comp.separable_fused", fp32 + 1, fp32, ":precision=fp32");
   // The largest served radius runs, exact, on an image several tiles wide and tall, with interior
   // groups (unclamped fetches) as well as edge groups: at r = 13, group (1, 2) reads x 19 .. 76,
   // y 3 .. 36.
-  const io::ImageF image = filters::random_image(160, 90, 4, 21);
+  const io::ImageF image = common::random_image(160, 90, 4, 21);
   EXPECT_LE(run("comp.separable_fused", fp32, image).max_abs, kExactTolerance) << "r=" << fp32;
   EXPECT_LE(run("comp.separable_fused", fp16, image, "").max_abs, 2 * std::ldexp(1.0, -11))
       << "fp16 r=" << fp16;
@@ -186,14 +186,14 @@ TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
     const int tile_h = 8 * k;
     const uint32_t w = uint32_t(32 * 4 + r - 1),
                    h = uint32_t(tile_h * (3 + (2 * r + tile_h - 1) / tile_h) + r - 1);
-    io::ImageF image = filters::random_image(w, h, 4, 31 + r);
+    io::ImageF image = common::random_image(w, h, 4, 31 + r);
     for (uint32_t y = 0; y < h; ++y)
       for (uint32_t x = 0; x < w; ++x)
         for (uint32_t c = 0; c < 4; ++c) {
           float& v = image.pixels[(size_t(y) * w + x) * 4 + c];
           v = 0.5f * v + 0.5f * float(x + 3 * y) / 1000;
         }
-    const filters::ErrorStats e = run("comp.separable_fused", r, image);
+    const common::ErrorStats e = run("comp.separable_fused", r, image);
     EXPECT_LE(e.max_abs, kExactTolerance)
         << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
     worst = std::max(worst, e.max_abs);
@@ -204,10 +204,10 @@ TEST_F(BlurCompute, FusedInteriorAndEdgeGroupsAreExact) {
 }
 
 TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 7);
+  const io::ImageF image = common::random_image(257, 131, 4, 7);
   // Smaller than any workgroup tile, down to a single pixel.
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8), small = filters::random_image(5, 3, 4, 18),
-                   single = filters::random_image(1, 1, 4, 19);
+  const io::ImageF tiny = common::random_image(13, 9, 4, 8), small = common::random_image(5, 3, 4, 18),
+                   single = common::random_image(1, 1, 4, 19);
   for (const char* method : kMethods) {
     const int limit = max_radius_fp32(*context_, method);
     double worst = 0;
@@ -218,7 +218,7 @@ TEST_F(BlurCompute, ExactAtEveryServedRadiusOnOddAndTinyImages) {
       ++served;
       radii += (radii.empty() ? "" : ",") + std::to_string(r);
       for (const io::ImageF* input : {&image, &tiny, &small, &single}) {
-        const filters::ErrorStats e = run(method, r, *input);
+        const common::ErrorStats e = run(method, r, *input);
         EXPECT_LE(e.max_abs, kExactTolerance)
             << method << " r=" << r << " " << input->width << "x" << input->height << " worst at "
             << e.worst_x << "," << e.worst_y;
@@ -249,36 +249,36 @@ TEST_F(BlurCompute, SizesAroundTheTileEdges) {
                         {33u, 41u},
                         {63u, 39u},
                         {97u, 25u}}) {
-      const io::ImageF image = filters::random_image(w, h, 4, w * 1000 + h);
+      const io::ImageF image = common::random_image(w, h, 4, w * 1000 + h);
       for (int r : {3, 8}) {
-        const filters::ErrorStats e = run(method, r, image);
+        const common::ErrorStats e = run(method, r, image);
         EXPECT_LE(e.max_abs, kExactTolerance) << method << " r=" << r << " " << w << "x" << h;
       }
     }
 }
 
 TEST_F(BlurCompute, BoxAndBinomialKernelsAreExactToo) {
-  const io::ImageF image = filters::random_image(31, 17, 4, 9);
-  for (auto kernel : {filters::KernelType::Box, filters::KernelType::Binomial})
+  const io::ImageF image = common::random_image(31, 17, 4, 9);
+  for (auto kernel : {common::KernelType::Box, common::KernelType::Binomial})
     for (const char* method : kMethods) {
       double worst = 0;
       for (int r : {1, 3, 8}) {
-        const filters::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
+        const common::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
         EXPECT_LE(e.max_abs, kExactTolerance)
-            << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
+            << method << " " << common::kernel_type_name(kernel) << " r=" << r;
         worst = std::max(worst, e.max_abs);
       }
       std::printf("%s %s fp32: max abs error %.3g over r in {1,3,8}\n", method,
-                  filters::kernel_type_name(kernel), worst);
+                  common::kernel_type_name(kernel), worst);
     }
 }
 
 TEST_F(BlurCompute, Fp16PathIsWithinHalfFloatRounding) {
-  const io::ImageF image = filters::random_image(67, 45, 4, 13);
+  const io::ImageF image = common::random_image(67, 45, 4, 13);
   for (const char* method : kMethods) {
     double worst = 0;
     for (int r : {1, 3, 8}) {
-      const filters::ErrorStats e = run(method, r, image, "");  // default precision: fp16 images
+      const common::ErrorStats e = run(method, r, image, "");  // default precision: fp16 images
       // Output rounding to half (2^-11 relative, values < 1) plus the separable method's fp16
       // intermediate (the fused method's: its input staged as half): 2 half-ulps at 1.0.
       EXPECT_LE(e.max_abs, 2 * std::ldexp(1.0, -11)) << method << " r=" << r;
@@ -293,12 +293,12 @@ TEST_F(BlurCompute, Fp16PathIsWithinHalfFloatRounding) {
 TEST_F(BlurCompute, ExactOnTheHdrScene) {
   auto o = test::validated_run(96, 64);
   o.read_images = {"scene"};
-  const io::ImageF scene = headless::run_headless(o).images.at("scene");
+  const io::ImageF scene = runtime::run_headless(o).images.at("scene");
   ASSERT_GT(io::channel_max(scene, 0), 4.0f);
   for (const char* method : kMethods) {
     double worst = 0;
     for (int r : {3, 8}) {
-      const filters::ErrorStats e = run(method, r, scene);
+      const common::ErrorStats e = run(method, r, scene);
       // Values reach ~50 here: fp32 rounding scales with them.
       EXPECT_LE(e.max_abs, 50 * kExactTolerance) << method << " r=" << r;
       worst = std::max(worst, e.max_abs);
@@ -312,13 +312,13 @@ TEST_F(BlurCompute, FusedFp16StagingIsExactForHalfInputs) {
   // images feeds it) goes through unchanged, so the only rounding left is the
   // output's: under one half step (2^-11 below 1; Vulkan lets the store round either way), where
   // the general fp16 bound allows two, at every radius it serves.
-  io::ImageF image = filters::random_image(75, 41, 4, 23);
+  io::ImageF image = common::random_image(75, 41, 4, 23);
   for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
   const int limit = max_radius("comp.separable_fused");
   double worst = 0;
   for (int r : kRadii) {
     if (r > limit) continue;
-    const filters::ErrorStats e = run("comp.separable_fused", r, image, "");
+    const common::ErrorStats e = run("comp.separable_fused", r, image, "");
     EXPECT_LE(e.max_abs, std::ldexp(1.0, -11) + kExactTolerance) << "r=" << r;
     worst = std::max(worst, e.max_abs);
   }
@@ -335,10 +335,10 @@ TEST_F(BlurCompute, StreamStripsShareTheHeightExactly) {
   const int limit = max_radius_fp32(*context_, "comp.separable_stream");
   double worst = 0;
   for (auto [w, h] : {std::pair{65u, 521u}, {130u, 300u}, {64u, 129u}, {3u, 385u}, {71u, 17u}}) {
-    const io::ImageF image = filters::random_image(w, h, 4, w * 7 + h);
+    const io::ImageF image = common::random_image(w, h, 4, w * 7 + h);
     for (int r : {1, 3, 4, 5, 8, 13, limit}) {
       if (r > limit) continue;
-      const filters::ErrorStats e = run("comp.separable_stream", r, image);
+      const common::ErrorStats e = run("comp.separable_stream", r, image);
       EXPECT_LE(e.max_abs, kExactTolerance)
           << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);

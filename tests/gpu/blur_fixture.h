@@ -5,7 +5,7 @@
 
 #include "filters/apply.h"
 #include "filters/blur_filter.h"
-#include "filters/reference.h"
+#include "common/reference.h"
 
 #include <memory>
 
@@ -16,9 +16,9 @@ class BlurFixture : public ValidatedSuite {
   // "gaussian.<method>:radius=R:kernel=K<extra>" as one chain step.
   static filters::FilterStep blur_step(const std::string& method, int radius,
                                        const std::string& extra = ":precision=fp32",
-                                       filters::KernelType kernel = filters::KernelType::Gaussian) {
+                                       common::KernelType kernel = common::KernelType::Gaussian) {
     return filters::parse_chain("gaussian." + method + ":radius=" + std::to_string(radius) +
-                                ":kernel=" + filters::kernel_type_name(kernel) + extra)
+                                ":kernel=" + common::kernel_type_name(kernel) + extra)
         .at(0);
   }
 
@@ -31,17 +31,17 @@ class BlurFixture : public ValidatedSuite {
     return output;
   }
 
-  static filters::ImageD reference(const io::ImageF& input, const filters::FilterStep& step) {
-    return filters::reference_blur(input, filters::kernel_weights(filters::parse_blur_settings(step).kernel));
+  static common::ImageD reference(const io::ImageF& input, const filters::FilterStep& step) {
+    return common::reference_blur(input, common::kernel_weights(filters::parse_blur_settings(step).kernel));
   }
 
   // The method's output against the reference of the same kernel.
-  static filters::ErrorStats run(const std::string& method, int radius, const io::ImageF& input,
+  static common::ErrorStats run(const std::string& method, int radius, const io::ImageF& input,
                                  const std::string& extra = ":precision=fp32",
-                                 filters::KernelType kernel = filters::KernelType::Gaussian,
+                                 common::KernelType kernel = common::KernelType::Gaussian,
                                  const vk::Context* context = nullptr) {
     const filters::FilterStep step = blur_step(method, radius, extra, kernel);
-    return filters::compare(apply(step, input, context), reference(input, step));
+    return common::compare(apply(step, input, context), reference(input, step));
   }
 
   // The radius up to which this device serves `method`, or 0 when it is unavailable here.

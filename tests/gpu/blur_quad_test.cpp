@@ -6,7 +6,7 @@
 #include "blur_fixture.h"
 
 #include "graph/executor.h"
-#include "headless/capture.h"
+#include "runtime/capture.h"
 #include "passes/upload_pass.h"
 #include "vk/resources.h"
 
@@ -43,17 +43,17 @@ class BlurQuad : public test::BlurFixture {
   }
 
   static filters::FilterStep step(const std::string& method, int radius, const std::string& extra,
-                                  filters::KernelType kernel) {
+                                  common::KernelType kernel) {
     return blur_step(method, radius, extra, kernel);
   }
   static io::ImageF output(const std::string& method, int radius, const io::ImageF& input,
                            const std::string& extra = ":precision=fp32",
-                           filters::KernelType kernel = filters::KernelType::Gaussian,
+                           common::KernelType kernel = common::KernelType::Gaussian,
                            const vk::Context* context = nullptr) {
     return apply(blur_step(method, radius, extra, kernel), input, context);
   }
-  static filters::ImageD reference(const io::ImageF& input, int radius,
-                                   filters::KernelType kernel = filters::KernelType::Gaussian) {
+  static common::ImageD reference(const io::ImageF& input, int radius,
+                                   common::KernelType kernel = common::KernelType::Gaussian) {
     return BlurFixture::reference(input, blur_step("frag.full2d", radius, "", kernel));
   }
 
@@ -62,7 +62,7 @@ class BlurQuad : public test::BlurFixture {
     const passes::PassEnv env{context, *shaders_, 1};
     try {
       filters::BlurFilter filter(
-          env, filters::parse_blur_settings(step(method, 2, "", filters::KernelType::Gaussian)));
+          env, filters::parse_blur_settings(step(method, 2, "", common::KernelType::Gaussian)));
     } catch (const filters::ChainError& e) {
       return e.what();
     }
@@ -87,13 +87,13 @@ class BlurQuad : public test::BlurFixture {
         .read("input", graph::Usage::SampledFragment)
         .color_overwrite("probe")
         .execute([&pipeline](graph::PassContext& ctx) {
-          ctx.bind(pipeline).sampled(0, "input", graph::Filter::Nearest).draw(3);
+          ctx.bind(pipeline).sampled(0, "input", graph::Sampling::Nearest).draw(3);
         });
     graph::Executor executor(*context_, 1, false);
     executor.prepare(graph, {"probe"}, {input.width, input.height});
     vk::OneShotCommands commands(*context_);
     commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
-    return headless::to_float_image(executor.read_image("probe"));
+    return runtime::to_float_image(executor.read_image("probe"));
   }
 
   // Asks for compute-shader derivatives, which the suite's context leaves off (as the application
@@ -108,15 +108,15 @@ bool compute_derivatives_on(const vk::Context& context) {
 }  // namespace
 
 TEST_F(BlurQuad, ExactMethodsMatchTheReferenceAtEveryRadius) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 7);
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8);
+  const io::ImageF image = common::random_image(257, 131, 4, 7);
+  const io::ImageF tiny = common::random_image(13, 9, 4, 8);
   for (const char* method : kExactMethods) {
     std::printf("%s max abs error, 257x131 / 13x9:", method);
     for (int r : kRadii) {
       double worst[2] = {0, 0};
       for (int k = 0; k < 2; ++k) {
         const io::ImageF& input = k == 0 ? image : tiny;
-        const filters::ErrorStats e = run(method, r, input);
+        const common::ErrorStats e = run(method, r, input);
         EXPECT_LE(e.max_abs, kExactTolerance)
             << method << " r=" << r << " " << input.width << "x" << input.height << " worst at " << e.worst_x
             << "," << e.worst_y;
@@ -132,11 +132,11 @@ TEST_F(BlurQuad, ExactWithPartialQuadsAtOddEdges) {
   // 1 wide or high: the quad is one live pixel and helpers (fragment) or idle lanes (compute)
   // that only stand in for clamped texels.
   for (auto [w, h] : {std::pair{1u, 1u}, {5u, 3u}, {3u, 5u}, {17u, 1u}, {1u, 9u}, {33u, 35u}}) {
-    const io::ImageF image = filters::random_image(w, h, 4, w * 100 + h);
+    const io::ImageF image = common::random_image(w, h, 4, w * 100 + h);
     for (const char* method : kExactMethods) {
       double worst = 0;
       for (int r : {1, 2, 5, 32}) {
-        const filters::ErrorStats e = run(method, r, image);
+        const common::ErrorStats e = run(method, r, image);
         EXPECT_LE(e.max_abs, kExactTolerance)
             << method << " " << w << "x" << h << " r=" << r << " at " << e.worst_x << "," << e.worst_y;
         worst = std::max(worst, e.max_abs);
@@ -147,26 +147,26 @@ TEST_F(BlurQuad, ExactWithPartialQuadsAtOddEdges) {
 }
 
 TEST_F(BlurQuad, BoxAndBinomialKernelsAreExactToo) {
-  const io::ImageF image = filters::random_image(31, 17, 4, 9);
-  for (auto kernel : {filters::KernelType::Box, filters::KernelType::Binomial})
+  const io::ImageF image = common::random_image(31, 17, 4, 9);
+  for (auto kernel : {common::KernelType::Box, common::KernelType::Binomial})
     for (const char* method : kExactMethods) {
       double worst = 0;
       for (int r : {1, 3, 8, 32}) {
-        const filters::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
+        const common::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
         EXPECT_LE(e.max_abs, kExactTolerance)
-            << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
+            << method << " " << common::kernel_type_name(kernel) << " r=" << r;
         worst = std::max(worst, e.max_abs);
       }
       std::printf("%s %s: worst max abs error %.2g over r in {1,3,8,32}\n", method,
-                  filters::kernel_type_name(kernel), worst);
+                  common::kernel_type_name(kernel), worst);
     }
 }
 
 TEST_F(BlurQuad, Fp16PathIsWithinHalfFloatRounding) {
-  const io::ImageF image = filters::random_image(67, 45, 4, 13);
+  const io::ImageF image = common::random_image(67, 45, 4, 13);
   for (const char* method : kExactMethods)
     for (int r : {1, 3}) {
-      const filters::ErrorStats e = run(method, r, image, "");  // default precision: fp16 images
+      const common::ErrorStats e = run(method, r, image, "");  // default precision: fp16 images
       // Output rounding to half: half an ulp (2^-12) below 1.0 plus fp32 sums; 2 half-ulps bound it.
       EXPECT_LE(e.max_abs, 2 * std::ldexp(1.0, -11)) << method << " r=" << r;
       EXPECT_GT(e.max_abs, 0.0) << method << ": fp16 output cannot be exact";
@@ -177,10 +177,10 @@ TEST_F(BlurQuad, Fp16PathIsWithinHalfFloatRounding) {
 TEST_F(BlurQuad, ExactOnTheHdrScene) {
   auto o = test::validated_run(96, 64);
   o.read_images = {"scene"};
-  const io::ImageF scene = headless::run_headless(o).images.at("scene");
+  const io::ImageF scene = runtime::run_headless(o).images.at("scene");
   ASSERT_GT(io::channel_max(scene, 0), 4.0f);
   for (const char* method : kExactMethods) {
-    const filters::ErrorStats e = run(method, 3, scene);
+    const common::ErrorStats e = run(method, 3, scene);
     // Values reach ~50 here: fp32 rounding scales with them.
     EXPECT_LE(e.max_abs, 50 * kExactTolerance) << method;
     std::printf("%s HDR scene r=3: max abs error %.3g\n", method, e.max_abs);
@@ -192,7 +192,7 @@ TEST_F(BlurQuad, CoarseDerivativesAreWrongWhereTheDriverMakesThemCoarse) {
   // the method is the fine one. Which case holds is read from a probe shader, not from the
   // method's own output, and each case has its own check: wrong by far where derivatives are
   // coarse, exact where they are not.
-  const io::ImageF image = filters::random_image(64, 48, 4, 12);
+  const io::ImageF image = common::random_image(64, 48, 4, 12);
   const io::ImageF probe = coarse_minus_fine(image);
   double probe_max = 0;
   for (float v : probe.pixels) probe_max = std::max(probe_max, std::abs(double(v)));
@@ -205,8 +205,8 @@ TEST_F(BlurQuad, CoarseDerivativesAreWrongWhereTheDriverMakesThemCoarse) {
       "   r    max abs        MSE   out mean   ref mean\n");
   for (int r : kRadii) {
     const io::ImageF out = output("frag.quad_derivative_coarse", r, image);
-    const filters::ImageD expected = reference(image, r);
-    const filters::ErrorStats e = filters::compare(out, expected);
+    const common::ImageD expected = reference(image, r);
+    const common::ErrorStats e = common::compare(out, expected);
     // Finite and of the right magnitude: a wrong exchange hands over another pair's partial
     // sums, each a blur of values in [0, 1) with weights that sum to at most 1, so errors stay
     // within a few units (measured on an H200: 1.78 at r = 1, falling with r) and the mean
@@ -268,25 +268,25 @@ TEST_F(BlurQuad, ComputeDerivativesRunWhereEnabledAndAreRefusedWithTheReasonElse
   }
   ASSERT_TRUE(compute_derivatives_on(asked));
   ASSERT_EQ(why, "");
-  const io::ImageF image = filters::random_image(257, 131, 4, 7);
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8);
-  const io::ImageF line = filters::random_image(17, 1, 4, 9);
+  const io::ImageF image = common::random_image(257, 131, 4, 7);
+  const io::ImageF tiny = common::random_image(13, 9, 4, 8);
+  const io::ImageF line = common::random_image(17, 1, 4, 9);
   std::printf("comp.quad_derivative max abs error, 257x131 / 13x9 / 17x1:");
   for (int r : kRadii) {
     std::printf(" r=%d", r);
     for (const io::ImageF* input : {&image, &tiny, &line}) {
-      const filters::ErrorStats e =
-          run("comp.quad_derivative", r, *input, ":precision=fp32", filters::KernelType::Gaussian, &asked);
+      const common::ErrorStats e =
+          run("comp.quad_derivative", r, *input, ":precision=fp32", common::KernelType::Gaussian, &asked);
       EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << input->width << "x" << input->height;
       std::printf(" %.2g", e.max_abs);
     }
   }
   std::printf("\n");
-  const filters::ErrorStats box =
-      run("comp.quad_derivative", 8, tiny, ":precision=fp32", filters::KernelType::Box, &asked);
+  const common::ErrorStats box =
+      run("comp.quad_derivative", 8, tiny, ":precision=fp32", common::KernelType::Box, &asked);
   EXPECT_LE(box.max_abs, kExactTolerance) << "box";
-  const filters::ErrorStats half =
-      run("comp.quad_derivative", 3, image, "", filters::KernelType::Gaussian, &asked);
+  const common::ErrorStats half =
+      run("comp.quad_derivative", 3, image, "", common::KernelType::Gaussian, &asked);
   EXPECT_LE(half.max_abs, 2 * std::ldexp(1.0, -11)) << "fp16";
   EXPECT_GT(half.max_abs, 0.0) << "fp16 output cannot be exact";
 }

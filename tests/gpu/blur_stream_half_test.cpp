@@ -39,7 +39,7 @@ const double kMaxBound = 3 * kHalfUlp;
 const double kMseRatioBound = 2.5;
 
 io::ImageF half_random_image(uint32_t width, uint32_t height, uint32_t seed) {
-  io::ImageF image = filters::random_image(width, height, 4, seed);
+  io::ImageF image = common::random_image(width, height, 4, seed);
   for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
   return image;
 }
@@ -91,7 +91,7 @@ TEST_F(BlurStreamHalf, WithinThreeHalfUlpsOnOddSizes) {
     const io::ImageF image = half_random_image(w, h, w * 7 + h);
     for (int r : {1, 2, 3, 4, 5, 8, 13, 16, limit}) {
       if (r > limit) continue;
-      const filters::ErrorStats e = run(kHalf, r, image, kFp16);
+      const common::ErrorStats e = run(kHalf, r, image, kFp16);
       EXPECT_LE(e.max_abs, kMaxBound)
           << "r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);
@@ -105,11 +105,11 @@ TEST_F(BlurStreamHalf, EveryKernelTypeWithinThreeHalfUlps) {
   if (!half_arithmetic()) GTEST_SKIP() << "no shaderFloat16 on this device";
   // Box weights 1/(2r + 1) are not halves: their rounding is part of the bound.
   const io::ImageF image = half_random_image(97, 45, 5);
-  for (filters::KernelType kernel :
-       {filters::KernelType::Gaussian, filters::KernelType::Box, filters::KernelType::Binomial}) {
+  for (common::KernelType kernel :
+       {common::KernelType::Gaussian, common::KernelType::Box, common::KernelType::Binomial}) {
     for (int r : {1, 4, 8}) {
-      const filters::ErrorStats e = run(kHalf, r, image, kFp16, kernel);
-      EXPECT_LE(e.max_abs, kMaxBound) << filters::kernel_type_name(kernel) << " r=" << r;
+      const common::ErrorStats e = run(kHalf, r, image, kFp16, kernel);
+      EXPECT_LE(e.max_abs, kMaxBound) << common::kernel_type_name(kernel) << " r=" << r;
     }
   }
 }
@@ -120,8 +120,8 @@ TEST_F(BlurStreamHalf, AddsLittleMeanSquaredErrorToTheExactMethod) {
   const int limit = max_radius(kHalf);
   for (int r : {1, 2, 4, 8, 16, 32}) {
     if (r > limit) continue;
-    const filters::ErrorStats half = run(kHalf, r, image, kFp16);
-    const filters::ErrorStats exact = run(kExact, r, image, kFp16);
+    const common::ErrorStats half = run(kHalf, r, image, kFp16);
+    const common::ErrorStats exact = run(kExact, r, image, kFp16);
     const double ratio = half.mse / exact.mse;
     std::printf("r=%2d  mse: exact %.3g, half %.3g (x%.2f); max abs: exact %.3g, half %.3g\n", r, exact.mse,
                 half.mse, ratio, exact.max_abs, half.max_abs);
@@ -136,13 +136,13 @@ TEST_F(BlurStreamHalf, HdrSceneWithinThreeHalfUlpsOfItsLargestValue) {
   // above the largest value. No overflow: the sums never exceed the largest input.
   auto o = test::validated_run(96, 64);
   o.read_images = {"scene"};
-  io::ImageF scene = headless::run_headless(o).images.at("scene");
+  io::ImageF scene = runtime::run_headless(o).images.at("scene");
   for (float& v : scene.pixels) v = vk::half_to_float(vk::float_to_half(v));
   const float largest = *std::max_element(scene.pixels.begin(), scene.pixels.end());
   ASSERT_GT(largest, 4.0f);
   const double bound = kMaxBound * std::exp2(std::ceil(std::log2(double(largest))));
   for (int r : {3, 8}) {
-    const filters::ErrorStats e = run(kHalf, r, scene, kFp16);
+    const common::ErrorStats e = run(kHalf, r, scene, kFp16);
     EXPECT_LE(e.max_abs, bound) << "r=" << r << " largest value " << largest;
   }
 }

@@ -21,12 +21,12 @@ constexpr double kBilinearTolerance = 1e-4;
 }  // namespace
 
 TEST_F(BlurGpu, ExactMethodsMatchTheReferenceAtEveryRadius) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 7);
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8);
+  const io::ImageF image = common::random_image(257, 131, 4, 7);
+  const io::ImageF tiny = common::random_image(13, 9, 4, 8);
   for (const char* method : {"frag.full2d", "frag.separable"})
     for (int r : kRadii) {
       for (const io::ImageF* input : {&image, &tiny}) {
-        filters::ErrorStats e = run(method, r, *input);
+        common::ErrorStats e = run(method, r, *input);
         EXPECT_LE(e.max_abs, kExactTolerance)
             << method << " r=" << r << " " << input->width << "x" << input->height << " worst at "
             << e.worst_x << "," << e.worst_y;
@@ -35,22 +35,22 @@ TEST_F(BlurGpu, ExactMethodsMatchTheReferenceAtEveryRadius) {
 }
 
 TEST_F(BlurGpu, BoxAndBinomialKernelsAreExactToo) {
-  const io::ImageF image = filters::random_image(31, 17, 4, 9);
-  for (auto kernel : {filters::KernelType::Box, filters::KernelType::Binomial})
+  const io::ImageF image = common::random_image(31, 17, 4, 9);
+  for (auto kernel : {common::KernelType::Box, common::KernelType::Binomial})
     for (const char* method : {"frag.full2d", "frag.separable"})
       for (int r : {1, 3, 8}) {
-        filters::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
+        common::ErrorStats e = run(method, r, image, ":precision=fp32", kernel);
         EXPECT_LE(e.max_abs, kExactTolerance)
-            << method << " " << filters::kernel_type_name(kernel) << " r=" << r;
+            << method << " " << common::kernel_type_name(kernel) << " r=" << r;
       }
 }
 
 TEST_F(BlurGpu, BilinearMethodsStayWithinTheStatedBound) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 11);
+  const io::ImageF image = common::random_image(257, 131, 4, 11);
   for (const char* method : {"frag.separable_linear", "frag.full2d_linear"}) {
     double worst = 0;
     for (int r : kRadii) {
-      filters::ErrorStats e = run(method, r, image);
+      common::ErrorStats e = run(method, r, image);
       EXPECT_LE(e.max_abs, kBilinearTolerance) << method << " r=" << r;
       worst = std::max(worst, e.max_abs);
     }
@@ -59,9 +59,9 @@ TEST_F(BlurGpu, BilinearMethodsStayWithinTheStatedBound) {
 }
 
 TEST_F(BlurGpu, Fp16PathIsWithinHalfFloatRounding) {
-  const io::ImageF image = filters::random_image(67, 45, 4, 13);
+  const io::ImageF image = common::random_image(67, 45, 4, 13);
   for (const char* method : {"frag.full2d", "frag.separable"}) {
-    filters::ErrorStats e = run(method, 3, image, "");  // default precision: fp16 images
+    common::ErrorStats e = run(method, 3, image, "");  // default precision: fp16 images
     // Output rounding to half (2^-11 relative, values < 1) plus the fp16 intermediate of the
     // separable method: 2 half-ulps at 1.0.
     EXPECT_LE(e.max_abs, 2 * std::ldexp(1.0, -11)) << method;
@@ -72,10 +72,10 @@ TEST_F(BlurGpu, Fp16PathIsWithinHalfFloatRounding) {
 TEST_F(BlurGpu, ExactOnTheHdrScene) {
   auto o = test::validated_run(96, 64);
   o.read_images = {"scene"};
-  const io::ImageF scene = headless::run_headless(o).images.at("scene");
+  const io::ImageF scene = runtime::run_headless(o).images.at("scene");
   ASSERT_GT(io::channel_max(scene, 0), 4.0f);
   for (const char* method : {"frag.full2d", "frag.separable"}) {
-    filters::ErrorStats e = run(method, 3, scene);
+    common::ErrorStats e = run(method, 3, scene);
     // Values reach ~50 here: fp32 rounding scales with them.
     EXPECT_LE(e.max_abs, 50 * kExactTolerance) << method;
   }

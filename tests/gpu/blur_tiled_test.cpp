@@ -16,15 +16,15 @@ namespace {
 class BlurTiled : public test::BlurFixture {
  protected:
   static std::string spec(int radius, const std::string& extra = ":precision=fp32",
-                          filters::KernelType kernel = filters::KernelType::Gaussian) {
+                          common::KernelType kernel = common::KernelType::Gaussian) {
     return "gaussian.comp.tiled:radius=" + std::to_string(radius) +
-           ":kernel=" + filters::kernel_type_name(kernel) + extra;
+           ":kernel=" + common::kernel_type_name(kernel) + extra;
   }
   static io::ImageF apply(const std::string& spec, const io::ImageF& input) {
     return BlurFixture::apply(filters::parse_chain(spec).at(0), input);
   }
   static std::vector<double> weights(const std::string& spec) {
-    return filters::kernel_weights(filters::parse_blur_settings(filters::parse_chain(spec).at(0)).kernel);
+    return common::kernel_weights(filters::parse_blur_settings(filters::parse_chain(spec).at(0)).kernel);
   }
   static int max_radius() { return BlurFixture::max_radius("comp.tiled"); }
 };
@@ -33,12 +33,12 @@ const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 constexpr double kExactTolerance = 1e-5;  // fp32 rounding only, values in [0, 1)
 constexpr float kPoison = -1024.0f;       // what outside=poison writes (blur_tiled.cpp)
 
-std::string roi_spec(const filters::Roi& r) {  // WxH+X+Y: fits inside a --chain step
+std::string roi_spec(const common::Roi& r) {  // WxH+X+Y: fits inside a --chain step
   return std::to_string(r.width) + "x" + std::to_string(r.height) + "+" + std::to_string(r.x) + "+" +
          std::to_string(r.y);
 }
 
-io::ImageF crop(const io::ImageF& in, const filters::Roi& r) {
+io::ImageF crop(const io::ImageF& in, const common::Roi& r) {
   io::ImageF out{r.width, r.height, in.channels, {}};
   out.pixels.reserve(size_t(r.width) * r.height * in.channels);
   for (uint32_t y = r.y; y < r.y + r.height; ++y)
@@ -49,10 +49,10 @@ io::ImageF crop(const io::ImageF& in, const filters::Roi& r) {
 
 // AMD's ROI semantics: inside dst, the blur of the source cropped to src (clamped to its edges);
 // outside dst, the input (outside=copy).
-filters::ImageD expected_with_rois(const io::ImageF& input, const std::vector<double>& w,
-                                   const filters::Roi& src, const filters::Roi& dst) {
-  const filters::ImageD blurred = filters::reference_blur(crop(input, src), w);
-  filters::ImageD e{input.width, input.height, input.channels, {}};
+common::ImageD expected_with_rois(const io::ImageF& input, const std::vector<double>& w,
+                                   const common::Roi& src, const common::Roi& dst) {
+  const common::ImageD blurred = common::reference_blur(crop(input, src), w);
+  common::ImageD e{input.width, input.height, input.channels, {}};
   e.pixels.reserve(input.pixels.size());
   for (uint32_t y = 0; y < input.height; ++y)
     for (uint32_t x = 0; x < input.width; ++x)
@@ -64,7 +64,7 @@ filters::ImageD expected_with_rois(const io::ImageF& input, const std::vector<do
 }
 
 // Pixels outside `dst` that do not hold the sentinel (all four channels).
-size_t unpoisoned_outside(const io::ImageF& out, const filters::Roi& dst) {
+size_t unpoisoned_outside(const io::ImageF& out, const common::Roi& dst) {
   size_t bad = 0;
   for (uint32_t y = 0; y < out.height; ++y)
     for (uint32_t x = 0; x < out.width; ++x) {
@@ -79,7 +79,7 @@ size_t unpoisoned_outside(const io::ImageF& out, const filters::Roi& dst) {
 }
 
 struct RoiPair {
-  filters::Roi src, dst;
+  common::Roi src, dst;
 };
 
 // On 257x131: edges touched, odd offsets, one row, smaller than a tile, tile-sized, almost all.
@@ -97,8 +97,8 @@ const RoiPair kRoiPairs[] = {
 }  // namespace
 
 TEST_F(BlurTiled, ExactAtEveryServedRadius) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 7);
-  const io::ImageF tiny = filters::random_image(13, 9, 4, 8);
+  const io::ImageF image = common::random_image(257, 131, 4, 7);
+  const io::ImageF tiny = common::random_image(13, 9, 4, 8);
   const int limit = max_radius();
   std::printf("comp.tiled serves r <= %d on %s (%u bytes of shared memory)\n", limit,
               context_->report().name.c_str(), context_->report().max_compute_shared_memory);
@@ -111,8 +111,8 @@ TEST_F(BlurTiled, ExactAtEveryServedRadius) {
     }
     double worst = 0;
     for (const io::ImageF* input : {&image, &tiny}) {
-      const filters::ErrorStats e =
-          filters::compare(apply(spec(r), *input), filters::reference_blur(*input, weights(spec(r))));
+      const common::ErrorStats e =
+          common::compare(apply(spec(r), *input), common::reference_blur(*input, weights(spec(r))));
       EXPECT_LE(e.max_abs, kExactTolerance) << "r=" << r << " " << input->width << "x" << input->height
                                             << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);
@@ -122,23 +122,23 @@ TEST_F(BlurTiled, ExactAtEveryServedRadius) {
 }
 
 TEST_F(BlurTiled, BoxAndBinomialKernelsAreExactToo) {
-  const io::ImageF image = filters::random_image(97, 70, 4, 9);
-  for (auto kernel : {filters::KernelType::Box, filters::KernelType::Binomial})
+  const io::ImageF image = common::random_image(97, 70, 4, 9);
+  for (auto kernel : {common::KernelType::Box, common::KernelType::Binomial})
     for (int r : {1, 3, 8}) {
       const std::string s = spec(r, ":precision=fp32", kernel);
-      const filters::ErrorStats e =
-          filters::compare(apply(s, image), filters::reference_blur(image, weights(s)));
-      EXPECT_LE(e.max_abs, kExactTolerance) << filters::kernel_type_name(kernel) << " r=" << r;
-      std::printf("comp.tiled %s r=%d: max abs error %.3g\n", filters::kernel_type_name(kernel), r,
+      const common::ErrorStats e =
+          common::compare(apply(s, image), common::reference_blur(image, weights(s)));
+      EXPECT_LE(e.max_abs, kExactTolerance) << common::kernel_type_name(kernel) << " r=" << r;
+      std::printf("comp.tiled %s r=%d: max abs error %.3g\n", common::kernel_type_name(kernel), r,
                   e.max_abs);
     }
 }
 
 TEST_F(BlurTiled, Fp16IsWithinHalfFloatRounding) {
-  const io::ImageF image = filters::random_image(67, 45, 4, 13);
+  const io::ImageF image = common::random_image(67, 45, 4, 13);
   for (int r : {1, 3}) {
-    const filters::ErrorStats e =
-        filters::compare(apply(spec(r, ""), image), filters::reference_blur(image, weights(spec(r))));
+    const common::ErrorStats e =
+        common::compare(apply(spec(r, ""), image), common::reference_blur(image, weights(spec(r))));
     // fp32 arithmetic, one rounding to half on the store: within 2 half-ulps at 1.0.
     EXPECT_LE(e.max_abs, 2 * std::ldexp(1.0, -11)) << "r=" << r;
     EXPECT_GT(e.max_abs, 0.0) << "fp16 output cannot be exact";
@@ -149,11 +149,11 @@ TEST_F(BlurTiled, Fp16IsWithinHalfFloatRounding) {
 TEST_F(BlurTiled, ExactOnTheHdrScene) {
   auto o = test::validated_run(96, 64);
   o.read_images = {"scene"};
-  const io::ImageF scene = headless::run_headless(o).images.at("scene");
+  const io::ImageF scene = runtime::run_headless(o).images.at("scene");
   ASSERT_GT(io::channel_max(scene, 0), 4.0f);
   for (int r : {1, 3}) {
-    const filters::ErrorStats e =
-        filters::compare(apply(spec(r), scene), filters::reference_blur(scene, weights(spec(r))));
+    const common::ErrorStats e =
+        common::compare(apply(spec(r), scene), common::reference_blur(scene, weights(spec(r))));
     EXPECT_LE(e.max_abs, 50 * kExactTolerance) << "r=" << r;  // values reach ~50: fp32 rounding scales
     std::printf("comp.tiled HDR scene r=%d: max abs error %.3g\n", r, e.max_abs);
   }
@@ -162,7 +162,7 @@ TEST_F(BlurTiled, ExactOnTheHdrScene) {
 // Every pixel outside the target ROI still holds the sentinel after the convolution, and every
 // pixel inside is exact: the convolution wrote nothing outside it.
 TEST_F(BlurTiled, RoisPoisonedOutsideExactInside) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 21);
+  const io::ImageF image = common::random_image(257, 131, 4, 21);
   for (int r : {1, 2, 3, 8}) {
     double worst = 0;
     for (const RoiPair& p : kRoiPairs) {
@@ -170,8 +170,8 @@ TEST_F(BlurTiled, RoisPoisonedOutsideExactInside) {
           r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(p.src) + ":dst_roi=" + roi_spec(p.dst));
       const io::ImageF out = apply(s, image);
       EXPECT_EQ(unpoisoned_outside(out, p.dst), 0u) << s;
-      const filters::ErrorStats e =
-          filters::compare(out, expected_with_rois(image, weights(s), p.src, p.dst), p.dst);
+      const common::ErrorStats e =
+          common::compare(out, expected_with_rois(image, weights(s), p.src, p.dst), p.dst);
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
       worst = std::max(worst, e.max_abs);
     }
@@ -182,13 +182,13 @@ TEST_F(BlurTiled, RoisPoisonedOutsideExactInside) {
 
 // outside=copy (the default): the whole image is right, the input's pixels outside the target ROI.
 TEST_F(BlurTiled, RoisCopyTheInputOutside) {
-  const io::ImageF image = filters::random_image(257, 131, 4, 22);
+  const io::ImageF image = common::random_image(257, 131, 4, 22);
   for (int r : {2, 7})
     for (const RoiPair& p : kRoiPairs) {
       const std::string s =
           spec(r, ":precision=fp32:src_roi=" + roi_spec(p.src) + ":dst_roi=" + roi_spec(p.dst));
-      const filters::ErrorStats e =
-          filters::compare(apply(s, image), expected_with_rois(image, weights(s), p.src, p.dst));
+      const common::ErrorStats e =
+          common::compare(apply(s, image), expected_with_rois(image, weights(s), p.src, p.dst));
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
     }
 }
@@ -196,20 +196,20 @@ TEST_F(BlurTiled, RoisCopyTheInputOutside) {
 // Huge values all around the source ROI: one texel read from outside it would cost far more than
 // the tolerance, so an exact result proves the convolution reads only inside the source ROI.
 TEST_F(BlurTiled, NothingOutsideTheSourceRoiIsRead) {
-  const filters::Roi src{40, 30, 101, 83};
-  io::ImageF image = filters::random_image(200, 150, 4, 23);
+  const common::Roi src{40, 30, 101, 83};
+  io::ImageF image = common::random_image(200, 150, 4, 23);
   for (uint32_t y = 0; y < image.height; ++y)
     for (uint32_t x = 0; x < image.width; ++x)
       if (x < src.x || x >= src.x + src.width || y < src.y || y >= src.y + src.height)
         for (uint32_t c = 0; c < 4; ++c) image.pixels[(size_t(y) * image.width + x) * 4 + c] = 1e4f;
-  for (const filters::Roi dst :
-       {filters::Roi{40, 30, 101, 83}, filters::Roi{0, 0, 101, 83}, filters::Roi{99, 67, 101, 83}})
+  for (const common::Roi dst :
+       {common::Roi{40, 30, 101, 83}, common::Roi{0, 0, 101, 83}, common::Roi{99, 67, 101, 83}})
     for (int r : {1, 2, 4, 7, 16}) {
       const std::string s =
           spec(r, ":precision=fp32:outside=poison:src_roi=" + roi_spec(src) + ":dst_roi=" + roi_spec(dst));
       const io::ImageF out = apply(s, image);
-      const filters::ErrorStats e =
-          filters::compare(out, expected_with_rois(image, weights(s), src, dst), dst);
+      const common::ErrorStats e =
+          common::compare(out, expected_with_rois(image, weights(s), src, dst), dst);
       EXPECT_LE(e.max_abs, kExactTolerance) << s << " worst at " << e.worst_x << "," << e.worst_y;
       EXPECT_EQ(unpoisoned_outside(out, dst), 0u) << s;
     }
@@ -218,7 +218,7 @@ TEST_F(BlurTiled, NothingOutsideTheSourceRoiIsRead) {
 // The image size is known only when the graph runs: a ROI that leaves the image throws ChainError
 // out of apply_filter (nothing submitted), and the device goes on working.
 TEST_F(BlurTiled, RoisThatDoNotFitAreRefused) {
-  const io::ImageF image = filters::random_image(64, 40, 4, 24);
+  const io::ImageF image = common::random_image(64, 40, 4, 24);
   const char* bad[] = {
       ":src_roi=65x10+0+0:dst_roi=65x10+0+0",   // wider than the image
       ":src_roi=10x10+60+0:dst_roi=10x10+0+0",  // source leaves on the right
@@ -235,7 +235,7 @@ TEST_F(BlurTiled, RoisThatDoNotFitAreRefused) {
     }
   }
   const std::string ok = spec(2, ":precision=fp32:src_roi=10x10+54+30:dst_roi=10x10+0+0");
-  const filters::ErrorStats e = filters::compare(
+  const common::ErrorStats e = common::compare(
       apply(ok, image), expected_with_rois(image, weights(ok), {54, 30, 10, 10}, {0, 0, 10, 10}));
   EXPECT_LE(e.max_abs, kExactTolerance);
 }

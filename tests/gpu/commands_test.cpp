@@ -4,8 +4,8 @@
 #include "gpu_test_util.h"
 
 #include "filters/blur_filter.h"
-#include "filters/kernel.h"
-#include "filters/reference.h"
+#include "common/kernel.h"
+#include "common/reference.h"
 #include "io/image_files.h"
 
 #include <nlohmann/json.hpp>
@@ -75,7 +75,7 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
     EXPECT_TRUE(m.at("stage") == "fragment" || m.at("stage") == "compute") << m.dump();
     if (m.at("available")) {
       EXPECT_GE(m.at("max_radius").get<int>(), 1) << m.dump();
-      EXPECT_LE(m.at("max_radius").get<int>(), filters::kMaxRadius) << m.dump();
+      EXPECT_LE(m.at("max_radius").get<int>(), common::kMaxRadius) << m.dump();
     } else {
       EXPECT_FALSE(m.at("reason").get<std::string>().empty()) << m.dump();
     }
@@ -93,17 +93,17 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
 
 TEST(Commands, FilterPfmIsExactAgainstTheReference) {
   const std::string dir = test::temp_dir("filter-pfm");
-  io::ImageF input = filters::random_image(45, 29, 3, 21);
+  io::ImageF input = common::random_image(45, 29, 3, 21);
   io::write_pfm(dir + "/in.pfm", input);
   auto r = test::run_binary("filter --validation --input " + dir + "/in.pfm --output " + dir +
                             "/out.pfm --method frag.separable --radius 4 --kernel binomial --precision fp32");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const io::ImageF output = io::read_pfm(dir + "/out.pfm");
-  filters::KernelSpec spec;
-  spec.type = filters::KernelType::Binomial;
+  common::KernelSpec spec;
+  spec.type = common::KernelType::Binomial;
   spec.radius = 4;
-  const filters::ErrorStats e =
-      filters::compare(output, filters::reference_blur(input, filters::kernel_weights(spec)));
+  const common::ErrorStats e =
+      common::compare(output, common::reference_blur(input, common::kernel_weights(spec)));
   EXPECT_LE(e.max_abs, 1e-5);
 }
 
@@ -112,17 +112,17 @@ TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
   io::ImageU8 png{23, 17, {}};
   for (size_t i = 0; i < size_t(23) * 17 * 4; ++i) png.rgba.push_back(uint8_t((i * 37 + i / 4 * 11) % 256));
   io::write_png(dir + "/in.png", png);
-  filters::KernelSpec spec;
+  common::KernelSpec spec;
   spec.radius = 2;
-  const std::vector<double> weights = filters::kernel_weights(spec);
+  const std::vector<double> weights = common::kernel_weights(spec);
   for (bool raw : {false, true}) {
     auto r =
         test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
                          "/out.png --method frag.full2d --radius 2 --precision fp32" + (raw ? " --raw" : ""));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const io::Encoding encoding = raw ? io::Encoding::Raw : io::Encoding::Srgb;
-    const filters::ImageD expected =
-        filters::reference_blur(io::read_image_file(dir + "/in.png", encoding), weights);
+    const common::ImageD expected =
+        common::reference_blur(io::read_image_file(dir + "/in.png", encoding), weights);
     const io::ImageU8 out = io::read_png(dir + "/out.png");
     int worst = 0;
     for (size_t i = 0; i < out.rgba.size(); ++i) {
@@ -138,7 +138,7 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
   const std::string dir = test::temp_dir("filter-bad");
   { std::ofstream(dir + "/corrupt.png") << "not a png"; }
   { std::ofstream(dir + "/truncated.pfm") << "PF\n10 10\n-1.0\n1234"; }
-  io::write_pfm(dir + "/ok.pfm", filters::random_image(20, 10, 3, 1));
+  io::write_pfm(dir + "/ok.pfm", common::random_image(20, 10, 3, 1));
   const std::string out = dir + "/out.png";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--input " + dir + "/corrupt.png --output " + out + " --method frag.full2d", "cannot read"},
@@ -321,7 +321,7 @@ TEST(Commands, QualityTableCoversEveryMethod) {
 
 TEST(Commands, CompareKnownPairs) {
   const std::string dir = test::temp_dir("compare");
-  io::ImageF a = filters::random_image(40, 30, 3, 5);
+  io::ImageF a = common::random_image(40, 30, 3, 5);
   for (float& v : a.pixels) v = std::floor(v * 512) / 1024;  // k / 1024 in [0, 0.5): + 0.25 stays exact
   io::ImageF b = a;
   for (float& v : b.pixels) v += 0.25f;  // exact in float: a constant offset, MSE 0.0625
@@ -360,8 +360,8 @@ TEST(Commands, CompareKnownPairs) {
 
 TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
   const std::string dir = test::temp_dir("compare-bad");
-  io::write_pfm(dir + "/a.pfm", filters::random_image(10, 10, 3, 1));
-  io::write_pfm(dir + "/b.pfm", filters::random_image(11, 10, 3, 1));
+  io::write_pfm(dir + "/a.pfm", common::random_image(10, 10, 3, 1));
+  io::write_pfm(dir + "/b.pfm", common::random_image(11, 10, 3, 1));
   { std::ofstream(dir + "/bad.png") << "nope"; }
   for (const std::string args :
        {"a.pfm b.pfm", "a.pfm bad.png", "a.pfm missing.pfm", "a.pfm", "a.pfm a.pfm a.pfm"}) {

@@ -1,12 +1,12 @@
 // GPU tier: the A/B compare pass on lavapipe with synchronization validation. Its metrics are
-// checked against filters::image_metrics, its display against the split rule, the CPU heat map of
-// filters::difference_heatmap and the magnifier's nearest-sampling rule, and its per-slot result
+// checked against common::image_metrics, its display against the split rule, the CPU heat map of
+// common::difference_heatmap and the magnifier's nearest-sampling rule, and its per-slot result
 // buffers over several frames with two in flight and inputs changing every frame.
 #include "gpu_test_util.h"
 
-#include "filters/metrics.h"
+#include "common/metrics.h"
 #include "graph/executor.h"
-#include "headless/frame_ring.h"
+#include "runtime/frame_ring.h"
 #include "passes/compare_pass.h"
 #include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
@@ -145,7 +145,7 @@ class ComparePassTest : public test::ValidatedSuite {
 
   static void expect_metrics_match(const passes::CompareMetrics& gpu, const io::ImageF& a,
                                    const io::ImageF& b) {
-    const filters::ImageMetrics cpu = filters::image_metrics(a, b);
+    const common::ImageMetrics cpu = common::image_metrics(a, b);
     ASSERT_EQ(cpu.channels, 3u);
     EXPECT_EQ(gpu.values.channels, 3u);
     EXPECT_EQ(gpu.extent.width, a.width);
@@ -303,7 +303,7 @@ TEST_F(ComparePassTest, DifferenceMatchesTheCpuHeatMap) {
        {Case{&far, 1.0f}, Case{&far, 0.0f}, Case{&near, 0.0f}, Case{&near, 100.0f}, Case{&near, -1.0f}}) {
     SCOPED_TRACE((c.b == &far ? "far, gain " : "near, gain ") + std::to_string(c.gain));
     const Outcome out = run(a, c.b, difference(c.gain), VK_FORMAT_R8G8B8A8_UNORM);
-    const io::ImageU8 cpu = filters::difference_heatmap(a, *c.b, c.gain);
+    const io::ImageU8 cpu = common::difference_heatmap(a, *c.b, c.gain);
     size_t off = 0, exact = 0;
     for (size_t i = 0; i < cpu.rgba.size(); ++i) {
       const int d = std::abs(int(out.display.bytes[i]) - int(cpu.rgba[i]));
@@ -323,7 +323,7 @@ TEST_F(ComparePassTest, MagnifierShowsTheNearestZoomOfTheChosenSource) {
   const int w = 97, h = 61;
   const io::ImageF a = random_image(w, h, 40);
   const io::ImageF b = random_image(w, h, 41);
-  const io::ImageU8 heat = filters::difference_heatmap(a, b, 2.0);
+  const io::ImageU8 heat = common::difference_heatmap(a, b, 2.0);
   struct Case {
     CompareSettings::Source source;
     int cx, cy;
@@ -399,13 +399,13 @@ TEST_F(ComparePassTest, MagnifierShowsTheNearestZoomOfTheChosenSource) {
 // Two frames in flight over several frames, B changing every frame: each slot's metrics belong to
 // the frame that last used the slot, read after that frame's timeline value.
 TEST_F(ComparePassTest, MetricsPerFrameInFlight) {
-  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  constexpr uint32_t kSlots = runtime::kFramesInFlight;
   const uint32_t w = 129, h = 67;
   const io::ImageF a = random_image(w, h, 50);
   const std::vector<io::ImageF> variants = {perturbed(a, 51, 0.001f), perturbed(a, 52, 0.02f),
                                             random_image(w, h, 53), a};
-  std::vector<filters::ImageMetrics> expected;
-  for (const io::ImageF& v : variants) expected.push_back(filters::image_metrics(a, v));
+  std::vector<common::ImageMetrics> expected;
+  for (const io::ImageF& v : variants) expected.push_back(common::image_metrics(a, v));
 
   passes::PassEnv env{*context_, *shaders_, kSlots};
   graph::RenderGraph graph;
@@ -425,13 +425,13 @@ TEST_F(ComparePassTest, MetricsPerFrameInFlight) {
     const auto m = compare.metrics(frame % kSlots);
     ASSERT_TRUE(m.has_value());
     EXPECT_EQ(m->frame, frame);
-    const filters::ImageMetrics& want = expected[frame % variants.size()];
+    const common::ImageMetrics& want = expected[frame % variants.size()];
     EXPECT_NEAR(m->values.mse, want.mse, kMseTolerance * want.mse);
     EXPECT_NEAR(m->values.max_abs, want.max_abs, kMaxAbsTolerance);
     ++checked;
   };
   {
-    headless::FrameRing ring(*context_);
+    runtime::FrameRing ring(*context_);
     for (uint64_t frame = 0; frame < frames; ++frame) {
       VkCommandBuffer cmd = ring.begin(frame);  // waits for frame - kSlots, the slot's last user
       if (frame >= kSlots) check(frame - kSlots);
@@ -575,7 +575,7 @@ TEST_F(ComparePassTest, MetricsAndDisplayOnDifferentPairs) {
   executor.prepare(graph, {"compare"}, {w, h});
   EXPECT_TRUE(executor.compiled().culled.empty());
 
-  const filters::ImageMetrics want = filters::image_metrics(hdr_a, hdr_b);
+  const common::ImageMetrics want = common::image_metrics(hdr_a, hdr_b);
   vk::OneShotCommands commands(*context_);
   auto frame = [&](uint64_t index, const CompareSettings& settings) {
     compare.settings = settings;
@@ -599,7 +599,7 @@ TEST_F(ComparePassTest, MetricsAndDisplayOnDifferentPairs) {
   {
     SCOPED_TRACE("difference, automatic gain");
     const Display d = frame(0, difference(0.0f));
-    const io::ImageU8 cpu = filters::difference_heatmap(shown_a, shown_b, 0.0);
+    const io::ImageU8 cpu = common::difference_heatmap(shown_a, shown_b, 0.0);
     ASSERT_EQ(d.bytes.size(), cpu.rgba.size());
     size_t off = 0, white = 0;
     for (size_t i = 0; i < cpu.rgba.size(); ++i) off += std::abs(int(d.bytes[i]) - int(cpu.rgba[i])) > 1;
@@ -628,7 +628,7 @@ TEST_F(ComparePassTest, MetricsAndDisplayOnDifferentPairs) {
     s.zoom = 3;
     s.inset_size = 31;
     const Display m = frame(2, s);
-    const io::ImageU8 heat = filters::difference_heatmap(shown_a, shown_b, 0.0);
+    const io::ImageU8 heat = common::difference_heatmap(shown_a, shown_b, 0.0);
     const Magnifier mag(s, int(w), int(h));
     size_t magnified = 0;
     wrong = 0;
@@ -679,7 +679,7 @@ TEST_F(ComparePassTest, MetricsLiveWithoutTheDisplayAndTheirBuffersAreGraphResou
 // size while two frames are in flight (no device wait): every frame's metrics and display follow
 // its own size, and the buffers replaced by a resize stay alive until their frames are done.
 TEST_F(ComparePassTest, FollowsTheOutputSizeWithFramesInFlight) {
-  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  constexpr uint32_t kSlots = runtime::kFramesInFlight;
   // A and B are cleared to colours that change every frame.
   auto colour = [](char image, uint64_t frame) -> std::array<float, 4> {
     if (image == 'a') return {0.25f + 0.01f * float(frame % 5), 0.5f, 0.75f, 1.0f};
@@ -724,7 +724,7 @@ TEST_F(ComparePassTest, FollowsTheOutputSizeWithFramesInFlight) {
   };
   uint64_t frame = 0;
   {
-    headless::FrameRing ring(*context_);
+    runtime::FrameRing ring(*context_);
     for (VkExtent2D size :
          {VkExtent2D{40, 30}, VkExtent2D{300, 200}, VkExtent2D{64, 64}, VkExtent2D{33, 70}}) {
       executor.prepare(graph, {"compare"}, size);

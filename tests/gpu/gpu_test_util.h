@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers for the GPU tier: every run has validation on and must report zero messages.
-#include "headless/headless_runner.h"
+#include "runtime/headless_runner.h"
 #include "vk/pipelines.h"
 
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 
 namespace filterlab::test {
 
-inline headless::RunOptions validated_run(uint32_t width, uint32_t height) {
-  headless::RunOptions o;
+inline runtime::RunOptions validated_run(uint32_t width, uint32_t height) {
+  runtime::RunOptions o;
   o.size = {width, height};
   o.frames = 3;
   o.warmup = 1;

@@ -3,8 +3,8 @@
 #include "gpu_test_util.h"
 
 #include "graph/executor.h"
-#include "headless/capture.h"
-#include "headless/frame_ring.h"
+#include "runtime/capture.h"
+#include "runtime/frame_ring.h"
 #include "vk/shader_compiler.h"
 
 #include <algorithm>
@@ -141,7 +141,7 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
       .write("acc", Usage::StorageWriteCompute)
       .execute([&](graph::PassContext& c) {
         c.bind(accumulate)
-            .sampled_history(0, "acc", graph::Filter::Nearest)
+            .sampled_history(0, "acc", graph::Sampling::Nearest)
             .storage(1, "acc")
             .dispatch_over("acc", 8, 8);
       });
@@ -155,7 +155,7 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
         .write("pyramid", Usage::StorageWriteCompute, graph::mip(level))
         .execute([&, level](graph::PassContext& c) {
           c.bind(down)
-              .sampled(0, "pyramid", graph::Filter::Nearest, level - 1)
+              .sampled(0, "pyramid", graph::Sampling::Nearest, level - 1)
               .storage(1, "pyramid", level)
               .dispatch_over(c.image("pyramid", level).extent, 8, 8);
         });
@@ -164,7 +164,7 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
       .write("level2", Usage::StorageWriteCompute)
       .execute([&](graph::PassContext& c) {
         c.bind(copy_out)
-            .sampled(0, "pyramid", graph::Filter::Nearest)
+            .sampled(0, "pyramid", graph::Sampling::Nearest)
             .storage(1, "level2")
             .dispatch_over("level2", 8, 8);
       });
@@ -182,12 +182,12 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   }
 
   // History: cleared to zero on creation, +1 per frame.
-  io::ImageF acc = headless::to_float_image(executor.read_image("acc"));
+  io::ImageF acc = runtime::to_float_image(executor.read_image("acc"));
   ASSERT_EQ(acc.width, 24u);
   for (float v : acc.pixels) ASSERT_EQ(v, float(kFrames));
 
   // Mips: level 2 (4x3) of the 16x12 ramp is the mean of each 4x4 block.
-  io::ImageF level2 = headless::to_float_image(executor.read_image("level2"));
+  io::ImageF level2 = runtime::to_float_image(executor.read_image("level2"));
   ASSERT_EQ(level2.width, 4u);
   ASSERT_EQ(level2.height, 3u);
   for (uint32_t y = 0; y < 3; ++y)
@@ -201,7 +201,7 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   // Resizing the output recreates output-relative images and keeps the absolute ones.
   executor.prepare(g, {"acc", "level2"}, {30, 10});
   commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, kFrames); });
-  io::ImageF resized = headless::to_float_image(executor.read_image("acc"));
+  io::ImageF resized = runtime::to_float_image(executor.read_image("acc"));
   EXPECT_EQ(resized.width, 30u);
   for (float v : resized.pixels) ASSERT_EQ(v, 1.0f);  // a fresh history starts from zero again
   EXPECT_EQ(ctx.validation_messages(), 0u);
@@ -240,7 +240,7 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
     float total;
     uint32_t frame;
   };
-  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  constexpr uint32_t kSlots = runtime::kFramesInFlight;
   std::vector<vk::Buffer> results;
   for (uint32_t i = 0; i < kSlots; ++i) {
     results.emplace_back(ctx, sizeof(Result), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
@@ -268,7 +268,7 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
       .execute([&](graph::PassContext& c) {
         const VkExtent2D e = c.image("ramp").extent;
         c.bind(tile_sums)
-            .sampled(0, "ramp", graph::Filter::Nearest)
+            .sampled(0, "ramp", graph::Sampling::Nearest)
             .storage_buffer(1, "tiles")
             .dispatch_over(VkExtent2D{(e.width + 7) / 8, (e.height + 7) / 8}, 8, 8);
       });
@@ -304,7 +304,7 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
   };
   uint64_t frame = 0;
   {
-    headless::FrameRing ring(ctx);
+    runtime::FrameRing ring(ctx);
     for (VkExtent2D size : {VkExtent2D{24, 20}, VkExtent2D{40, 33}, VkExtent2D{9, 9}}) {
       executor.prepare(g, {"spread"}, size);  // the frames in flight still use the previous buffers
       EXPECT_EQ(executor.compiled().buffers[*executor.compiled().find_buffer("tiles")].size,
@@ -323,7 +323,7 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
   EXPECT_EQ(checked, frame);
 
   // Each pixel of the last frame's 9x9 image holds its 8x8 tile's sum.
-  io::ImageF spread_image = headless::to_float_image(executor.read_image("spread"));
+  io::ImageF spread_image = runtime::to_float_image(executor.read_image("spread"));
   ASSERT_EQ(spread_image.width, 9u);
   for (uint32_t y = 0; y < 9; ++y)
     for (uint32_t x = 0; x < 9; ++x) {
@@ -393,23 +393,23 @@ TEST(GraphGpu, ImageGenerationsAreNeverReusedAndPassesSeeImageSizesThroughTheGra
 
   std::vector<uint64_t> seen;  // per prepare
   {
-    headless::FrameRing ring(ctx);
+    runtime::FrameRing ring(ctx);
     uint64_t frame = 0;
     auto run = [&](graph::Executor& executor, VkExtent2D size) {
       executor.prepare(g, {"half"}, size);
-      executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+      executor.record(ring.begin(frame), uint32_t(frame % runtime::kFramesInFlight), frame);
       ring.submit(frame);
       ++frame;
       seen.push_back(generation);
       EXPECT_EQ(half.width, (size.width + 1) / 2);
       EXPECT_EQ(half.height, (size.height + 1) / 2);
     };
-    auto first = std::make_unique<graph::Executor>(ctx, headless::kFramesInFlight, false);
+    auto first = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, false);
     run(*first, {16, 12});
     run(*first, {16, 12});  // kept
     run(*first, {20, 12});  // recreated
     first.reset();          // a new executor starts its images afresh
-    graph::Executor second(ctx, headless::kFramesInFlight, false);
+    graph::Executor second(ctx, runtime::kFramesInFlight, false);
     run(second, {20, 12});
     ring.wait_for(frame);
   }
@@ -431,14 +431,14 @@ TEST(GraphGpu, AnExecutorDestroyedWithFramesInFlightWaitsForThem) {
   graph::RenderGraph g;
   g.declare_image("image", {VK_FORMAT_R8G8B8A8_UNORM});
   clear_pass(g, "image");
-  headless::FrameRing ring(ctx);
+  runtime::FrameRing ring(ctx);
   uint64_t frame = 0;
   {
-    graph::Executor executor(ctx, headless::kFramesInFlight, false);
+    graph::Executor executor(ctx, runtime::kFramesInFlight, false);
     for (VkExtent2D size : {VkExtent2D{16, 16}, VkExtent2D{24, 16}}) {
       executor.prepare(g, {"image"}, size);  // the second retires the first image
       for (int i = 0; i < 2; ++i, ++frame) {
-        executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+        executor.record(ring.begin(frame), uint32_t(frame % runtime::kFramesInFlight), frame);
         ring.submit(frame);
       }
     }
@@ -470,18 +470,18 @@ TEST(GraphGpu, ImportedBuffersAreForgottenOnceTheGraphStopsUsingThem) {
       .write("image", graph::Usage::StorageWriteCompute)
       .execute([](graph::PassContext&) {});
 
-  headless::FrameRing ring(ctx);
-  graph::Executor executor(ctx, headless::kFramesInFlight, false);
+  runtime::FrameRing ring(ctx);
+  graph::Executor executor(ctx, runtime::kFramesInFlight, false);
   uint64_t frame = 0;
   auto run = [&](const graph::RenderGraph& g, int frames) {
     executor.prepare(g, {"image"}, {8, 8});
     for (int i = 0; i < frames; ++i, ++frame) {
-      executor.record(ring.begin(frame), uint32_t(frame % headless::kFramesInFlight), frame);
+      executor.record(ring.begin(frame), uint32_t(frame % runtime::kFramesInFlight), frame);
       ring.submit(frame);
     }
   };
   run(writes, 2);
-  run(other, headless::kFramesInFlight + 1);
+  run(other, runtime::kFramesInFlight + 1);
   run(reads, 1);
   ring.wait_for(frame);
   const std::string dot = executor.dot();

@@ -2,7 +2,7 @@
 #include "gpu_test_util.h"
 
 #include "graph/executor.h"
-#include "headless/capture.h"
+#include "runtime/capture.h"
 #include "vk/shader_compiler.h"
 
 #include <nlohmann/json.hpp>
@@ -21,7 +21,7 @@ size_t count_nonzero_motion(const io::ImageF& motion, float threshold) {
   return n;
 }
 
-void expect_scene_is_rich(const headless::RunResult& r, uint32_t width, uint32_t height) {
+void expect_scene_is_rich(const runtime::RunResult& r, uint32_t width, uint32_t height) {
   EXPECT_EQ(r.validation_messages, 0u);
   const io::ImageF& scene = r.images.at("scene");
   ASSERT_EQ(scene.width, width);
@@ -37,7 +37,7 @@ void expect_scene_is_rich(const headless::RunResult& r, uint32_t width, uint32_t
   for (float d : depth.pixels) nearest = std::min(nearest, d);
   EXPECT_LT(nearest, 0.99f);
   EXPECT_GT(io::channel_max(depth, 0), 0.99f);
-  for (const headless::PassStats& p : r.passes) {
+  for (const runtime::PassStats& p : r.passes) {
     EXPECT_GT(p.gpu_ms.median, 0.0) << p.name;
     EXPECT_GT(p.gpu_ms.min, 0.0) << p.name;
     EXPECT_EQ(p.gpu_ms.count, 3u) << p.name;
@@ -49,7 +49,7 @@ void expect_scene_is_rich(const headless::RunResult& r, uint32_t width, uint32_t
 TEST(Headless, RendersSquare256WithoutValidationMessages) {
   auto o = validated_run(256, 256);
   o.read_images = {"scene", "depth", "motion", "final"};
-  headless::RunResult r = headless::run_headless(o);
+  runtime::RunResult r = runtime::run_headless(o);
   expect_scene_is_rich(r, 256, 256);
   ASSERT_EQ(r.passes.size(), 2u);
   EXPECT_EQ(r.passes[0].name, "scene");
@@ -60,7 +60,7 @@ TEST(Headless, RendersOddSize333x197WithAFilterChain) {
   auto o = validated_run(333, 197);
   o.chain = "copy,copy";
   o.read_images = {"scene", "depth", "motion", "final", "copy.2"};
-  headless::RunResult r = headless::run_headless(o);
+  runtime::RunResult r = runtime::run_headless(o);
   expect_scene_is_rich(r, 333, 197);
   ASSERT_EQ(r.passes.size(), 4u);
   EXPECT_EQ(r.passes[2].name, "copy.2");
@@ -73,12 +73,12 @@ TEST(Headless, MotionIsZeroWhenNothingMovesAndNonZeroWhenTheCameraMoves) {
   still.scene.orbit_camera = false;
   still.scene.animate_objects = false;
   still.read_images = {"motion"};
-  const io::ImageF motion_still = headless::run_headless(still).images.at("motion");
+  const io::ImageF motion_still = runtime::run_headless(still).images.at("motion");
   EXPECT_EQ(count_nonzero_motion(motion_still, 0.0f), 0u);
 
   auto orbit = still;
   orbit.scene.orbit_camera = true;
-  headless::RunResult moving = headless::run_headless(orbit);
+  runtime::RunResult moving = runtime::run_headless(orbit);
   EXPECT_EQ(moving.validation_messages, 0u);
   const io::ImageF& motion = moving.images.at("motion");
   // 0.25 rad/s at 60 Hz moves most of the screen by a fraction of a pixel; the sky far away
@@ -89,7 +89,7 @@ TEST(Headless, MotionIsZeroWhenNothingMovesAndNonZeroWhenTheCameraMoves) {
   // Camera fixed, objects animated: only the moving objects' pixels have motion.
   auto animated = still;
   animated.scene.animate_objects = true;
-  const io::ImageF motion_objects = headless::run_headless(animated).images.at("motion");
+  const io::ImageF motion_objects = runtime::run_headless(animated).images.at("motion");
   const size_t moving_pixels = count_nonzero_motion(motion_objects, 1e-3f);
   EXPECT_GT(moving_pixels, 0u);
   EXPECT_LT(moving_pixels, motion_objects.width * motion_objects.height / 4);
@@ -102,8 +102,8 @@ TEST(Headless, JitterShiftsTheImageButNotTheMotionVectors) {
   plain.read_images = {"scene", "motion"};
   auto jittered = plain;
   jittered.scene.jitter = true;
-  headless::RunResult a = headless::run_headless(plain);
-  headless::RunResult b = headless::run_headless(jittered);
+  runtime::RunResult a = runtime::run_headless(plain);
+  runtime::RunResult b = runtime::run_headless(jittered);
   EXPECT_NE(a.images.at("scene").pixels, b.images.at("scene").pixels);
   EXPECT_EQ(count_nonzero_motion(b.images.at("motion"), 0.0f), 0u);
   EXPECT_EQ(b.validation_messages, 0u);
@@ -113,8 +113,8 @@ TEST(Headless, TimingsJsonHasTheDocumentedShape) {
   const std::string dir = test::temp_dir("json");
   auto o = validated_run(96, 64);
   o.chain = "copy";
-  headless::RunResult r = headless::run_headless(o);
-  headless::write_timings_json(r, o, dir + "/t.json");
+  runtime::RunResult r = runtime::run_headless(o);
+  runtime::write_timings_json(r, o, dir + "/t.json");
   std::ifstream in(dir + "/t.json");
   nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_FALSE(j["device"]["name"].get<std::string>().empty());
@@ -138,7 +138,7 @@ TEST(Headless, ListsImagesAndDumpsTheGraph) {
   auto o = validated_run(64, 64);
   o.chain = "copy";
   o.dump_graph = dir + "/g.dot";
-  headless::run_headless(o);
+  runtime::run_headless(o);
   std::ifstream in(dir + "/g.dot");
   std::string dot((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(dot.find("digraph"), std::string::npos);
@@ -147,7 +147,7 @@ TEST(Headless, ListsImagesAndDumpsTheGraph) {
   EXPECT_NE(dot.find("color_output/color_write -> compute/sampled_read"), std::string::npos) << dot;
 
   o.list_images = true;
-  headless::RunResult r = headless::run_headless(o);
+  runtime::RunResult r = runtime::run_headless(o);
   EXPECT_NE(r.image_list.find("motion  rg16f"), std::string::npos) << r.image_list;
   EXPECT_NE(r.image_list.find("final  rgba8  64x64  tonemap"), std::string::npos) << r.image_list;
   std::filesystem::remove_all(dir);
@@ -157,9 +157,9 @@ TEST(Headless, UnknownCaptureNameIsReported) {
   auto o = validated_run(32, 32);
   o.read_images = {"sceen"};
   try {
-    headless::run_headless(o);
+    runtime::run_headless(o);
     FAIL();
-  } catch (const headless::UnknownImageError& e) {
+  } catch (const runtime::UnknownImageError& e) {
     EXPECT_NE(std::string(e.what()).find("no image named 'sceen'"), std::string::npos);
   }
 }

@@ -7,8 +7,8 @@
 #include "filters/blur_filter.h"
 #include "filters/copy_filter.h"
 #include "graph/executor.h"
-#include "headless/frame_graph.h"
-#include "headless/frame_ring.h"
+#include "runtime/frame_graph.h"
+#include "runtime/frame_ring.h"
 #include "passes/compare_pass.h"
 #include "passes/upload_pass.h"
 #include "passes/view_pass.h"
@@ -123,7 +123,7 @@ class Frames {
  private:
   const vk::Context& ctx_;
   vk::PipelineLibrary& library_;
-  headless::FrameRing ring_;
+  runtime::FrameRing ring_;
   vk::Buffer buffer_;
   uint64_t frame_ = 0;
   vk::PollReport last_poll_;
@@ -672,14 +672,14 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
   chains.push_back("gaussian.frag.separable:radius=5:precision=fp32:kernel=box");
   chains.push_back("copy:precision=fp32");
 
-  headless::RunOptions options;
+  runtime::RunOptions options;
   options.scene.jitter = true;
   // The chain's output, the tonemapped image, and the views of the chain's output and of depth.
   auto render = [&](const passes::PassEnv& env, const std::string& chain) {
     graph::RenderGraph graph;
     const std::vector<filters::FilterStep> steps = filters::parse_chain(chain);
     const size_t before = library.size();
-    headless::ChainGraph objects = headless::build_chain_graph(graph, env, options, steps);
+    runtime::ChainGraph objects = runtime::build_chain_graph(graph, env, options, steps);
     passes::ViewPass view(env);
     view.add_to(graph, steps[0].filter, "filtered view", "view filtered");
     view.add_to(graph, passes::ScenePass::kDepth, "depth view", "view depth");

@@ -9,16 +9,16 @@ using namespace filterlab;
 namespace {
 
 // The median GPU time of pass `name`.
-double pass_ms(const headless::RunResult& r, const std::string& name) {
-  for (const headless::PassStats& p : r.passes)
+double pass_ms(const runtime::RunResult& r, const std::string& name) {
+  for (const runtime::PassStats& p : r.passes)
     if (p.name == name) return p.gpu_ms.median;
   ADD_FAILURE() << "no pass " << name;
   return 0;
 }
 
-double sum_of_passes(const headless::RunResult& r) {
+double sum_of_passes(const runtime::RunResult& r) {
   double sum = 0;
-  for (const headless::PassStats& p : r.passes) sum += p.gpu_ms.median;
+  for (const runtime::PassStats& p : r.passes) sum += p.gpu_ms.median;
   return sum;
 }
 
@@ -37,9 +37,9 @@ TEST(LavapipeTimings, APassTakesTheSameTimeWhereverItStandsAndThePassesAddUpToTh
   // (about 20 and 40 ms on a 2-core machine), in both orders.
   const std::string copy = "copy", blur = "gaussian.comp.tiled:radius=2";
   o.chain = copy + "," + blur;
-  const headless::RunResult forward = headless::run_headless(o);
+  const runtime::RunResult forward = runtime::run_headless(o);
   o.chain = blur + "," + copy;
-  const headless::RunResult reverse = headless::run_headless(o);
+  const runtime::RunResult reverse = runtime::run_headless(o);
   EXPECT_EQ(forward.validation_messages + reverse.validation_messages, 0u);
 
   for (const char* pass : {"copy", "gaussian"}) {
@@ -47,7 +47,7 @@ TEST(LavapipeTimings, APassTakesTheSameTimeWhereverItStandsAndThePassesAddUpToTh
     EXPECT_GE(std::min(a, b), 10.0) << pass << ": the check needs passes of at least 10 ms";
     EXPECT_LE(std::max(a, b), 1.3 * std::min(a, b)) << pass << " " << a << " ms first, " << b << " ms second";
   }
-  for (const headless::RunResult* r : {&forward, &reverse}) {
+  for (const runtime::RunResult* r : {&forward, &reverse}) {
     const double sum = sum_of_passes(*r);
     EXPECT_GE(sum, 0.8 * r->frame_wall_ms) << "passes " << sum << " ms, frame " << r->frame_wall_ms << " ms";
     EXPECT_LE(sum, 1.2 * r->frame_wall_ms) << "passes " << sum << " ms, frame " << r->frame_wall_ms << " ms";

@@ -10,8 +10,8 @@
 #include "gpu_test_util.h"
 
 #include "graph/executor.h"
-#include "headless/capture.h"
-#include "headless/frame_ring.h"
+#include "runtime/capture.h"
+#include "runtime/frame_ring.h"
 #include "io/image_io.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
@@ -518,10 +518,10 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
       graph, {"scene view", "depth view", "motion view", "final view", "scene", "depth", "motion", "final"},
       {width, height}, 2);
 
-  const io::ImageF depth = headless::to_float_image(images.at("depth"));
+  const io::ImageF depth = runtime::to_float_image(images.at("depth"));
   const auto [lo, hi] = std::minmax_element(depth.pixels.begin(), depth.pixels.end());
   ASSERT_LT(*lo, *hi) << "the scene's depth should vary";
-  const io::ImageF motion = headless::to_float_image(images.at("motion"));
+  const io::ImageF motion = runtime::to_float_image(images.at("motion"));
   float fastest = 0.0f;  // pixels; a fraction of one at this size and 1/60 s a frame
   for (float m : motion.pixels) fastest = std::max(fastest, std::abs(m));
   ASSERT_GT(fastest, 0.1f) << "the scene should move";
@@ -536,7 +536,7 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
         },
         tolerance);
   };
-  expect_matches("scene view", io::hdr_to_display(headless::to_float_image(images.at("scene")), exposure),
+  expect_matches("scene view", io::hdr_to_display(runtime::to_float_image(images.at("scene")), exposure),
                  kTolerance);
   expect_matches("depth view", io::depth_to_display(depth), kTolerance);
   expect_matches("motion view", io::motion_to_display(motion), kTolerance);
@@ -558,21 +558,21 @@ TEST_F(ViewPassTest, SettingsEditedBetweenFramesApplyToTheNextFrame) {
   RawUpload depth_upload(*context_, VK_FORMAT_D32_SFLOAT, kWidth, kHeight, float_bytes(depth));
   hdr_upload.add_to(graph, "hdr");
   depth_upload.add_to(graph, "depth");
-  passes::ViewPass view({*context_, *shaders_, headless::kFramesInFlight});
+  passes::ViewPass view({*context_, *shaders_, runtime::kFramesInFlight});
   // The depth view first here (the scene test has it after an HDR view).
   view.add_to(graph, "depth", "depth view", "view depth");
   view.add_to(graph, "hdr", "hdr view", "view hdr");
 
-  graph::Executor executor(*context_, headless::kFramesInFlight, false);
+  graph::Executor executor(*context_, runtime::kFramesInFlight, false);
   executor.prepare(graph, {"hdr view", "depth view"}, {kWidth, kHeight});
-  headless::FrameRing ring(*context_);
+  runtime::FrameRing ring(*context_);
   struct Step {
     float exposure, depth_lo, depth_hi;
   };
   uint64_t frame = 0;
   auto record_frame = [&] {
     VkCommandBuffer cmd = ring.begin(frame);
-    executor.record(cmd, uint32_t(frame % headless::kFramesInFlight), frame);
+    executor.record(cmd, uint32_t(frame % runtime::kFramesInFlight), frame);
     ring.submit(frame);
     ++frame;
   };

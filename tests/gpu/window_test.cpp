@@ -17,7 +17,7 @@ using namespace filterlab::test;
 TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinalImage) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window");
-  headless::RunOptions run = test::validated_run(320, 240);
+  runtime::RunOptions run = test::validated_run(320, 240);
   run.chain = "copy";
   run.captures = {{"final", dir + "/window-final.png"}};
   app::WindowOptions window = presentation_only();
@@ -77,12 +77,12 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
 
   // Frame 119 rendered headless at the last size is the same image: the scene depends only on
   // the frame index, and the resizes left nothing behind.
-  headless::RunOptions headless_run = test::validated_run(256, 192);
+  runtime::RunOptions headless_run = test::validated_run(256, 192);
   headless_run.chain = "copy";
   headless_run.warmup = 0;
   headless_run.frames = 120;
   headless_run.captures = {{"final", dir + "/headless-final.png"}};
-  EXPECT_EQ(headless::run_headless(headless_run).validation_messages, 0u);
+  EXPECT_EQ(runtime::run_headless(headless_run).validation_messages, 0u);
   const io::ImageU8 reference = io::read_png(dir + "/headless-final.png");
   ASSERT_EQ(reference.width, 256u);
   ASSERT_EQ(reference.height, 192u);
@@ -90,14 +90,14 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
 
   // And the image changes from frame to frame (the camera orbits): not a stale copy.
   headless_run.frames = 100;
-  headless::run_headless(headless_run);
+  runtime::run_headless(headless_run);
   EXPECT_GT(max_abs_difference(shot, io::read_png(dir + "/headless-final.png")), 16);
 }
 
 TEST(Window, MailboxAndImmediatePresentModesAreUsedWhenSupported) {
   SKIP_WITHOUT_DISPLAY();
   for (vk::PresentMode mode : {vk::PresentMode::Mailbox, vk::PresentMode::Immediate}) {
-    headless::RunOptions run = test::validated_run(96, 64);
+    runtime::RunOptions run = test::validated_run(96, 64);
     app::WindowOptions window = presentation_only();
     window.frames = 8;
     window.present_mode = mode;
@@ -115,7 +115,7 @@ TEST(Window, MailboxAndImmediatePresentModesAreUsedWhenSupported) {
 TEST(Window, ScreenshotOfASingleFrameWithoutAChain) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window-one");
-  headless::RunOptions run = test::validated_run(133, 77);  // odd size
+  runtime::RunOptions run = test::validated_run(133, 77);  // odd size
   app::WindowOptions window = presentation_only();
   window.frames = 1;
   window.screenshot = dir + "/one.png";
@@ -134,7 +134,7 @@ TEST(Window, ScreenshotOfASingleFrameWithoutAChain) {
 TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = test::temp_dir("window-close");
-  headless::RunOptions run = test::validated_run(160, 120);
+  runtime::RunOptions run = test::validated_run(160, 120);
   app::WindowOptions window = presentation_only();  // no frame count: runs until closed
   window.test_close_at = 5;
   window.screenshot = dir + "/closed.png";
@@ -146,11 +146,11 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   EXPECT_EQ(r.frames, 6u);
   ASSERT_TRUE(r.screenshot_written);
 
-  headless::RunOptions headless_run = test::validated_run(160, 120);
+  runtime::RunOptions headless_run = test::validated_run(160, 120);
   headless_run.warmup = 0;
   headless_run.frames = 6;
   headless_run.captures = {{"final", dir + "/headless.png"}};
-  headless::run_headless(headless_run);
+  runtime::run_headless(headless_run);
   EXPECT_EQ(max_abs_difference(io::read_png(dir + "/closed.png"), io::read_png(dir + "/headless.png")), 0);
 
   // Without a screenshot to take, the close ends the run at once.
@@ -162,7 +162,7 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
 
 TEST(Window, BadInputFailsBeforeAWindowOpensWithAClearMessage) {
   // These need no display: the checks come first.
-  headless::RunOptions run = test::validated_run(64, 64);
+  runtime::RunOptions run = test::validated_run(64, 64);
   app::WindowOptions window;
   window.frames = 1;
   run.chain = "nosuchfilter";
@@ -174,7 +174,7 @@ TEST(Window, BadInputFailsBeforeAWindowOpensWithAClearMessage) {
   try {
     with_stderr_captured([&] { app::run_window_app(run, window); });
     FAIL() << "an unknown capture image must throw";
-  } catch (const headless::UnknownImageError& e) {
+  } catch (const runtime::UnknownImageError& e) {
     EXPECT_NE(std::string(e.what()).find("nosuchimage"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(std::filesystem::exists("/tmp/never-written.png"));
@@ -184,7 +184,7 @@ TEST(Window, NoDisplayIsANoDeviceErrorNamingTheProblem) {
   SKIP_WITHOUT_DISPLAY();  // needs a display to take away
   const std::string display = std::getenv("DISPLAY");
   ::unsetenv("DISPLAY");
-  headless::RunOptions run = test::validated_run(64, 64);
+  runtime::RunOptions run = test::validated_run(64, 64);
   app::WindowOptions window;
   window.frames = 1;
   std::string what;

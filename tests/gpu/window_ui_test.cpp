@@ -3,10 +3,10 @@
 // (fixed camera, no animation) so images from different runs and frames can be compared exactly.
 #include "window_test_util.h"
 
-#include "filters/metrics.h"
+#include "common/metrics.h"
 #include "glfw_window.h"
 #include "graph/executor.h"
-#include "headless/frame_ring.h"
+#include "runtime/frame_ring.h"
 #include "passes/view_pass.h"
 #include "ui/imgui_layer.h"
 
@@ -21,8 +21,8 @@ using namespace filterlab::test;
 
 namespace {
 
-headless::RunOptions still_run(uint32_t width, uint32_t height, const std::string& chain) {
-  headless::RunOptions run = validated_run(width, height);
+runtime::RunOptions still_run(uint32_t width, uint32_t height, const std::string& chain) {
+  runtime::RunOptions run = validated_run(width, height);
   run.chain = chain;
   run.scene.orbit_camera = false;
   run.scene.animate_objects = false;
@@ -43,8 +43,8 @@ double mean_difference(const io::ImageU8& a, const io::ImageU8& b, uint32_t x0, 
 }
 
 // The metrics the compare pass computes, on the CPU from the images themselves: over R, G, B.
-filters::ImageMetrics cpu_metrics(const io::ImageF& a, const io::ImageF& b) {
-  return filters::image_metrics(a, b, 3);
+common::ImageMetrics cpu_metrics(const io::ImageF& a, const io::ImageF& b) {
+  return common::image_metrics(a, b, 3);
 }
 
 // The viewport's view of an HDR image on the CPU (io::hdr_to_display, as --capture writes it):
@@ -64,7 +64,7 @@ io::ImageU8 cpu_view(const io::ImageF& hdr, float exposure, passes::ViewSettings
 TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-ui");
-  headless::RunOptions run = still_run(640, 480, "gaussian.comp.separable_shared:radius=2");
+  runtime::RunOptions run = still_run(640, 480, "gaussian.comp.separable_shared:radius=2");
   app::WindowOptions window;
   window.frames = 130;
   window.hot_reload = false;
@@ -102,7 +102,7 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
 
 TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
   SKIP_WITHOUT_DISPLAY();
-  headless::RunOptions run = still_run(197, 131, "gaussian.comp.tiled:radius=3");
+  runtime::RunOptions run = still_run(197, 131, "gaussian.comp.tiled:radius=3");
   app::WindowOptions window;
   window.frames = 6;
   window.hot_reload = false;
@@ -120,7 +120,7 @@ TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
 TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-ab");
-  headless::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4:precision=fp32");
+  runtime::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4:precision=fp32");
   run.captures = {{"gaussian", dir + "/a.pfm"}, {"b.copy", dir + "/b.pfm"}};
   app::WindowOptions window;
   window.frames = 5;
@@ -130,7 +130,7 @@ TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
   with_stderr_captured([&] { r = app::run_window_app(run, window); });
   EXPECT_EQ(r.validation_messages, 0u);
   ASSERT_TRUE(r.last_metrics);
-  const filters::ImageMetrics cpu = cpu_metrics(io::read_pfm(dir + "/a.pfm"), io::read_pfm(dir + "/b.pfm"));
+  const common::ImageMetrics cpu = cpu_metrics(io::read_pfm(dir + "/a.pfm"), io::read_pfm(dir + "/b.pfm"));
   ASSERT_GT(cpu.mse, 1e-6) << "a blur and a copy of the scene must differ";
   EXPECT_NEAR(r.last_metrics->values.mse, cpu.mse, 1e-5 * cpu.mse);
   EXPECT_NEAR(r.last_metrics->values.max_abs, cpu.max_abs, 1e-6 * cpu.max_abs);
@@ -140,7 +140,7 @@ TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
 TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-shot");
-  headless::RunOptions run = still_run(240, 160, "gaussian.frag.separable:radius=2");
+  runtime::RunOptions run = still_run(240, 160, "gaussian.frag.separable:radius=2");
   run.captures = {
       {"final", dir + "/final.png"}, {"b.final", dir + "/b-final.png"}, {"gaussian", dir + "/a.pfm"}};
   app::WindowOptions window;
@@ -192,7 +192,7 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
   SKIP_WITHOUT_DISPLAY();
   using Channel = passes::ViewSettings::Channel;
   const std::string dir = temp_dir("window-view");
-  headless::RunOptions run = still_run(96, 64, "copy");
+  runtime::RunOptions run = still_run(96, 64, "copy");
   app::WindowOptions window = presentation_only();
   window.viewport = "scene";
   window.frames = 14;
@@ -244,7 +244,7 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
 // image destroyed in use), so that only the current one is held in the end.
 TEST(WindowUi, UiFramebuffersFollowTheTargetImageAndOutliveTheFramesThatUseThem) {
   SKIP_WITHOUT_DISPLAY();
-  constexpr uint32_t kSlots = headless::kFramesInFlight;
+  constexpr uint32_t kSlots = runtime::kFramesInFlight;
   app::Glfw glfw;
   vk::ContextOptions options;
   options.validation = true;
@@ -260,7 +260,7 @@ TEST(WindowUi, UiFramebuffersFollowTheTargetImageAndOutliveTheFramesThatUseThem)
         .color("window", VkClearColorValue{{0.2f, 0.3f, 0.4f, 1.0f}})
         .execute([](graph::PassContext&) {});
     ui.add_to(graph, "window");
-    headless::FrameRing ring(ctx);
+    runtime::FrameRing ring(ctx);
     auto executor = std::make_unique<graph::Executor>(ctx, kSlots, false);
     executor->prepare(graph, {"window"}, {96, 64});
     uint32_t count = 0;
@@ -293,7 +293,7 @@ TEST(WindowUi, UiFramebuffersFollowTheTargetImageAndOutliveTheFramesThatUseThem)
 
 TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   SKIP_WITHOUT_DISPLAY();
-  headless::RunOptions run = still_run(160, 120, "gaussian.comp.separable_shared:radius=2");
+  runtime::RunOptions run = still_run(160, 120, "gaussian.comp.separable_shared:radius=2");
   app::WindowOptions window;
   window.frames = 24;
   window.hot_reload = false;
@@ -355,7 +355,7 @@ TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
     std::ifstream in(tonemap);
     original.assign(std::istreambuf_iterator<char>(in), {});
   }
-  headless::RunOptions run = still_run(160, 120, "copy");
+  runtime::RunOptions run = still_run(160, 120, "copy");
   run.glsl_dir = shaders;
   app::WindowOptions window;
   window.frames = 30;

@@ -1,7 +1,7 @@
-#include "filters/kernel.h"
+#include "common/kernel.h"
 #include "filters/blur_filter.h"
 #include "filters/blur_methods.h"
-#include "filters/reference.h"
+#include "common/reference.h"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+using namespace filterlab::common;
 using namespace filterlab::filters;
 using filterlab::io::ImageF;
 

@@ -3,10 +3,10 @@
 #include "cli.h"
 #include "filters/blur_filter.h"
 #include "filters/chain.h"
-#include "filters/roi.h"
+#include "common/roi.h"
 #include "graph/gpu_timer.h"
-#include "headless/capture.h"
-#include "headless/stats.h"
+#include "runtime/capture.h"
+#include "runtime/stats.h"
 #include "vk/formats.h"
 
 #include <gtest/gtest.h>
@@ -14,28 +14,28 @@
 using namespace filterlab;
 
 TEST(Stats, MedianAndPercentilesInterpolate) {
-  headless::Summary s = headless::summarize({5, 1, 4, 2, 3});
+  runtime::Summary s = runtime::summarize({5, 1, 4, 2, 3});
   EXPECT_EQ(s.count, 5u);
   EXPECT_DOUBLE_EQ(s.median, 3);
   EXPECT_DOUBLE_EQ(s.min, 1);
   EXPECT_DOUBLE_EQ(s.max, 5);
   EXPECT_DOUBLE_EQ(s.p5, 1.2);  // 0.05 * 4 = 0.2 of the way from 1 to 2
   EXPECT_DOUBLE_EQ(s.p95, 4.8);
-  EXPECT_DOUBLE_EQ(headless::summarize({1, 2, 3, 4}).median, 2.5);
-  EXPECT_EQ(headless::summarize({}).count, 0u);
+  EXPECT_DOUBLE_EQ(runtime::summarize({1, 2, 3, 4}).median, 2.5);
+  EXPECT_EQ(runtime::summarize({}).count, 0u);
 }
 
 TEST(Stats, IdleFramesAreCountedApartNotAsZeroSamples) {
   // A pass that skipped a frame (PassContext::skip) has timestamps around no work: a 0 ms sample
   // would drag its median down in headless --timings and bench.
-  headless::PassSamples p;
+  runtime::PassSamples p;
   p.add(false, 2.0, 0.1);
   p.add(true, 0.0, 0.05);
   p.add(false, 4.0, 0.3);
   p.add(true, 0.0, 0.02);
   EXPECT_EQ(p.idle_frames, 2u);
-  EXPECT_DOUBLE_EQ(headless::summarize(p.gpu_ms).median, 3.0);
-  EXPECT_EQ(headless::summarize(p.cpu_ms).count, 2u);
+  EXPECT_DOUBLE_EQ(runtime::summarize(p.gpu_ms).median, 3.0);
+  EXPECT_EQ(runtime::summarize(p.cpu_ms).count, 2u);
 }
 
 TEST(GpuTimer, ElapsedScalesByPeriod) {
@@ -160,12 +160,12 @@ TEST(Chain, ParsesStepsMethodsAndParameters) {
 }
 
 TEST(Roi, ParsesBothFormsAndRejectsTheRest) {
-  using filters::Roi;
-  EXPECT_EQ(filters::parse_roi("3,4,100,50"), (Roi{3, 4, 100, 50}));
-  EXPECT_EQ(filters::parse_roi("100x50+3+4"), (Roi{3, 4, 100, 50}));
+  using common::Roi;
+  EXPECT_EQ(common::parse_roi("3,4,100,50"), (Roi{3, 4, 100, 50}));
+  EXPECT_EQ(common::parse_roi("100x50+3+4"), (Roi{3, 4, 100, 50}));
   for (const char* bad : {"", "3,4,100", "3,4,100,0", "-1,4,10,10", "3,4,1a,5", "100x50+3", "100x50", "x+1+2",
                           "100x0+1+1", "1,2,3,4,5", "99999999999,1,1,1"})
-    EXPECT_FALSE(filters::parse_roi(bad).has_value()) << bad;
+    EXPECT_FALSE(common::parse_roi(bad).has_value()) << bad;
   EXPECT_TRUE((Roi{3, 4, 100, 50}).fits_in(103, 54));
   EXPECT_FALSE((Roi{3, 4, 100, 50}).fits_in(102, 54));
 }
@@ -192,14 +192,14 @@ TEST(Chain, BlurSettingsRejectBadParametersByName) {
       filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
   EXPECT_STREQ(s.method->name, "frag.separable");
   EXPECT_EQ(s.kernel.radius, 5);
-  EXPECT_EQ(s.kernel.type, filters::KernelType::Box);
+  EXPECT_EQ(s.kernel.type, common::KernelType::Box);
   EXPECT_EQ(s.format(), VK_FORMAT_R32G32B32A32_SFLOAT);
 }
 
 TEST(Capture, HalfFloatsConvertExactly) {
   // 1.0, -2.0, 65504 (max half), 2^-24 (smallest subnormal) in RGBA16F.
   graph::Readback r{VK_FORMAT_R16G16B16A16_SFLOAT, {1, 1}, {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x01, 0x00}};
-  io::ImageF f = headless::to_float_image(r);
+  io::ImageF f = runtime::to_float_image(r);
   ASSERT_EQ(f.channels, 4u);
   EXPECT_EQ(f.pixels[0], 1.0f);
   EXPECT_EQ(f.pixels[1], -2.0f);

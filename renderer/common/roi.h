@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 struct Roi {
   uint32_t x = 0, y = 0, width = 0, height = 0;
@@ -18,4 +18,4 @@ struct Roi {
 // `x,y,w,h` or `WxH+X+Y` (X11 geometry, which fits inside a --chain step), with w, h >= 1.
 std::optional<Roi> parse_roi(const std::string& text);
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

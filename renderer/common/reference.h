@@ -5,10 +5,10 @@
 #include <optional>
 #include <vector>
 
-#include "filters/roi.h"
+#include "common/roi.h"
 #include "io/image_io.h"
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 // Double image, same layout as io::ImageF: rows top-down, channels interleaved.
 struct ImageD {
@@ -45,4 +45,4 @@ double ssim(const io::ImageF& a, const io::ImageF& b, uint32_t channel);
 // standard) mapped by hand, not via std::uniform_real_distribution (whose algorithm is not).
 io::ImageF random_image(uint32_t width, uint32_t height, uint32_t channels, uint32_t seed);
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

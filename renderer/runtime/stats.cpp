@@ -1,9 +1,9 @@
-#include "headless/stats.h"
+#include "runtime/stats.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 Summary summarize(std::vector<double> samples) {
   Summary s;
@@ -24,4 +24,4 @@ Summary summarize(std::vector<double> samples) {
   return s;
 }
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

@@ -1,8 +1,8 @@
-#include "headless/frame_graph.h"
+#include "runtime/frame_graph.h"
 
 #include <map>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const std::string& input,
                       const std::vector<filters::FilterStep>& steps, const std::string& prefix,
@@ -39,4 +39,4 @@ void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::
     }
 }
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

@@ -1,8 +1,8 @@
-#include "headless/capture.h"
+#include "runtime/capture.h"
 
 #include <cstring>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 io::ImageF to_float_image(const graph::Readback& r) {
   io::ImageF image;
@@ -60,4 +60,4 @@ void write_capture(const graph::Readback& r, const std::filesystem::path& path, 
   else io::write_png(path, io::hdr_to_display(image, exposure));
 }
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

@@ -1,7 +1,7 @@
 #pragma once
 // `filterlab run --headless`: renders N frames with no window, swapchain or GLFW, then writes
 // captures, a timings JSON and a per-pass table. The GPU tests call run_headless() in-process.
-#include "headless/stats.h"
+#include "runtime/stats.h"
 #include "io/image_io.h"
 #include "scene/scene_content.h"
 #include "vk/context.h"
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 // A capture or read-back names an image the graph does not have: a usage error.
 class UnknownImageError : public std::runtime_error {
@@ -70,4 +70,4 @@ std::string format_table(const RunResult& result, const RunOptions& options);
 void write_timings_json(const RunResult& result, const RunOptions& options,
                         const std::filesystem::path& path);
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

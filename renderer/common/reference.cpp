@@ -1,4 +1,4 @@
-#include "filters/reference.h"
+#include "common/reference.h"
 
 #include <algorithm>
 #include <cassert>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 namespace {
 
@@ -172,4 +172,4 @@ io::ImageF random_image(uint32_t width, uint32_t height, uint32_t channels, uint
   return img;
 }
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

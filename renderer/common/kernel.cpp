@@ -1,11 +1,11 @@
-#include "filters/kernel.h"
+#include "common/kernel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 namespace {
 
@@ -189,4 +189,4 @@ double fetches_full2d_linear(int r) {
   return taps_per_axis(r, true) * taps_per_axis(r, true);
 }
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

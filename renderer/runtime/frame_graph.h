@@ -3,14 +3,14 @@
 // -> "final". The returned objects own the pipelines the declared passes use, so they must outlive
 // the executor that records them.
 #include "filters/chain.h"
-#include "headless/headless_runner.h"
+#include "runtime/headless_runner.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
 
 #include <memory>
 #include <vector>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 struct ChainGraph {
   std::unique_ptr<passes::ScenePass> scene;
@@ -31,4 +31,4 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
 // Throws UnknownImageError, listing the graph's images, for a name the graph does not have.
 void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::string>& names);
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

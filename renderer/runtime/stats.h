@@ -2,7 +2,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 struct Summary {
   double median = 0, p5 = 0, p95 = 0, min = 0, max = 0;
@@ -28,4 +28,4 @@ struct PassSamples {
   }
 };
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

@@ -6,10 +6,10 @@
 
 #include <filesystem>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 io::ImageF to_float_image(const graph::Readback& readback);
 void write_capture(const graph::Readback& readback, const std::filesystem::path& path, float exposure);
 bool capture_extension_supported(const std::filesystem::path& path);
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

@@ -4,7 +4,7 @@
 // the benchmark.
 #include "vk/context.h"
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 constexpr uint32_t kFramesInFlight = 2;
 
@@ -92,4 +92,4 @@ class FrameRing {
   VkSemaphore timeline_ = VK_NULL_HANDLE;
 };
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

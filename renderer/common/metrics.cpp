@@ -1,13 +1,13 @@
-#include "filters/metrics.h"
+#include "common/metrics.h"
 
-#include "filters/reference.h"
+#include "common/reference.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 namespace {
 
@@ -76,4 +76,4 @@ io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double 
   return out;
 }
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

@@ -1,10 +1,10 @@
-#include "filters/roi.h"
+#include "common/roi.h"
 
 #include <charconv>
 #include <string_view>
 #include <vector>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 namespace {
 
 bool parse_uint(std::string_view text, uint32_t& value) {
@@ -43,4 +43,4 @@ std::optional<Roi> parse_roi(const std::string& text) {
   return roi;
 }
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

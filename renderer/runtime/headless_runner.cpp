@@ -1,10 +1,10 @@
-#include "headless/headless_runner.h"
+#include "runtime/headless_runner.h"
 
 #include "filters/chain.h"
 #include "graph/executor.h"
-#include "headless/capture.h"
-#include "headless/frame_graph.h"
-#include "headless/frame_ring.h"
+#include "runtime/capture.h"
+#include "runtime/frame_graph.h"
+#include "runtime/frame_ring.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
 #include "vk/resources.h"
@@ -16,7 +16,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace filterlab::headless {
+namespace filterlab::runtime {
 
 namespace {
 
@@ -183,4 +183,4 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
   io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
-}  // namespace filterlab::headless
+}  // namespace filterlab::runtime

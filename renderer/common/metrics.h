@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 struct ImageMetrics {
   uint32_t channels = 0;
@@ -27,4 +27,4 @@ ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t ma
 // picks 1 / max_abs so the largest difference is white.
 io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double gain = 0);
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace filterlab::filters {
+namespace filterlab::common {
 
 enum class KernelType { Gaussian, Box, Binomial };
 
@@ -69,4 +69,4 @@ double fetches_separable(int r);         // 2 (2r+1): one horizontal and one ver
 double fetches_separable_linear(int r);  // 2 (r+1): each pass uses the r+1 bilinear taps
 double fetches_full2d_linear(int r);     // (r+1)^2: one bilinear sample per 2x2 block of weights
 
-}  // namespace filterlab::filters
+}  // namespace filterlab::common
