@@ -126,7 +126,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   timed.gpu_us = runtime::summarize(frame_us);
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
-  timed.output = runtime::to_float_image(instances[0]->executor->read_image(instances[0]->output));
+  timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
   for (vk::PipelineHandle handle : library.handles())
     timed.pipelines.push_back({library.status(handle).name, library.get(handle).statistics()});
   return timed;

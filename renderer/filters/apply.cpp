@@ -1,7 +1,7 @@
 #include "filters/apply.h"
 
 #include "graph/executor.h"
-#include "runtime/capture.h"
+#include "graph/readback.h"
 #include "passes/upload_pass.h"
 
 namespace filterlab::filters {
@@ -19,7 +19,7 @@ io::ImageF apply_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   executor.prepare(graph, {output}, {input.width, input.height});
   vk::OneShotCommands commands(ctx);
   commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
-  return runtime::to_float_image(executor.read_image(output));
+  return graph::to_float_image(executor.read_image(output));
 }
 
 }  // namespace filterlab::filters

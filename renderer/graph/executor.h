@@ -4,6 +4,7 @@
 // with the image and buffer barriers the schedule derives batched in one vkCmdPipelineBarrier2 per
 // pass (and one at the end of the frame for buffers the host reads after it).
 #include "graph/gpu_timer.h"
+#include "graph/readback.h"
 #include "graph/schedule.h"
 #include "vk/pipelines.h"
 #include "vk/resources.h"
@@ -116,12 +117,6 @@ struct PassTiming {
   double gpu_ms = 0;  // 0 when idle: its timestamps bracket no work of its own
   double cpu_ms = 0;  // time to record the pass, barriers included
   bool idle = false;  // the pass recorded nothing in this frame (PassContext::skip)
-};
-
-struct Readback {
-  VkFormat format;
-  VkExtent2D extent;
-  std::vector<uint8_t> bytes;  // tightly packed rows, top-down
 };
 
 class Executor {

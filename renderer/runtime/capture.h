@@ -8,7 +8,6 @@
 
 namespace filterlab::runtime {
 
-io::ImageF to_float_image(const graph::Readback& readback);
 void write_capture(const graph::Readback& readback, const std::filesystem::path& path, float exposure);
 bool capture_extension_supported(const std::filesystem::path& path);
 

@@ -93,7 +93,7 @@ class BlurQuad : public test::BlurFixture {
     executor.prepare(graph, {"probe"}, {input.width, input.height});
     vk::OneShotCommands commands(*context_);
     commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
-    return runtime::to_float_image(executor.read_image("probe"));
+    return graph::to_float_image(executor.read_image("probe"));
   }
 
   // Asks for compute-shader derivatives, which the suite's context leaves off (as the application

@@ -182,12 +182,12 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   }
 
   // History: cleared to zero on creation, +1 per frame.
-  io::ImageF acc = runtime::to_float_image(executor.read_image("acc"));
+  io::ImageF acc = graph::to_float_image(executor.read_image("acc"));
   ASSERT_EQ(acc.width, 24u);
   for (float v : acc.pixels) ASSERT_EQ(v, float(kFrames));
 
   // Mips: level 2 (4x3) of the 16x12 ramp is the mean of each 4x4 block.
-  io::ImageF level2 = runtime::to_float_image(executor.read_image("level2"));
+  io::ImageF level2 = graph::to_float_image(executor.read_image("level2"));
   ASSERT_EQ(level2.width, 4u);
   ASSERT_EQ(level2.height, 3u);
   for (uint32_t y = 0; y < 3; ++y)
@@ -201,7 +201,7 @@ TEST(GraphGpu, HistoryImagesAccumulateAndMipLevelsChain) {
   // Resizing the output recreates output-relative images and keeps the absolute ones.
   executor.prepare(g, {"acc", "level2"}, {30, 10});
   commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, kFrames); });
-  io::ImageF resized = runtime::to_float_image(executor.read_image("acc"));
+  io::ImageF resized = graph::to_float_image(executor.read_image("acc"));
   EXPECT_EQ(resized.width, 30u);
   for (float v : resized.pixels) ASSERT_EQ(v, 1.0f);  // a fresh history starts from zero again
   EXPECT_EQ(ctx.validation_messages(), 0u);
@@ -323,7 +323,7 @@ TEST(GraphGpu, BuffersFollowTheOutputSizeWithFramesInFlight) {
   EXPECT_EQ(checked, frame);
 
   // Each pixel of the last frame's 9x9 image holds its 8x8 tile's sum.
-  io::ImageF spread_image = runtime::to_float_image(executor.read_image("spread"));
+  io::ImageF spread_image = graph::to_float_image(executor.read_image("spread"));
   ASSERT_EQ(spread_image.width, 9u);
   for (uint32_t y = 0; y < 9; ++y)
     for (uint32_t x = 0; x < 9; ++x) {

@@ -518,10 +518,10 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
       graph, {"scene view", "depth view", "motion view", "final view", "scene", "depth", "motion", "final"},
       {width, height}, 2);
 
-  const io::ImageF depth = runtime::to_float_image(images.at("depth"));
+  const io::ImageF depth = graph::to_float_image(images.at("depth"));
   const auto [lo, hi] = std::minmax_element(depth.pixels.begin(), depth.pixels.end());
   ASSERT_LT(*lo, *hi) << "the scene's depth should vary";
-  const io::ImageF motion = runtime::to_float_image(images.at("motion"));
+  const io::ImageF motion = graph::to_float_image(images.at("motion"));
   float fastest = 0.0f;  // pixels; a fraction of one at this size and 1/60 s a frame
   for (float m : motion.pixels) fastest = std::max(fastest, std::abs(m));
   ASSERT_GT(fastest, 0.1f) << "the scene should move";
@@ -536,7 +536,7 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
         },
         tolerance);
   };
-  expect_matches("scene view", io::hdr_to_display(runtime::to_float_image(images.at("scene")), exposure),
+  expect_matches("scene view", io::hdr_to_display(graph::to_float_image(images.at("scene")), exposure),
                  kTolerance);
   expect_matches("depth view", io::depth_to_display(depth), kTolerance);
   expect_matches("motion view", io::motion_to_display(motion), kTolerance);

@@ -199,7 +199,7 @@ TEST(Chain, BlurSettingsRejectBadParametersByName) {
 TEST(Capture, HalfFloatsConvertExactly) {
   // 1.0, -2.0, 65504 (max half), 2^-24 (smallest subnormal) in RGBA16F.
   graph::Readback r{VK_FORMAT_R16G16B16A16_SFLOAT, {1, 1}, {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x01, 0x00}};
-  io::ImageF f = runtime::to_float_image(r);
+  io::ImageF f = graph::to_float_image(r);
   ASSERT_EQ(f.channels, 4u);
   EXPECT_EQ(f.pixels[0], 1.0f);
   EXPECT_EQ(f.pixels[1], -2.0f);
