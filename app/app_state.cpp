@@ -16,15 +16,9 @@ std::vector<filters::FilterStep> ChainConfig::enabled_steps() const {
   return steps;
 }
 
-std::string step_spec(const filters::FilterStep& step) {
-  std::string text = step.filter + (step.method.empty() ? "" : "." + step.method);
-  for (const auto& [key, value] : step.params) text += ":" + key + "=" + value;
-  return text;
-}
-
 std::string ChainConfig::spec() const {
   std::string text;
-  for (const filters::FilterStep& step : enabled_steps()) text += (text.empty() ? "" : ",") + step_spec(step);
+  for (const filters::FilterStep& step : enabled_steps()) text += (text.empty() ? "" : ",") + filters::step_spec(step);
   return text;
 }
 

@@ -26,9 +26,6 @@ struct ChainConfig {
   friend bool operator==(const ChainConfig&, const ChainConfig&);
 };
 
-// Spells a step in --chain syntax from its filter, method and parameters.
-std::string step_spec(const filters::FilterStep& step);
-
 struct GraphConfig {
   ChainConfig chain_a, chain_b;
   bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view

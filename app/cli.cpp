@@ -9,7 +9,30 @@
 
 namespace filterlab::app {
 
+std::string families_text() {
+  std::string out = "filters (--chain steps, --filter):\n";
+  for (const filters::Family* f : filters::registry().families()) {
+    out += "  " + f->name + ": " + f->description + "\n    methods: " + f->method_names() +
+           (f->default_method.empty() ? "" : " (default " + f->default_method + ")") + "\n";
+    for (const filters::Param& p : f->params) {
+      std::string fallback = p.derived ? p.derived_text : p.fallback.empty() ? "none" : p.fallback;
+      std::string line = "    " + p.name + "=" + p.range_text() + (p.unit.empty() ? "" : " " + p.unit) +
+                         "  (default " + fallback + ") " + p.help;
+      if (!p.methods.empty()) {
+        line += "; for";
+        for (const std::string& m : p.methods) line += " " + m;
+      }
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
 std::string usage_text() {
+  return usage_body() + "\n" + families_text();
+}
+
+std::string usage_body() {
   return R"(usage: filterlab <command> [options]
 
 commands:
@@ -40,6 +63,9 @@ run options:
   --camera orbit|fixed  camera motion (default orbit)
   --animate on|off    animated objects (default on)
   --jitter            sub-pixel Halton(2,3) camera jitter
+  --jitter-length N   points of the jitter sequence before it repeats: 8 (default) or 16
+  --camera-cut-at F   the camera jumps to another view at frame F (repeatable): temporal filters
+                      drop their history there
   --exposure X        tonemap exposure (default 1)
   --no-gpu-timing     no timestamps (they serialize passes)
   --shader-dir DIR    SPIR-V folder (default: shaders/ next to the binary)
@@ -63,13 +89,20 @@ window options (run without --headless):
 filter options:
   --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
   --output FILE       .png (8-bit sRGB, or stored values with --raw) or .pfm (linear float, exact)
-  --filter gaussian --method M --radius R [--sigma S] [--kernel gaussian|box|binomial]
-  [--precision fp16|fp32] [--raw] [--src-roi x,y,w,h --dst-roi x,y,w,h [--outside copy|poison]] (comp.tiled)
+  --filter F          a family (default gaussian; the list below)     --method M  one of its methods
+  --param KEY=VALUE   any of the family's parameters (repeatable); shorthands: --radius, --sigma,
+                      --kernel, --precision, --src-roi, --dst-roi, --outside
+  --raw
 
 bench options:
+  --filter F          the family to time (default gaussian); the copy family is always measured:
+                      its fastest method is the floor every ratio divides by
   --methods A,B       methods to time (default: every method; unavailable ones are listed as skipped)
-  --radii 1,2,...     (default 1,2,3,4,8,16,32)      --sizes WxH,...  (default 3840x2160)
-  --precision fp16,fp32 (default fp16)   --kernel K  --frames N (100)  --warmup N (20)
+  --sweep KEY=V1,V2   time every value of a parameter (repeatable: the product of the sweeps)
+  --radii 1,2,...     the same as --sweep radius=... (default 1,2,3,4,8,16,32 where there is a radius)
+  --param KEY=VALUE   a parameter fixed for every case (repeatable); --kernel K: --param kernel=K
+  --sizes WxH,...     (default 3840x2160)   --precision fp16,fp32 (default fp16)
+  --frames N (100)    --warmup N (20)
   --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
   --inputs K          resident input images rotated every frame (default 3)
   --no-error          skip the error against the CPU reference
@@ -183,12 +216,6 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
   }
 }
 
-filters::Precision parse_precision(const std::string& flag, const std::string& text) {
-  if (text == "fp16") return filters::Precision::Fp16;
-  if (text == "fp32") return filters::Precision::Fp32;
-  throw UsageError(flag + " wants fp16 or fp32, got '" + text + "'");
-}
-
 void parse_run(Flags& flags, CliOptions& out) {
   runtime::RunOptions& run = out.run;
   std::string window_only;  // the last flag that means nothing without a window
@@ -206,6 +233,12 @@ void parse_run(Flags& flags, CliOptions& out) {
     else if (flag == "--no-gpu-timing") run.gpu_timing = false;
     else if (flag == "--quiet") run.print_table = false;
     else if (flag == "--jitter") run.scene.jitter = true;
+    else if (flag == "--jitter-length") {
+      const std::string& v = flags.value();
+      if (v != "8" && v != "16") throw UsageError("--jitter-length wants 8 or 16, got '" + v + "'");
+      run.scene.jitter_length = uint32_t(std::stoul(v));
+    } else if (flag == "--camera-cut-at")
+      run.scene.camera_cuts.push_back(parse_count(flag, flags.value(), 0, 1000000));
     else if (flag == "--exposure") run.exposure = parse_float(flag, flags.value());
     else if (flag == "--shader-dir") run.shader_dir = flags.value();
     else if (flag == "--shader-source") run.glsl_dir = flags.value();
@@ -317,32 +350,42 @@ void parse_methods(Flags& flags, CliOptions& out) {
   }
 }
 
+// `--key value` shorthands for the parameters most steps take; `--param key=value` names any.
+const std::pair<const char*, const char*> kParamShorthands[] = {
+    {"--radius", "radius"},   {"--sigma", "sigma"},     {"--kernel", "kernel"}, {"--precision", "precision"},
+    {"--src-roi", "src_roi"}, {"--dst-roi", "dst_roi"}, {"--outside", "outside"}};
+
+// `key=value`, for --param.
+filters::RawParam key_value(const std::string& flag, const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError(flag + " wants key=value, got '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+// The step's schema: unknown, duplicate, out-of-range and non-finite parameters are usage errors.
+void check_step(const filters::FilterStep& step) {
+  try {
+    filters::resolve(step);
+  } catch (const filters::ChainError& e) {
+    throw UsageError(e.what());
+  }
+}
+
 void parse_filter(Flags& flags, CliOptions& out) {
   FilterOptions& f = out.filter;
-  std::string filter = "gaussian", method;
-  std::vector<std::pair<std::string, std::string>> params;
-  auto param = [&](const std::string& key, const std::string& value) {
-    // ':' and ',' separate parameters and steps in the chain syntax the flags are spelled into
-    // (ROIs are rewritten as WxH+X+Y below).
-    if (value.find(':') != std::string::npos ||
-        (!key.ends_with("_roi") && value.find(',') != std::string::npos))
-      throw UsageError("--" + key + " got '" + value + "', which is not a valid value");
-    params.emplace_back(key, value);
-  };
+  f.step.filter = "gaussian";
   bool have_input = false, have_output = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
+    const auto shorthand = std::find_if(std::begin(kParamShorthands), std::end(kParamShorthands),
+                                        [&](const auto& s) { return flag == s.first; });
     if (flag == "--input") f.input = flags.value(), have_input = true;
     else if (flag == "--output") f.output = flags.value(), have_output = true;
-    else if (flag == "--filter") filter = flags.value();
-    else if (flag == "--method") method = flags.value();
-    else if (flag == "--radius") param("radius", flags.value());
-    else if (flag == "--sigma") param("sigma", flags.value());
-    else if (flag == "--kernel") param("kernel", flags.value());
-    else if (flag == "--precision") param("precision", flags.value());
-    else if (flag == "--src-roi") param("src_roi", flags.value());
-    else if (flag == "--dst-roi") param("dst_roi", flags.value());
-    else if (flag == "--outside") param("outside", flags.value());
+    else if (flag == "--filter") f.step.filter = flags.value();
+    else if (flag == "--method") f.step.method = flags.value();
+    else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
+    else if (shorthand != std::end(kParamShorthands)) f.step.params.emplace_back(shorthand->second, flags.value());
     else if (flag == "--raw") f.raw = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
@@ -350,60 +393,58 @@ void parse_filter(Flags& flags, CliOptions& out) {
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
   if (!have_output) throw UsageError("filter needs --output FILE (.png or .pfm)");
   if (!io::is_image_extension(f.input))
-    throw UsageError("--input " + f.input.string() +
-                     ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+    throw UsageError("--input " + f.input.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
   if (!io::is_output_extension(f.output))
     throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png or .pfm)");
   check_writable("--output", f.output);
-  if (filter != "gaussian")
-    throw UsageError("--filter wants gaussian (the filter families so far), got '" + filter + "'");
-  if (method.empty()) throw UsageError("filter needs --method (see filterlab methods)");
-  f.spec = filter + "." + method;
-  for (const auto& [key, value] : params) {
-    // ROIs travel as WxH+X+Y inside a chain step, where commas separate steps.
-    std::string v = value;
-    if (key.ends_with("_roi")) {
-      const std::optional<common::Roi> roi = common::parse_roi(value);
-      if (!roi)
-        throw UsageError("--" + std::string(key == "src_roi" ? "src-roi" : "dst-roi") +
-                         " wants x,y,w,h with w, h >= 1, got '" + value + "'");
-      v = std::to_string(roi->width) + "x" + std::to_string(roi->height) + "+" + std::to_string(roi->x) +
-          "+" + std::to_string(roi->y);
-    }
-    f.spec += ":" + key + "=" + v;
-  }
-  try {
-    filters::parse_blur_settings(filters::parse_chain(f.spec).at(0));
-  } catch (const filters::ChainError& e) {
-    throw UsageError(e.what());
-  }
+  // A method name, not a chain: "comp.tiled,bogus" or "comp.tiled:radius=5" would smuggle steps or
+  // parameters past the flags.
+  if (f.step.method.find_first_of(",:=") != std::string::npos)
+    throw UsageError("--method wants a method name (see filterlab methods), got '" + f.step.method +
+                     "'; parameters go in --param key=value");
+  const filters::Family* family = filters::registry().find(f.step.filter);
+  if (family && f.step.method.empty() && family->default_method.empty())
+    throw UsageError("filter needs --method (see filterlab methods)");
+  f.step.text = filters::step_spec(f.step);
+  check_step(f.step);
 }
 
 void parse_bench(Flags& flags, CliOptions& out) {
   bench::BenchOptions& b = out.bench;
+  bool swept = false;  // the first --radii or --sweep replaces the default sweep over the radius
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--methods") {
+    if (flag == "--filter") {
+      b.filter = flags.value();
+    } else if (flag == "--methods") {
       b.methods = split_list(flag, flags.value());
-      for (const std::string& m : b.methods)
-        if (!filters::find_blur_method(m))
-          throw UsageError("--methods: unknown method '" + m + "' (see filterlab methods)");
-    } else if (flag == "--radii") {
-      b.radii.clear();
-      for (const std::string& r : split_list(flag, flags.value()))
-        b.radii.push_back(int(parse_count(flag, r, 1, uint32_t(common::kMaxRadius))));
+    } else if (flag == "--radii" || flag == "--sweep") {
+      bench::Sweep sweep;
+      if (flag == "--radii") {
+        sweep = {"radius", split_list(flag, flags.value())};
+      } else {
+        const filters::RawParam kv = key_value(flag, flags.value());
+        sweep = {kv.first, split_list(flag, kv.second)};
+      }
+      if (sweep.param == "precision") throw UsageError(flag + ": sweep precisions with --precision");
+      if (!swept) b.sweeps.clear();
+      swept = true;
+      for (const bench::Sweep& s : b.sweeps)
+        if (s.param == sweep.param) throw UsageError(sweep.param + " is swept twice");
+      b.sweeps.push_back(sweep);
+    } else if (flag == "--param") {
+      b.params.push_back(key_value(flag, flags.value()));
+    } else if (flag == "--kernel") {
+      b.params.emplace_back("kernel", flags.value());
     } else if (flag == "--sizes") {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
     } else if (flag == "--precision") {
       b.precisions.clear();
-      for (const std::string& p : split_list(flag, flags.value()))
-        b.precisions.push_back(parse_precision(flag, p));
-    } else if (flag == "--kernel") {
-      const std::string& v = flags.value();
-      auto type = common::parse_kernel_type(v);
-      if (!type) throw UsageError("--kernel wants gaussian, box or binomial, got '" + v + "'");
-      b.kernel = *type;
+      for (const std::string& p : split_list(flag, flags.value())) {
+        if (p != "fp16" && p != "fp32") throw UsageError(flag + " wants fp16 or fp32, got '" + p + "'");
+        b.precisions.push_back(p);
+      }
     } else if (flag == "--frames") b.frames = parse_count(flag, flags.value(), 1, 100000);
     else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
     else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
@@ -426,6 +467,23 @@ void parse_bench(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' for bench (see filterlab --help)");
     }
   }
+  // The default sweep is over the radius: a family without one is timed at its defaults.
+  const filters::Family* family = filters::registry().find(b.filter);
+  if (!family)
+    throw UsageError("--filter: unknown filter '" + b.filter + "' (available: " + filters::registry().names() + ")");
+  if (!swept && !family->param("radius")) b.sweeps.clear();
+  for (const std::string& m : b.methods)
+    if (!family->find(m))
+      throw UsageError("--methods: unknown method '" + m + "' for " + family->name + " (methods: " +
+                       family->method_names() + ")");
+  // Every case's step against the schema now, before any GPU work.
+  for (const filters::Method& m : family->methods)
+    for (const bench::Sweep& sweep : b.sweeps)
+      for (const std::string& value : sweep.values) {
+        filters::FilterStep step{family->name, m.name, b.params, ""};
+        step.set(sweep.param, value);
+        check_step(step);
+      }
 }
 
 void parse_quality(Flags& flags, CliOptions& out) {
@@ -435,8 +493,13 @@ void parse_quality(Flags& flags, CliOptions& out) {
     if (flag == "--size") q.size = parse_size(flags.value());
     else if (flag == "--radii") {
       q.radii.clear();
-      for (const std::string& r : split_list(flag, flags.value()))
-        q.radii.push_back(int(parse_count(flag, r, 1, uint32_t(common::kMaxRadius))));
+      for (const std::string& r : split_list(flag, flags.value())) {
+        q.radii.push_back(int(parse_count(flag, r, 1, 1000000)));
+        // Each tabled family's schema decides the range.
+        for (const filters::Family* family : filters::registry().families())
+          if (!family->quality_baseline.empty())
+            check_step({family->name, family->quality_baseline, {{"radius", r}}, ""});
+      }
     } else if (flag == "--markdown") {
       q.markdown = flags.value();
       check_writable(flag, *q.markdown);

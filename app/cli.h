@@ -2,6 +2,7 @@
 // Command-line parsing. Any problem throws UsageError, which main() turns into one line and
 // exit code 2.
 #include "bench/bench.h"
+#include "filters/chain.h"
 #include "runtime/headless_runner.h"
 #include "window_app.h"
 
@@ -42,10 +43,10 @@ struct MethodsOptions {
   bool json = false;
 };
 
-// `filterlab filter`: one image file through one blur method.
+// `filterlab filter`: one image file through one method of one family.
 struct FilterOptions {
   std::filesystem::path input, output;
-  std::string spec;  // the chain step the flags spell, e.g. "gaussian.frag.full2d:radius=3"
+  filters::FilterStep step;  // what --filter, --method, --param and the shorthands spell
   bool raw = false;
 };
 
@@ -86,7 +87,10 @@ struct CliOptions {
 
 // args excludes argv[0]. exe_dir locates the SPIR-V next to the binary by default.
 CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir);
-std::string usage_text();
+std::string usage_text();  // the options, then every family with its methods and parameters
+std::string usage_body();  // the options alone
+// Every family, its methods and its parameters, from the registry (`filterlab filters`, --help).
+std::string families_text();
 
 // Value parsers, exposed for tests.
 VkExtent2D parse_size(const std::string& text);

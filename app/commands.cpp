@@ -3,7 +3,7 @@
 #include "bench/bench.h"
 #include "bench/report.h"
 #include "filters/apply.h"
-#include "filters/blur_filter.h"
+#include "filters/precision.h"
 #include "common/metrics.h"
 #include "common/reference.h"
 #include "io/image_files.h"
@@ -90,56 +90,84 @@ void check_fits_device(const std::filesystem::path& path, const io::ImageHeader&
 
 }  // namespace
 
+namespace {
+
+// The limits of a support, as text: "radius 1..16" (the lower end from the schema).
+std::string limits_text(const filters::Family& family, const filters::Support& support) {
+  std::string out;
+  for (const auto& [name, largest] : support.limits) {
+    const filters::Param* p = family.param(name);
+    out += (out.empty() ? "" : ", ") + name + " " + std::to_string(int(p ? p->min : 0)) + ".." +
+           std::to_string(int(largest));
+  }
+  return out.empty() ? "-" : out;
+}
+
+// A method's step at its family's defaults, in one precision where the family has one.
+filters::ResolvedStep default_step(const filters::Family& family, const filters::Method& method,
+                                   const char* precision) {
+  filters::FilterStep step{family.name, method.name, {}, family.name + "." + method.name};
+  if (family.param("precision")) step.set("precision", precision);
+  return filters::resolve(step);
+}
+
+}  // namespace
+
 int list_methods(const CliOptions& options) {
   vk::Context ctx = make_context(options.gpu);
   using nlohmann::json;
   json list = json::array();
-  list.push_back({{"filter", "copy"},
-                  {"method", "copy"},
-                  {"stage", "compute"},
-                  {"exact", true},
-                  {"available", true},
-                  {"description", "one fetch and one store per pixel: the memory floor"},
-                  {"fetches_per_pixel", 1}});
   if (!options.methods.json)
-    std::printf("%-38s %-9s %-6s %-10s %s\n", "method", "stage", "exact", "radius", "availability");
-  for (const filters::BlurMethod& m : filters::blur_methods()) {
-    filters::BlurSettings settings;
-    settings.method = &m;
-    const filters::MethodSupport fp16 = m.support(ctx, settings);
-    settings.precision = filters::Precision::Fp32;
-    const filters::MethodSupport fp32 = m.support(ctx, settings);
-    json cost = json::object();
-    for (int r : kCostRadii) {
-      const filters::MethodCost c = m.cost(r);
-      cost[std::to_string(r)] = {
-          {"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
+    std::printf("%-40s %-9s %-6s %-14s %s\n", "method", "stage", "exact", "limits here", "availability");
+  for (const filters::Family* family : filters::registry().families())
+    for (const filters::Method& m : family->methods) {
+      const filters::ResolvedStep fp16 = default_step(*family, m, "fp16"), fp32 = default_step(*family, m, "fp32");
+      const filters::Support s16 = filters::device_support(fp16, ctx), s32 = filters::device_support(fp32, ctx);
+      json limits = json::object();
+      for (const auto& [name, largest] : s16.limits) limits[name] = largest;
+      json entry = {{"filter", family->name},
+                    {"method", m.name},
+                    {"stage", filters::stage_name(m.stage)},
+                    {"exact", m.exact},
+                    {"passes", m.passes},
+                    {"available", s16.available()},
+                    {"limits", limits},
+                    {"description", m.description}};
+      if (family->param("radius")) {
+        // The radius limit also as its own fields: what a table of radii needs.
+        entry["min_radius"] = int(family->param("radius")->min);
+        entry["max_radius"] = s16.available() ? int(s16.limits.count("radius") ? s16.limits.at("radius")
+                                                                                : family->param("radius")->max)
+                                              : 0;
+        entry["max_radius_fp32"] = s32.available() ? int(s32.limits.count("radius") ? s32.limits.at("radius")
+                                                                                    : family->param("radius")->max)
+                                                   : 0;
+        json cost = json::object();
+        for (int r : kCostRadii) {
+          filters::FilterStep step{family->name, m.name, {{"radius", std::to_string(r)}}, ""};
+          const filters::MethodCost c = m.cost(filters::resolve(step).params);
+          cost[std::to_string(r)] = {
+              {"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
+        }
+        entry["cost_per_pixel_by_radius"] = cost;
+      }
+      entry["fetches_per_pixel"] = m.cost ? m.cost(fp16.params).fetches : 0.0;
+      json takes = json::array();
+      for (const filters::Param& p : family->params)
+        if (p.takes(m.name)) takes.push_back(p.name);
+      entry["params"] = takes;
+      if (!s16.available()) entry["reason"] = s16.reason;
+      if (!s32.available()) entry["reason_fp32"] = s32.reason;
+      list.push_back(entry);
+      if (!options.methods.json) {
+        const char* availability = !s16.available()  ? s16.reason.c_str()
+                                   : s32.available() ? "available"
+                                                     : "available for fp16 images only";
+        std::printf("%-40s %-9s %-6s %-14s %s\n", (family->name + "." + m.name).c_str(),
+                    filters::stage_name(m.stage), m.exact ? "yes" : "no",
+                    s16.available() ? limits_text(*family, s16).c_str() : "-", availability);
+      }
     }
-    json entry = {{"filter", "gaussian"},
-                  {"method", m.name},
-                  {"stage", m.stage},
-                  {"exact", m.exact},
-                  {"passes", m.passes},
-                  {"available", fp16.available()},
-                  {"min_radius", 1},
-                  {"max_radius", fp16.available() ? fp16.max_radius : 0},
-                  {"max_radius_fp32", fp32.available() ? fp32.max_radius : 0},
-                  {"takes_roi", m.takes_roi},
-                  {"description", m.description},
-                  {"fetches_per_pixel", m.cost(common::KernelSpec{}.radius).fetches},
-                  {"cost_per_pixel_by_radius", cost}};
-    if (!fp16.available()) entry["reason"] = fp16.reason;
-    if (!fp32.available()) entry["reason_fp32"] = fp32.reason;
-    list.push_back(entry);
-    if (!options.methods.json) {
-      const std::string radius = fp16.available() ? "1.." + std::to_string(fp16.max_radius) : "-";
-      const char* availability = !fp16.available()  ? fp16.reason.c_str()
-                                 : fp32.available() ? "available"
-                                                    : "available for fp16 images only";
-      std::printf("%-38s %-9s %-6s %-10s %s\n", (std::string("gaussian.") + m.name).c_str(), m.stage,
-                  m.exact ? "yes" : "no", radius.c_str(), availability);
-    }
-  }
   if (options.methods.json) {
     json out = {{"device", ctx.report().name}, {"methods", list}};
     std::cout << out.dump(2) << "\n";
@@ -151,15 +179,18 @@ int filter_file(const CliOptions& options) {
   const FilterOptions& f = options.filter;
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
   const io::ImageHeader header = checked_header(f.input);
-  const filters::FilterStep step = filters::parse_chain(f.spec).at(0);
-  const filters::BlurSettings settings = filters::parse_blur_settings(step);
-  for (const auto& [flag, roi] :
-       {std::pair{"--src-roi", settings.src_roi}, std::pair{"--dst-roi", settings.dst_roi}})
-    if (roi && !roi->fits_in(header.width, header.height))
-      throw UsageError(std::string(flag) + " leaves the " + size_text(header) + " image");
+  const filters::ResolvedStep step = filters::resolve(f.step);
+  for (const filters::Param& p : step.family->params)
+    if (const std::optional<common::Roi> roi = p.type == filters::ParamType::Region ? step.params.region(p.name)
+                                                                                     : std::nullopt;
+        roi && !roi->fits_in(header.width, header.height))
+      throw UsageError(p.name + " " + common::roi_text(*roi) + " leaves the " + size_text(header) + " image");
+  const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
+                                                          : VK_FORMAT_R32G32B32A32_SFLOAT;
 
   vk::Context ctx = make_context(options.gpu);
-  check_fits_device(f.input, header, ctx, vk::format_texel_size(settings.format()));
+  check_fits_device(f.input, header, ctx, vk::format_texel_size(format));
+  filters::check_support(step, ctx);
   io::ImageF input;
   try {
     input = io::read_image_file(f.input, encoding);
@@ -167,10 +198,10 @@ int filter_file(const CliOptions& options) {
     throw UsageError(e.what());  // a corrupt input is bad input: exit 2
   }
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
-  const io::ImageF output = filters::apply_filter(ctx, shaders, input, step, settings.format());
+  const io::ImageF output = filters::apply_filter(ctx, shaders, input, f.step, format);
   io::write_image_file(f.output, output, encoding);
-  std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(), f.spec.c_str(),
-              output.width, output.height);
+  std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(),
+              filters::step_spec(f.step).c_str(), output.width, output.height);
   return validation_exit_code(ctx);
 }
 
@@ -216,74 +247,73 @@ int quality_tables(const CliOptions& options) {
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   using nlohmann::json;
-  json rows = json::array();
-  std::string table = "| method | exact |";
-  std::string rule = "| --- | --- |";
-  for (int r : q.radii) {
-    const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
-    table += " MSE " + k + " | SSIM " + k + " |";
-    rule += " --- | --- |";
-  }
-  table += "\n" + rule + "\n";
-  std::map<int, io::ImageF> baseline;
-  auto filtered = [&](const std::string& method, int r, const char* precision) {
-    const filters::FilterStep step =
-        filters::parse_chain("gaussian." + method + ":radius=" + std::to_string(r) +
-                             ":precision=" + precision)
-            .at(0);
-    return filters::apply_filter(ctx, shaders, image, step);
-  };
-  for (int r : q.radii) baseline[r] = filtered("frag.full2d", r, "fp32");
-  for (const filters::BlurMethod& m : filters::blur_methods()) {
-    // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
-    filters::BlurSettings settings;
-    settings.method = &m;
-    settings.precision = filters::Precision::Fp32;
-    const bool fp32_served = m.support(ctx, settings).available();
-    settings.precision = filters::Precision::Fp16;
-    const bool fp16_only = !fp32_served && m.support(ctx, settings).available();
-    // Served in neither: the fp16 attempt records the reason that is not about the precision.
-    const char* precision = fp32_served ? "fp32" : "fp16";
-    const std::string label = std::string(m.name) + (fp16_only ? " (fp16)" : "");
-    std::string line = "| " + label + " | " + (m.exact ? "yes" : "no") + " |";
-    json row = {{"method", m.name},
-                {"exact", m.exact},
-                {"stage", m.stage},
-                {"precision", precision},
-                {"by_radius", json::object()}};
+  json tables = json::array();
+  std::string text;
+  for (const filters::Family* family : filters::registry().families()) {
+    if (family->quality_baseline.empty()) continue;
+    json rows = json::array();
+    std::string table = "| method | exact |";
+    std::string rule = "| --- | --- |";
     for (int r : q.radii) {
-      io::ImageF out;
-      try {
-        out = filtered(m.name, r, precision);
-      } catch (const filters::ChainError& e) {
-        line += " n/a | n/a |";
-        row["by_radius"][std::to_string(r)] = {{"skipped", e.what()}};
-        continue;
-      }
-      // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
-      const common::ImageMetrics m = common::image_metrics(out, baseline[r], 3);
-      const double mse = m.mse, ssim = m.ssim.value_or(std::nan(""));
-      char cell[64];
-      std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
-      line += cell;
-      row["by_radius"][std::to_string(r)] = {{"mse", mse}, {"ssim", ssim}};
+      const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
+      table += " MSE " + k + " | SSIM " + k + " |";
+      rule += " --- | --- |";
     }
-    table += line + "\n";
-    rows.push_back(row);
+    table += "\n" + rule + "\n";
+    auto filtered = [&](const std::string& method, int r, const char* precision) {
+      const filters::FilterStep step{family->name, method,
+                                     {{"radius", std::to_string(r)}, {"precision", precision}}, ""};
+      return filters::apply_filter(ctx, shaders, image, step);
+    };
+    std::map<int, io::ImageF> baseline;
+    for (int r : q.radii) baseline[r] = filtered(family->quality_baseline, r, "fp32");
+    for (const filters::Method& m : family->methods) {
+      // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
+      const bool fp32_served = filters::device_support(default_step(*family, m, "fp32"), ctx).available();
+      const bool fp16_only =
+          !fp32_served && filters::device_support(default_step(*family, m, "fp16"), ctx).available();
+      // Served in neither: the fp16 attempt records the reason that is not about the precision.
+      const char* precision = fp32_served ? "fp32" : "fp16";
+      const std::string label = m.name + (fp16_only ? " (fp16)" : "");
+      std::string line = "| " + label + " | " + (m.exact ? "yes" : "no") + " |";
+      json row = {{"method", m.name},
+                  {"exact", m.exact},
+                  {"stage", filters::stage_name(m.stage)},
+                  {"precision", precision},
+                  {"by_radius", json::object()}};
+      for (int r : q.radii) {
+        io::ImageF out;
+        try {
+          out = filtered(m.name, r, precision);
+        } catch (const filters::ChainError& e) {
+          line += " n/a | n/a |";
+          row["by_radius"][std::to_string(r)] = {{"skipped", e.what()}};
+          continue;
+        }
+        // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
+        const common::ImageMetrics metrics = common::image_metrics(out, baseline[r], 3);
+        const double mse = metrics.mse, ssim = metrics.ssim.value_or(std::nan(""));
+        char cell[64];
+        std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
+        line += cell;
+        row["by_radius"][std::to_string(r)] = {{"mse", mse}, {"ssim", ssim}};
+      }
+      table += line + "\n";
+      rows.push_back(row);
+    }
+    text += "### " + family->name + "\n\nEvery method against " + family->quality_baseline +
+            " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
+            ", 8-bit sRGB values / 255, fp32 filtering where the method serves it, default parameters), device " +
+            ctx.report().name + ".\n\n" + table + "\n";
+    tables.push_back({{"filter", family->name}, {"baseline", family->quality_baseline}, {"methods", rows}});
   }
-  const std::string header = "Every method against frag.full2d on the tonemapped scene (" +
-                             std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
-                             ", 8-bit sRGB values / 255, fp32 filtering where the method serves it, "
-                             "Gaussian kernel with the ideal sigma), device " +
-                             ctx.report().name + ".\n\n";
-  std::cout << header << table;
-  if (q.markdown) write_text(*q.markdown, header + table);
+  std::cout << text;
+  if (q.markdown) write_text(*q.markdown, text);
   if (q.json) {
     json out = {{"device", ctx.report().name},
                 {"size", {q.size.width, q.size.height}},
-                {"baseline", "frag.full2d"},
                 {"image", "tonemapped scene, 8-bit sRGB values / 255"},
-                {"methods", rows}};
+                {"tables", tables}};
     write_text(*q.json, out.dump(2) + "\n");
   }
   return validation_exit_code(ctx);

@@ -110,10 +110,7 @@ int main(int argc, char** argv) {
     switch (options.command) {
       case app::Command::Help: std::cout << app::usage_text(); return 0;
       case app::Command::Version: std::cout << "filterlab 0.1.0\n"; return 0;
-      case app::Command::ListFilters:
-        for (const auto& f : filters::available_filters())
-          std::cout << f.name << "  methods: " << f.methods << "  " << f.description << "\n";
-        return 0;
+      case app::Command::ListFilters: std::cout << app::families_text(); return 0;
       case app::Command::Info: return print_info(options);
       case app::Command::Run: return run(options);
       case app::Command::Methods: return app::list_methods(options);

@@ -35,14 +35,13 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   WindowGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, state.scene);
   out.scene->add_to(graph);
-  out.output_a = runtime::add_chain(graph, env, passes::ScenePass::kColor, config.chain_a.enabled_steps(),
-                                     "", out.filters);
+  const filters::FilterInputs inputs = runtime::scene_inputs(*out.scene);
+  out.output_a = filters::add_chain(graph, env, inputs, config.chain_a.enabled_steps(), "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->add_to(graph, out.output_a);
 
   if (config.compare) {
-    out.output_b = runtime::add_chain(graph, env, passes::ScenePass::kColor, config.chain_b.enabled_steps(),
-                                       "b.", out.filters);
+    out.output_b = filters::add_chain(graph, env, inputs, config.chain_b.enabled_steps(), "b.", out.filters);
     out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");

@@ -667,10 +667,13 @@ def run_peers(options, checkpoint=lambda result, skipped: None):
 
 def base_case(filter_name, method, width, height, precision, radius, sigma, kernel):
     """Every field filterlab's bench writes per case (renderer/bench/bench.cpp write_bench_json)."""
-    return {"filter": filter_name, "method": method, "stage": "cuda", "exact": True, "radius": radius,
-            "sigma": sigma, "kernel": kernel, "width": width, "height": height, "precision": precision,
-            "median_us": 0.0, "p5_us": 0.0, "p95_us": 0.0, "min_us": 0.0, "max_us": 0.0, "frames": 0,
-            "gpixels_per_s": 0.0, "copy_ratio": 0.0, "fetches_per_pixel": 0.0,
+    params = f"radius={radius}:kernel={kernel}:precision={precision}" if filter_name != "copy" else \
+        f"precision={precision}"
+    return {"filter": filter_name, "method": method, "stage": "cuda", "exact": True, "params": params,
+            "radius": radius, "sigma": sigma, "kernel": kernel, "width": width, "height": height,
+            "precision": precision, "median_us": 0.0, "p5_us": 0.0, "p95_us": 0.0, "min_us": 0.0, "max_us": 0.0,
+            "frames": 0, "gpixels_per_s": 0.0, "copy_ratio": 0.0, "floor": filter_name == "copy",
+            "fetches_per_pixel": 0.0,
             "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
             "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
@@ -765,6 +768,9 @@ def make_document(options, device, cases, skipped, reference_where):
         "warmup": options.warmup,
         "warmup_ms": options.warmup_ms,
         "inputs": options.inputs,
+        "filter": "gaussian",
+        "sweeps": {"radius": sorted({c["radius"] for c in cases if c["filter"] != "copy"})},
+        "params": {"kernel": options.kernel},
         "kernel": options.kernel,
         "sigma": "ideal sigma for r (epsilon 1/255, kernel.cpp)" if options.sigma is None else options.sigma,
         "border": "clamp-to-edge (torch: replicate padding; cupy: mode='nearest')",

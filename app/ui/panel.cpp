@@ -1,6 +1,6 @@
 #include "ui/panel.h"
 
-#include "filters/blur_filter.h"
+#include "filters/chain.h"
 
 #include <imgui.h>
 
@@ -13,80 +13,114 @@ namespace filterlab::app {
 
 namespace {
 
-constexpr const char* kPrecisions[] = {"fp16", "fp32"};
-constexpr const char* kKernels[] = {"gaussian", "box", "binomial"};
-
-std::string param(const filters::FilterStep& step, const char* key, const std::string& fallback) {
-  auto it = step.params.find(key);
-  return it == step.params.end() ? fallback : it->second;
-}
-
-// A combo over fixed names, editing a string parameter. Returns true on change.
-bool combo_param(const char* label, filters::FilterStep& step, const char* key, const char* const* names,
-                 size_t count) {
-  const std::string current = param(step, key, names[0]);
-  bool changed = false;
-  if (ImGui::BeginCombo(label, current.c_str())) {
-    for (size_t i = 0; i < count; ++i)
-      if (ImGui::Selectable(names[i], current == names[i])) {
-        step.params[key] = names[i];
-        changed = true;
-      }
-    ImGui::EndCombo();
+// Why the device cannot run `step` (its method, or a parameter beyond the method's limit here), or
+// empty. Schema errors say why too.
+std::string refusal(const filters::FilterStep& step, const vk::Context& ctx) {
+  try {
+    filters::check_support(filters::resolve(step), ctx);
+  } catch (const std::exception& e) {
+    return e.what();
   }
-  return changed;
+  return {};
 }
 
-// Method selector: every blur method, those this device cannot run (at this radius) greyed out
-// with the reason as a tooltip.
-bool method_combo(filters::FilterStep& step, const vk::Context& ctx) {
+// Method selector: every method of the family, those this device cannot run (with these
+// parameters) greyed out with the reason as a tooltip.
+bool method_combo(filters::FilterStep& step, const filters::Family& family, const vk::Context& ctx) {
+  const std::string current = step.method.empty() ? family.default_method : step.method;
   bool changed = false;
-  if (!ImGui::BeginCombo("method", step.method.c_str())) return false;
-  for (const filters::BlurMethod& m : filters::blur_methods()) {
+  if (!ImGui::BeginCombo("method", current.c_str())) return false;
+  for (const filters::Method& m : family.methods) {
     filters::FilterStep probe = step;
     probe.method = m.name;
-    std::string reason;
-    try {
-      const filters::BlurSettings settings = filters::parse_blur_settings(probe);
-      const filters::MethodSupport support = m.support(ctx, settings);
-      if (!support.available()) reason = support.reason;
-      else if (settings.kernel.radius > support.max_radius)
-        reason = "serves radius up to " + std::to_string(support.max_radius) + " on this device";
-    } catch (const std::exception& e) {
-      reason = e.what();
-    }
-    const std::string label = std::string(m.name) + "  (" + m.stage + (m.exact ? "" : ", approximate") + ")";
-    if (ImGui::Selectable(label.c_str(), step.method == m.name,
-                          reason.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
+    const std::string reason = refusal(probe, ctx);
+    const std::string label = m.name + "  (" + filters::stage_name(m.stage) + (m.exact ? "" : ", approximate") + ")";
+    if (ImGui::Selectable(label.c_str(), current == m.name, reason.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
       step.method = m.name;
       changed = true;
     }
     if (!reason.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", reason.c_str());
-    else if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.description);
+    else if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.description.c_str());
   }
   ImGui::EndCombo();
   return changed;
 }
 
-bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
+// One widget per parameter, made from the schema: integers and numbers as sliders or drags over
+// their range (an integer's up to what the method serves here), choices as combos, regions as text.
+// A derived default shows as such until the parameter is set.
+bool edit_param(filters::FilterStep& step, const filters::Param& p, const filters::ResolvedStep& resolved,
+                const filters::Support& support) {
+  const std::string* raw = step.find(p.name);
   bool changed = false;
-  if (step.filter == "gaussian") {
-    changed |= method_combo(step, ctx);
-    int radius = std::atoi(param(step, "radius", "1").c_str());
-    if (ImGui::SliderInt("radius", &radius, 1, common::kMaxRadius)) {
-      step.params["radius"] = std::to_string(radius);
-      changed = true;
+  auto set = [&](const std::string& text) {
+    step.set(p.name, text);
+    changed = true;
+  };
+  switch (p.type) {
+    case filters::ParamType::Integer: {
+      int value = resolved.params.integer(p.name);
+      const auto limit = support.limits.find(p.name);
+      const int max = int(limit != support.limits.end() ? std::min(limit->second, p.max) : p.max);
+      if (ImGui::SliderInt(p.name.c_str(), &value, int(p.min), max)) set(std::to_string(value));
+      break;
     }
-    float sigma = step.params.count("sigma") ? std::strtof(step.params["sigma"].c_str(), nullptr) : 0.0f;
-    if (ImGui::DragFloat("sigma", &sigma, 0.02f, 0.0f, 64.0f, sigma > 0 ? "%.3f" : "ideal")) {
-      if (sigma > 0) step.params["sigma"] = std::to_string(sigma);
-      else step.params.erase("sigma");
-      changed = true;
+    case filters::ParamType::Number: {
+      // 0 (the left end) stands for the derived default.
+      float value = raw ? float(resolved.params.number(p.name)) : 0.0f;
+      const std::string shown = raw ? "%.3f" : p.derived ? "default: " + p.derived_text : "%.3f";
+      if (ImGui::DragFloat(p.name.c_str(), &value, 0.02f, 0.0f, float(p.max), shown.c_str(),
+                           p.log_scale ? ImGuiSliderFlags_Logarithmic : 0)) {
+        if (value >= p.min) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%g", value);
+          set(text);
+        } else if (p.derived) {
+          step.erase(p.name);
+          changed = true;
+        }
+      }
+      break;
     }
-    changed |= combo_param("kernel", step, "kernel", kKernels, 3);
+    case filters::ParamType::Choice: {
+      const std::string current = resolved.params.choice(p.name);
+      if (ImGui::BeginCombo(p.name.c_str(), current.c_str())) {
+        for (const std::string& choice : p.choices)
+          if (ImGui::Selectable(choice.c_str(), choice == current)) set(choice);
+        ImGui::EndCombo();
+      }
+      break;
+    }
+    case filters::ParamType::Region: {
+      char text[64] = {};
+      if (raw) std::snprintf(text, sizeof text, "%s", raw->c_str());
+      if (ImGui::InputText(p.name.c_str(), text, sizeof text, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        if (text[0]) set(text);
+        else step.erase(p.name), changed = true;
+      }
+      break;
+    }
   }
-  changed |= combo_param("precision", step, "precision", kPrecisions, 2);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (%s)", p.help.c_str(), p.range_text().c_str());
+  return changed;
+}
+
+bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
+  const filters::Family* family = filters::registry().find(step.filter);
+  if (!family) return false;
+  bool changed = false;
+  if (family->methods.size() > 1) changed |= method_combo(step, *family, ctx);
+  filters::ResolvedStep resolved;
+  try {
+    resolved = filters::resolve(step);
+  } catch (const std::exception& e) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+    return changed;
+  }
+  const filters::Support support = filters::device_support(resolved, ctx);
+  for (const filters::Param& p : family->params)
+    if (p.takes(resolved.method->name)) changed |= edit_param(step, p, resolved, support);
   return changed;
 }
 
@@ -125,15 +159,12 @@ bool edit_chain(const char* id, ChainConfig& chain, const vk::Context& ctx) {
     }
   }
   if (ImGui::BeginCombo("add", "add a filter...")) {
-    for (const filters::FilterInfo& f : filters::available_filters())
-      if (ImGui::Selectable(f.name.c_str())) {
+    for (const filters::Family* f : filters::registry().families())
+      if (ImGui::Selectable(f->name.c_str())) {
         filters::FilterStep step;
-        step.filter = f.name;
-        if (f.name == "gaussian") {
-          step.method = "comp.separable_shared";
-          step.params["radius"] = "4";
-        }
-        step.text = f.name;
+        step.filter = f->name;
+        step.method = f->default_method.empty() ? f->methods.front().name : f->default_method;
+        step.text = f->name;
         chain.entries.push_back({step, true});
         changed = true;
       }
@@ -286,6 +317,15 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     ImGui::Checkbox("animate objects", &state.scene.animate_objects);
     ImGui::SameLine();
     ImGui::Checkbox("jitter", &state.scene.jitter);
+    ImGui::SameLine();
+    int length = int(state.scene.jitter_length);
+    ImGui::RadioButton("8", &length, 8);
+    ImGui::SameLine();
+    ImGui::RadioButton("16", &length, 16);
+    state.scene.jitter_length = uint32_t(length);
+    // A cut at the frame shown next: the camera jumps, and temporal filters drop their history.
+    if (ImGui::Button("camera cut")) state.scene.camera_cuts.push_back(state.animation_frame + 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("jump to another view; the camera input's history is invalid there");
     ImGui::SliderAngle("yaw", &state.scene.camera_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("pitch", &state.scene.camera_pitch, -30.0f, 60.0f);
     ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f",

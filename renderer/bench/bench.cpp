@@ -1,7 +1,8 @@
 #include "bench/bench.h"
 
-#include "filters/blur_filter.h"
+#include "filters/precision.h"
 #include "common/metrics.h"
+#include "passes/camera_feed.h"
 #include "common/reference.h"
 #include "graph/executor.h"
 #include "runtime/capture.h"
@@ -33,18 +34,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const char* precision_name(filters::Precision p) {
-  return p == filters::Precision::Fp32 ? "fp32" : "fp16";
-}
-VkFormat precision_format(filters::Precision p) {
-  return p == filters::Precision::Fp32 ? VK_FORMAT_R32G32B32A32_SFLOAT : VK_FORMAT_R16G16B16A16_SFLOAT;
-}
-
 // fp16 inputs are rounded on the CPU first, so the reference sees exactly what the GPU reads and the
 // error columns measure the method, not the input's quantization.
-io::ImageF input_image(VkExtent2D size, filters::Precision precision, uint32_t seed) {
+io::ImageF input_image(VkExtent2D size, const std::string& precision, uint32_t seed) {
   io::ImageF image = common::random_image(size.width, size.height, 4, seed);
-  if (precision == filters::Precision::Fp16)
+  if (precision == "fp16")
     for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
   return image;
 }
@@ -59,12 +53,14 @@ struct Timed {
 // One graph per input, each with its own resident input and output images, recorded in turn: frame f
 // runs instance f mod K, so consecutive frames never find their data in the caches.
 Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
-                  const std::vector<io::ImageF>& inputs, VkFormat format, const filters::FilterStep& step,
+                  const std::vector<io::ImageF>& inputs, VkFormat format, const filters::ResolvedStep& step,
                   const BenchOptions& options) {
-  // A library that never watches files: the filter builds its pipelines in it, so they can be listed.
+  // A library that never watches files: the filter builds its pipelines in it, so they can be listed,
+  // and the instances share them.
   vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
-  std::unique_ptr<filters::Filter> filter = filters::make_filter(step, env);
+  std::unique_ptr<filters::Filter> filter = filters::build_filter(step, env);
+  static const passes::CameraFeed still_camera;  // the inputs are still images
   struct Instance {
     graph::RenderGraph graph;
     std::unique_ptr<passes::UploadPass> upload;
@@ -78,7 +74,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
     instance->upload =
         std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
-    instance->output = filter->add_to(instance->graph, "input", step.filter);
+    instance->output =
+        filter->add_to(instance->graph, filters::FilterInputs{"input", {}, {}, &still_camera}, step.family->name);
     instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
     instance->executor->prepare(instance->graph, {instance->output}, size);
     instances.push_back(std::move(instance));
@@ -172,12 +169,27 @@ io::ImageF top_left(const io::ImageF& image, uint32_t side) {
   return out;
 }
 
+// A case's parameters in a file name ("radius=2:kernel=box:precision=fp16" -> "r2_kernel-box"); the
+// precision is named on its own.
+std::string file_name_part(const std::string& params) {
+  std::string out;
+  std::istringstream items(params);
+  for (std::string item; std::getline(items, item, ':');) {
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "precision") continue;
+    out += (out.empty() ? "" : "_") + (key == "radius" ? "r" + value : key + "-" + value);
+  }
+  return out;
+}
+
 // The corner holds two image borders, where clamp-to-edge mistakes would show.
 void write_captures(CaseResult& c, const io::ImageF& output, const common::ImageD& reference,
                     const std::filesystem::path& dir) {
   constexpr uint32_t kSide = 128;
   constexpr double kGain = 256;  // an error of 1/256 of the range is white
-  const std::string stem = c.method + "_r" + std::to_string(c.radius) + "_" + std::to_string(c.size.width) +
+  const std::string params = file_name_part(c.params);
+  const std::string stem = c.method + (params.empty() ? "" : "_" + params) + "_" + std::to_string(c.size.width) +
                            "x" + std::to_string(c.size.height) + "_" + c.precision;
   const io::ImageF shown = top_left(output, kSide), expected = top_left(to_float(reference), kSide);
   io::ImageF opaque = shown;  // the random inputs have random alpha: show colour only
@@ -194,33 +206,82 @@ std::string size_text(VkExtent2D s) {
 
 }  // namespace
 
+namespace {
+
+// Every point of the sweeps' product, each with the fixed parameters.
+std::vector<std::vector<filters::RawParam>> sweep_points(const BenchOptions& options) {
+  std::vector<std::vector<filters::RawParam>> points = {options.params};
+  for (const Sweep& sweep : options.sweeps) {
+    std::vector<std::vector<filters::RawParam>> next;
+    for (const auto& point : points)
+      for (const std::string& value : sweep.values) {
+        next.push_back(point);
+        next.back().emplace_back(sweep.param, value);
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+filters::FilterStep make_step(const filters::Family& family, const filters::Method& method,
+                              std::vector<filters::RawParam> params, const std::string& precision) {
+  filters::FilterStep step;
+  step.filter = family.name;
+  step.method = method.name;
+  step.params = std::move(params);
+  if (family.param("precision")) step.set("precision", precision);
+  step.text = filters::step_spec(step);
+  return step;
+}
+
+// The case's fields that every family may not have, filled where it has them.
+void describe(CaseResult& c, const filters::ResolvedStep& step) {
+  c.filter = step.family->name;
+  c.method = step.method->name;
+  c.stage = filters::stage_name(step.method->stage);
+  c.exact = step.method->exact;
+  c.params = step.params.spec();
+  if (step.family->param("radius")) c.radius = step.params.integer("radius");
+  if (step.family->param("kernel")) c.kernel = step.params.choice("kernel");
+  if (step.family->param("sigma") && c.kernel == "gaussian") c.sigma = step.params.number("sigma");
+}
+
+}  // namespace
+
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress) {
-  std::vector<const filters::BlurMethod*> methods;
+  // Every step is checked against its family's schema before any GPU work: bad input is exit 2.
+  const filters::Family* family = filters::registry().find(options.filter);
+  if (!family)
+    throw filters::ChainError("unknown filter '" + options.filter + "' (available: " + filters::registry().names() +
+                              ")");
+  const filters::Family& floor_family = *filters::registry().find("copy");
+  std::vector<const filters::Method*> methods;
   if (options.methods.empty())
-    for (const filters::BlurMethod& m : filters::blur_methods()) methods.push_back(&m);
+    for (const filters::Method& m : family->methods) methods.push_back(&m);
   for (const std::string& name : options.methods) {
-    const filters::BlurMethod* m = filters::find_blur_method(name);
-    if (!m) {
-      std::string names;
-      for (const filters::BlurMethod& b : filters::blur_methods()) names += " " + std::string(b.name);
-      throw filters::ChainError("unknown method '" + name + "' (methods:" + names + ")");
-    }
+    const filters::Method* m = family->find(name);
+    if (!m)
+      throw filters::ChainError("unknown method '" + name + "' for " + family->name + " (methods: " +
+                                family->method_names() + ")");
     methods.push_back(m);
   }
+  const std::vector<std::vector<filters::RawParam>> points = sweep_points(options);
+  for (const std::string& precision : options.precisions)
+    for (const filters::Method* m : methods)
+      for (const auto& point : points) filters::resolve(make_step(*family, *m, point, precision));
 
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
   context_options.compute_derivatives = true;
-  context_options.pipeline_statistics =
-      true;  // registers and spills beside the times, where the driver tells
+  context_options.pipeline_statistics = true;  // registers and spills beside the times, where the driver tells
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
 
   BenchResult result;
   result.device = ctx.report();
-  const size_t total =
-      options.sizes.size() * options.precisions.size() * (1 + options.radii.size() * methods.size());
+  const size_t total = options.sizes.size() * options.precisions.size() *
+                       (floor_family.methods.size() + points.size() * methods.size());
   size_t index = 0;
   const Clock::time_point start = Clock::now();
   auto report = [&](const std::string& label) {
@@ -232,76 +293,60 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   };
 
   for (const VkExtent2D size : options.sizes)
-    for (const filters::Precision precision : options.precisions) {
-      const VkFormat format = precision_format(precision);
+    for (const std::string& precision : options.precisions) {
+      const VkFormat format = filters::precision_format(precision);
       std::vector<io::ImageF> inputs;
       for (uint32_t i = 0; i < options.inputs; ++i) inputs.push_back(input_image(size, precision, 1000 + i));
-      const std::string suffix = " " + size_text(size) + " " + precision_name(precision);
+      const std::string suffix = " " + size_text(size) + " " + precision;
 
-      report("copy" + suffix);
-      const filters::FilterStep copy_step =
-          filters::parse_chain(std::string("copy:precision=") + precision_name(precision)).at(0);
-      Timed copy = time_filter(ctx, shaders, inputs, format, copy_step, options);
-      CaseResult copy_case;
-      copy_case.filter = "copy";
-      copy_case.method = "copy";
-      copy_case.stage = "compute";
-      copy_case.precision = precision_name(precision);
-      copy_case.size = size;
-      copy_case.gpu_us = copy.gpu_us;
-      copy_case.pass_median_us = copy.pass_median_us;
-      copy_case.pipelines = copy.pipelines;
-      copy_case.cost = {1, 0, 0};
-      copy_case.copy_ratio = 1;
-      if (options.measure_error) {
-        const common::ImageD identity = common::reference_blur(inputs[0], {1.0});
-        copy_case.error = measure_error(copy.output, identity, options.ssim_crop);
-        if (options.captures_dir) write_captures(copy_case, copy.output, identity, *options.captures_dir);
-      }
-      const double copy_median = copy.gpu_us.median;
-      result.cases.push_back(copy_case);
-
-      for (const int radius : options.radii) {
-        std::optional<common::ImageD> reference;  // per radius, shared by the methods
-        for (const filters::BlurMethod* method : methods) {
-          const std::string spec = std::string("gaussian.") + method->name +
-                                   ":radius=" + std::to_string(radius) +
-                                   ":kernel=" + common::kernel_type_name(options.kernel) +
-                                   ":precision=" + precision_name(precision);
-          report(std::string("gaussian.") + method->name + " r=" + std::to_string(radius) + suffix);
-          const filters::FilterStep step = filters::parse_chain(spec).at(0);
-          const filters::BlurSettings settings = filters::parse_blur_settings(step);
-          Timed timed;
-          try {
-            timed = time_filter(ctx, shaders, inputs, format, step, options);
-          } catch (const filters::ChainError& e) {  // unavailable here, or a radius it cannot serve
-            result.skipped.push_back({method->name, radius, size, precision_name(precision), e.what()});
-            continue;
-          }
-          CaseResult c;
-          c.filter = "gaussian";
-          c.method = method->name;
-          c.stage = method->stage;
-          c.exact = method->exact;
-          c.radius = radius;
-          c.sigma =
-              settings.kernel.type == common::KernelType::Gaussian ? settings.kernel.resolved_sigma() : 0.0;
-          c.kernel = common::kernel_type_name(settings.kernel.type);
-          c.precision = precision_name(precision);
-          c.size = size;
-          c.gpu_us = timed.gpu_us;
-          c.pass_median_us = timed.pass_median_us;
-          c.pipelines = timed.pipelines;
-          c.copy_ratio = copy_median > 0 ? timed.gpu_us.median / copy_median : 0;
-          c.cost = method->cost(radius);
-          if (options.measure_error) {
-            if (!reference)
-              reference = common::reference_blur(inputs[0], common::kernel_weights(settings.kernel));
-            c.error = measure_error(timed.output, *reference, options.ssim_crop);
-            if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
-          }
-          result.cases.push_back(c);
+      // One case for each step; `floor` divides the ratios once the copies are measured.
+      auto run_case = [&](const filters::ResolvedStep& step, std::optional<common::ImageD>& reference) {
+        report(step.label() + " " + step.params.spec() + suffix);
+        Timed timed;
+        try {
+          timed = time_filter(ctx, shaders, inputs, format, step, options);
+        } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
+          Skipped skip{step.method->name, step.params.spec(), 0, size, precision, e.what()};
+          if (step.family->param("radius")) skip.radius = step.params.integer("radius");
+          result.skipped.push_back(skip);
+          return;
         }
+        CaseResult c;
+        describe(c, step);
+        c.precision = precision;
+        c.size = size;
+        c.gpu_us = timed.gpu_us;
+        c.pass_median_us = timed.pass_median_us;
+        c.pipelines = timed.pipelines;
+        c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
+        if (options.measure_error) {
+          if (!reference) reference = step.family->reference(inputs[0], step.params);
+          c.error = measure_error(timed.output, *reference, options.ssim_crop);
+          if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
+        }
+        result.cases.push_back(c);
+      };
+
+      // The memory floor: every copy method, on the same inputs, in the same run; the fastest.
+      const size_t first = result.cases.size();
+      for (const filters::Method& m : floor_family.methods) {
+        std::optional<common::ImageD> identity;
+        run_case(filters::resolve(make_step(floor_family, m, {}, precision)), identity);
+      }
+      double floor = 0;
+      for (size_t i = first; i < result.cases.size(); ++i)
+        if (floor == 0 || result.cases[i].gpu_us.median < floor) floor = result.cases[i].gpu_us.median;
+
+      const size_t timed_from = result.cases.size();
+      for (const auto& point : points) {
+        std::optional<common::ImageD> reference;  // per point, shared by the methods
+        for (const filters::Method* method : methods)
+          run_case(filters::resolve(make_step(*family, *method, point, precision)), reference);
+      }
+      for (size_t i = first; i < result.cases.size(); ++i) {
+        CaseResult& c = result.cases[i];
+        c.copy_ratio = floor > 0 ? c.gpu_us.median / floor : 0;
+        c.floor = i < timed_from && c.gpu_us.median == floor;
       }
     }
   for (CaseResult& c : result.cases)
@@ -377,12 +422,17 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; "
       "median, p5 and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of "
-      "warm-up per case; inputs resident (uploaded once) and rotated every frame";
+      "warm-up per case; inputs resident (uploaded once) and rotated every frame; copy_ratio divides by the "
+      "fastest of the copy family's methods at the same size and precision (the case marked floor)";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
   j["warmup_ms"] = options.warmup_ms;
   j["inputs"] = options.inputs;
-  j["kernel"] = common::kernel_type_name(options.kernel);
+  j["filter"] = options.filter;
+  j["sweeps"] = json::object();
+  for (const Sweep& sweep : options.sweeps) j["sweeps"][sweep.param] = sweep.values;
+  j["params"] = json::object();
+  for (const auto& [key, value] : options.params) j["params"][key] = value;
   j["validation"] = options.validation;
   j["validation_messages"] = result.validation_messages;
   j["error_method"] =
@@ -398,6 +448,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"method", c.method},
                   {"stage", c.stage},
                   {"exact", c.exact},
+                  {"params", c.params},
                   {"radius", c.radius},
                   {"sigma", c.sigma},
                   {"kernel", c.kernel},
@@ -412,6 +463,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"frames", c.gpu_us.count},
                   {"gpixels_per_s", c.gpixels_per_s},
                   {"copy_ratio", c.copy_ratio},
+                  {"floor", c.floor},
                   {"fetches_per_pixel", c.cost.fetches},
                   {"shared_reads_per_pixel", c.cost.shared_reads},
                   {"shared_writes_per_pixel", c.cost.shared_writes},
@@ -431,6 +483,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["skipped"] = json::array();
   for (const Skipped& s : result.skipped)
     j["skipped"].push_back({{"method", s.method},
+                            {"params", s.params},
                             {"radius", s.radius},
                             {"width", s.size.width},
                             {"height", s.size.height},
@@ -441,16 +494,16 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
 
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
   std::ostringstream out;
-  out << "filter,method,stage,exact,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
-         "gpixels_per_s,copy_ratio,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,"
+  out << "filter,method,stage,exact,params,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
+         "gpixels_per_s,copy_ratio,floor,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,"
          "mse,ssim\n";
   for (const CaseResult& c : result.cases) {
     char line[512];
     std::snprintf(line, sizeof line,
-                  "%s,%s,%s,%d,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,",
-                  c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.radius, c.sigma,
-                  c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(), c.gpu_us.median,
-                  c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.cost.fetches,
+                  "%s,%s,%s,%d,%s,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,",
+                  c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.params.c_str(), c.radius,
+                  c.sigma, c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(), c.gpu_us.median,
+                  c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.floor ? 1 : 0, c.cost.fetches,
                   c.cost.shared_reads, c.cost.shared_writes);
     out << line;
     if (c.error) {
@@ -470,21 +523,22 @@ std::string format_bench_table(const BenchResult& result) {
   out << d.name << " (" << d.driver_name << ")"
       << (is_cpu_device(d) ? ": a CPU implementation, so these are CPU timings" : "") << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-28s %3s %10s %5s %10s %8s %7s %9s %10s %5s\n", "method", "r", "size",
-                "prec", "median us", "p95 us", "x copy", "fetch/px", "max err", "regs");
+  std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10s %8s %7s %9s %10s %5s\n", "method", "parameters",
+                "size", "prec", "median us", "p95 us", "x floor", "fetch/px", "max err", "regs");
   out << line;
   for (const CaseResult& c : result.cases) {
-    const std::string name = c.filter == "copy" ? "copy (memory floor)" : c.method;
+    const std::string name = c.filter + "." + c.method + (c.floor ? " (floor)" : "");
+    const std::string params = file_name_part(c.params);
     const std::optional<double> regs = registers(c);
-    std::snprintf(line, sizeof line, "%-28s %3d %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(),
-                  c.radius, size_text(c.size).c_str(), c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95,
-                  c.copy_ratio, c.cost.fetches, c.error ? c.error->max_abs : std::nan(""),
-                  regs ? std::to_string(int(*regs)).c_str() : "-");
+    std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(),
+                  params.empty() ? "-" : params.c_str(), size_text(c.size).c_str(), c.precision.c_str(),
+                  c.gpu_us.median, c.gpu_us.p95, c.copy_ratio, c.cost.fetches,
+                  c.error ? c.error->max_abs : std::nan(""), regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
   for (const Skipped& s : result.skipped)
-    out << "skipped " << s.method << " r=" << s.radius << " " << size_text(s.size) << " " << s.precision
-        << ": " << s.reason << "\n";
+    out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
+        << s.reason << "\n";
   return out.str();
 }
 

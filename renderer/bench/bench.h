@@ -1,8 +1,9 @@
 #pragma once
-// `filterlab bench`: every requested method x radius x size x precision, timed on the GPU with
-// rotated resident inputs, beside a plain copy of the same size and format measured in the same
-// run (the memory floor), and checked against the exact CPU reference on one frame.
-#include "filters/blur_filter.h"
+// `filterlab bench`: every requested method of one family x parameter point x size x precision,
+// timed on the GPU with rotated resident inputs, beside the copy family's methods measured in the
+// same run (the fastest of them is the memory floor every ratio divides by), and checked against
+// the family's double-precision CPU reference on one frame.
+#include "filters/chain.h"
 #include "runtime/stats.h"
 #include "vk/context.h"
 #include "vk/pipeline_statistics.h"
@@ -15,13 +16,19 @@
 
 namespace filterlab::bench {
 
+// One swept parameter: `--sweep sigma=4,8,16`, or `--radii 1,2,4` for radius.
+struct Sweep {
+  std::string param;
+  std::vector<std::string> values;
+};
+
 struct BenchOptions {
-  std::vector<std::string>
-      methods;  // empty: every blur method (unavailable ones are skipped with the reason)
-  std::vector<int> radii = {1, 2, 3, 4, 8, 16, 32};
+  std::string filter = "gaussian";    // the family timed
+  std::vector<std::string> methods;   // empty: every method (unavailable ones are skipped with the reason)
+  std::vector<Sweep> sweeps = {{"radius", {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
+  std::vector<filters::RawParam> params;  // fixed for every case (`--param kernel=box`)
   std::vector<VkExtent2D> sizes = {{3840, 2160}};
-  std::vector<filters::Precision> precisions = {filters::Precision::Fp16};
-  common::KernelType kernel = common::KernelType::Gaussian;
+  std::vector<std::string> precisions = {"fp16"};
   uint32_t frames = 100;  // timed frames per case
   uint32_t warmup = 20;   // at least this many warm-up frames per case...
   // ...and at least this long: GPUs idle at low clocks (an H200 at 345 MHz) and take a while to
@@ -51,16 +58,18 @@ struct PipelineReport {
 };
 
 struct CaseResult {
-  std::string filter, method, stage;  // filter "copy" is the memory-floor case
+  std::string filter, method, stage;  // the copy family's cases measure the memory floor
   bool exact = true;
-  int radius = 0;
+  std::string params;  // the case's parameters as a chain step spells them ("radius=8:precision=fp16")
+  int radius = 0;      // where the family has these parameters; 0 and "" where not
   double sigma = 0;
   std::string kernel, precision;
   VkExtent2D size{};
   runtime::Summary gpu_us;  // per frame: the sum of the method's passes
   std::vector<std::pair<std::string, double>> pass_median_us;
   double gpixels_per_s = 0;
-  double copy_ratio = 0;  // median / the copy case's median at the same size and precision
+  double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision
+  bool floor = false;     // this copy is that fastest one
   filters::MethodCost cost;
   std::optional<CaseError> error;
   std::vector<PipelineReport> pipelines;
@@ -69,6 +78,7 @@ struct CaseResult {
 
 struct Skipped {
   std::string method;
+  std::string params;
   int radius = 0;
   VkExtent2D size{};
   std::string precision;  // a method may serve one precision and not the other
@@ -88,7 +98,8 @@ struct BenchResult {
   uint32_t validation_messages = 0;
 };
 
-// Throws filters::ChainError for an unknown method name (a usage error).
+// Throws filters::ChainError for an unknown family, method or parameter (a usage error), before any
+// GPU work.
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options,

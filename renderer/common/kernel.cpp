@@ -10,9 +10,9 @@ namespace filterlab::common {
 namespace {
 
 void check_radius(int radius) {
-  if (radius < 1 || radius > kMaxRadius)
+  if (radius < 1 || radius > kMaxKernelRadius)
     throw std::invalid_argument("kernel radius " + std::to_string(radius) + " is outside [1, " +
-                                std::to_string(kMaxRadius) + "]");
+                                std::to_string(kMaxKernelRadius) + "]");
 }
 
 // Boundary weight w[r] of the normalized Gaussian kernel, written as 1 / sum_i g(i)/g(r) so a tiny

@@ -43,4 +43,9 @@ std::optional<Roi> parse_roi(const std::string& text) {
   return roi;
 }
 
+std::string roi_text(const Roi& r) {
+  return std::to_string(r.width) + "x" + std::to_string(r.height) + "+" + std::to_string(r.x) + "+" +
+         std::to_string(r.y);
+}
+
 }  // namespace filterlab::common

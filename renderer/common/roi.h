@@ -17,5 +17,7 @@ struct Roi {
 
 // `x,y,w,h` or `WxH+X+Y` (X11 geometry, which fits inside a --chain step), with w, h >= 1.
 std::optional<Roi> parse_roi(const std::string& text);
+// As `WxH+X+Y`: the spelling that fits inside a --chain step.
+std::string roi_text(const Roi& roi);
 
 }  // namespace filterlab::common

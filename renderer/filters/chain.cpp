@@ -1,9 +1,28 @@
 #include "filters/chain.h"
 
-#include "filters/blur_filter.h"
-#include "filters/copy_filter.h"
+#include <map>
+#include <sstream>
 
 namespace filterlab::filters {
+
+const std::string* FilterStep::find(const std::string& key) const {
+  for (const auto& [k, v] : params)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+void FilterStep::set(const std::string& key, const std::string& value) {
+  for (auto& [k, v] : params)
+    if (k == key) {
+      v = value;
+      return;
+    }
+  params.emplace_back(key, value);
+}
+
+void FilterStep::erase(const std::string& key) {
+  std::erase_if(params, [&](const RawParam& p) { return p.first == key; });
+}
 
 std::vector<FilterStep> parse_chain(const std::string& spec) {
   std::vector<FilterStep> steps;
@@ -29,7 +48,9 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
       size_t eq = param.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == param.size())
         throw ChainError("parameter '" + param + "' in step '" + text + "' is not key=value");
-      step.params[param.substr(0, eq)] = param.substr(eq + 1);
+      const std::string key = param.substr(0, eq);
+      if (step.find(key)) throw ChainError(key + " is given twice in step '" + text + "'");
+      step.params.emplace_back(key, param.substr(eq + 1));
       colon = next;
     }
     steps.push_back(std::move(step));
@@ -38,43 +59,74 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
   return steps;
 }
 
-const std::vector<FilterInfo>& available_filters() {
-  static const std::vector<FilterInfo> filters = [] {
-    std::string blur_methods_list;
-    for (const BlurMethod& m : blur_methods())
-      blur_methods_list += (blur_methods_list.empty() ? "" : " ") + std::string(m.name);
-    return std::vector<FilterInfo>{
-        {"copy", "(none)",
-         "plain compute copy: the memory floor every filter is compared against; precision (fp16|fp32)"},
-        {"gaussian", blur_methods_list,
-         "linear blur; parameters radius (1..32), sigma (default: ideal for the radius), kernel "
-         "(gaussian|box|binomial), precision (fp16|fp32); comp.tiled also src_roi, dst_roi (x,y,w,h "
-         "or WxH+X+Y) and outside (copy|poison)"},
-    };
-  }();
-  return filters;
+std::string step_spec(const FilterStep& step) {
+  std::string text = step.filter + (step.method.empty() ? "" : "." + step.method);
+  for (const auto& [key, value] : step.params) text += ":" + key + "=" + value;
+  return text;
 }
 
-void check_chain(const std::vector<FilterStep>& steps) {
-  for (const FilterStep& step : steps) {
-    if (step.filter == "gaussian") {
-      parse_blur_settings(step);
-      continue;
+std::string ResolvedStep::label() const {
+  return family->name + "." + method->name;
+}
+
+ResolvedStep resolve(const FilterStep& step, const Registry& registry) {
+  const Family* family = registry.find(step.filter);
+  if (!family)
+    throw ChainError("unknown filter '" + step.filter + "' in --chain (available: " + registry.names() + ")");
+  const std::string method_name = step.method.empty() ? family->default_method : step.method;
+  if (method_name.empty())
+    throw ChainError("filter '" + family->name + "' needs a method: " + family->name + ".<method> (methods: " +
+                     family->method_names() + ")");
+  const Method* method = family->find(method_name);
+  if (!method)
+    throw ChainError("unknown method '" + method_name + "' for " + family->name + " (methods: " +
+                     family->method_names() + ")");
+  return {family, method, parse_params(*family, *method, step.params), step.text};
+}
+
+void check_chain(const std::vector<FilterStep>& steps, const Registry& registry) {
+  for (const FilterStep& step : steps) resolve(step, registry);
+}
+
+Support device_support(const ResolvedStep& step, const vk::Context& device) {
+  return step.method->support ? step.method->support(device, step.params) : Support{};
+}
+
+void check_support(const ResolvedStep& step, const vk::Context& device) {
+  const Support support = device_support(step, device);
+  if (!support.available()) throw ChainError(step.label() + " is not available: " + support.reason);
+  for (const auto& [name, largest] : support.limits) {
+    const double value = step.params.number(name);
+    if (value > largest) {
+      std::ostringstream text;
+      text << step.label() << " serves " << name << " up to " << largest << " on this device, not " << value;
+      throw ChainError(text.str());
     }
-    if (step.filter == "copy") {
-      parse_copy_format(step);
-      continue;
-    }
-    std::string names;
-    for (const FilterInfo& f : available_filters()) names += " " + f.name;
-    throw ChainError("unknown filter '" + step.filter + "' in --chain (available:" + names + ")");
   }
 }
 
-std::unique_ptr<Filter> make_filter(const FilterStep& step, const passes::PassEnv& env) {
-  check_chain({step});
-  if (step.filter == "gaussian") return std::make_unique<BlurFilter>(env, parse_blur_settings(step));
-  return std::make_unique<CopyFilter>(env, parse_copy_format(step));
+std::unique_ptr<Filter> build_filter(const ResolvedStep& step, const passes::PassEnv& env) {
+  check_support(step, env.vk);
+  return step.method->create(FilterEnv{env, step.params});
+}
+
+std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const FilterInputs& inputs,
+                      const std::vector<FilterStep>& steps, const std::string& prefix,
+                      std::vector<std::unique_ptr<Filter>>& built, const Registry& registry) {
+  FilterInputs current = inputs;
+  std::map<std::string, int> uses;
+  for (const FilterStep& step : steps) {
+    const ResolvedStep resolved = resolve(step, registry);
+    for (Input needed : {Input::Depth, Input::Motion})
+      if (resolved.family->needs(needed) && (needed == Input::Depth ? inputs.depth : inputs.motion).empty())
+        throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
+                         ", which this run has none of (a still image has no " + input_name(needed) + ")");
+    built.push_back(build_filter(resolved, env));
+    const int n = ++uses[step.filter];
+    const std::string name = prefix + (n == 1 ? step.filter : step.filter + "." + std::to_string(n));
+    current.color = built.back()->add_to(graph, current, name);
+  }
+  return current.color;
 }
 
 }  // namespace filterlab::filters

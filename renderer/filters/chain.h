@@ -1,46 +1,64 @@
 #pragma once
-// The filter chain: `--chain SPEC` names the filters applied, in order, between the scene and
-// the tonemap.  SPEC := step (',' step)* ;  step := filter ['.' method] (':' key '=' value)*
-// e.g. "copy" or "copy,copy". Each filter reads the previous image and declares its own.
-#include "graph/graph.h"
-#include "passes/pass_env.h"
+// The filter chain: `--chain SPEC` names the filters applied, in order, between the scene and the
+// tonemap.  SPEC := step (',' step)* ;  step := family ['.' method] (':' key '=' value)*
+// e.g. "copy" or "gaussian.comp.tiled:radius=8". A step is read in three stages, each with its own
+// errors (all ChainError, exit 2): the syntax (parse_chain), the family's schema (resolve: no device
+// needed), and the device (check_support, build).
+#include "filters/family.h"
+#include "filters/registry.h"
 
-#include <map>
-#include <memory>
-#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace filterlab::filters {
 
-class ChainError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using RawParam = std::pair<std::string, std::string>;
 
 struct FilterStep {
-  std::string filter, method;
-  std::map<std::string, std::string> params;
-  std::string text;  // as written, for messages
+  std::string filter, method;   // method empty: the family's default method
+  std::vector<RawParam> params;  // as written, in order
+  std::string text;              // as written, for messages
+  const std::string* find(const std::string& key) const;  // a raw value, or null
+  void set(const std::string& key, const std::string& value);  // replaces or appends
+  void erase(const std::string& key);
 };
 
+// Syntax only: steps, a family name, key=value pairs, no key twice. Throws ChainError.
 std::vector<FilterStep> parse_chain(const std::string& spec);
+// A step in --chain syntax.
+std::string step_spec(const FilterStep& step);
 
-class Filter {
- public:
-  virtual ~Filter() = default;
-  // Declares the filter's images and passes reading `input`; returns the image it produces.
-  virtual std::string add_to(graph::RenderGraph& graph, const std::string& input,
-                             const std::string& name) = 0;
+// A step checked against its family's schema: typed values, every default filled in.
+struct ResolvedStep {
+  const Family* family = nullptr;
+  const Method* method = nullptr;
+  ParamValues params;
+  std::string text;              // as written
+  std::string label() const;     // "gaussian.comp.tiled"
 };
 
-struct FilterInfo {
-  std::string name, methods, description;
-};
-const std::vector<FilterInfo>& available_filters();
+// Checks raw pairs against `family`'s schema for `method` (unknown, duplicate, not taken by the
+// method, out of range, non-finite; then derived defaults and the family's own checks).
+ParamValues parse_params(const Family& family, const Method& method, const std::vector<RawParam>& raw);
 
-// Throws ChainError for an unknown filter or method, or a bad parameter.
-std::unique_ptr<Filter> make_filter(const FilterStep& step, const passes::PassEnv& env);
-void check_chain(const std::vector<FilterStep>& steps);  // same checks, no device needed
+// Finds the family and method and parses the parameters; no device needed. Throws ChainError.
+ResolvedStep resolve(const FilterStep& step, const Registry& registry = filters::registry());
+void check_chain(const std::vector<FilterStep>& steps, const Registry& registry = filters::registry());
+
+// Whether the device runs the step's method with its parameters: the method's availability and
+// per-parameter limits. Throws ChainError naming what is missing or the limit.
+Support device_support(const ResolvedStep& step, const vk::Context& device);
+void check_support(const ResolvedStep& step, const vk::Context& device);
+
+// Checks the device's support, then builds the step's passes.
+std::unique_ptr<Filter> build_filter(const ResolvedStep& step, const passes::PassEnv& env);
+
+// A chain's built steps. The images are named after the step's family ("copy", then "copy.2" for a
+// second one), after `prefix`. A step whose family reads depth or motion is refused where
+// `inputs` has none. Returns the image that ends the chain (inputs.color when there are no steps).
+std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const FilterInputs& inputs,
+                      const std::vector<FilterStep>& steps, const std::string& prefix,
+                      std::vector<std::unique_ptr<Filter>>& built, const Registry& registry = filters::registry());
 
 }  // namespace filterlab::filters

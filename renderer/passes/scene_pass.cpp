@@ -37,21 +37,6 @@ vk::Buffer upload(const vk::Context& ctx, const void* data, VkDeviceSize size, V
 
 ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
     : env_(env), settings_(settings) {
-  const scene::Mesh mesh = scene::build_scene_mesh();
-  index_count_ = static_cast<uint32_t>(mesh.indices.size());
-  vertices_ = upload(env.vk, mesh.vertices.data(), mesh.vertices.size() * sizeof(scene::Vertex),
-                     VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
-                     VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, "scene vertices");
-  indices_ = upload(env.vk, mesh.indices.data(), mesh.indices.size() * sizeof(uint32_t),
-                    VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT,
-                    VK_ACCESS_2_INDEX_READ_BIT, "scene indices");
-  for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
-    cameras_.emplace_back(env.vk, sizeof(scene::CameraGpu), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
-                          "scene camera " + std::to_string(i));
-    objects_.emplace_back(env.vk, sizeof(scene::ObjectGpu) * scene::scene_object_count(),
-                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "scene objects " + std::to_string(i));
-  }
-
   vk::GraphicsPipelineDesc desc;
   desc.vertex_shader = "scene/scene.vert";
   desc.fragment_shader = "scene/scene.frag";
@@ -63,6 +48,25 @@ ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
                                        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(scene::Vertex, normal)},
                                        {2, 0, VK_FORMAT_R32_UINT, offsetof(scene::Vertex, object)}}};
   pipeline_ = vk::make_pipeline(env.pipelines, env.vk, env.shaders, desc);
+  for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
+    cameras_.emplace_back(env.vk, sizeof(scene::CameraGpu), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
+                          "scene camera " + std::to_string(i));
+    objects_.emplace_back(env.vk, sizeof(scene::ObjectGpu) * scene::scene_object_count(),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "scene objects " + std::to_string(i));
+  }
+}
+
+// The mesh goes to the GPU when the first frame is recorded, not when the pass is made: a chain
+// that cannot be built (a shader that does not compile) is refused before any GPU work.
+void ScenePass::upload_mesh() {
+  const scene::Mesh mesh = scene::build_scene_mesh();
+  index_count_ = static_cast<uint32_t>(mesh.indices.size());
+  vertices_ = upload(env_.vk, mesh.vertices.data(), mesh.vertices.size() * sizeof(scene::Vertex),
+                     VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                     VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, "scene vertices");
+  indices_ = upload(env_.vk, mesh.indices.data(), mesh.indices.size() * sizeof(uint32_t),
+                    VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT, VK_ACCESS_2_INDEX_READ_BIT,
+                    "scene indices");
 }
 
 void ScenePass::add_to(graph::RenderGraph& graph) {
@@ -77,9 +81,19 @@ void ScenePass::add_to(graph::RenderGraph& graph) {
 }
 
 void ScenePass::record(graph::PassContext& ctx) {
+  if (index_count_ == 0) upload_mesh();
   const VkExtent2D extent = ctx.image(kColor).extent;
   // ctx.frame drives the jitter; settings_.animation_frame, when set (pause, single step), the time.
   const scene::FrameData frame = scene::scene_frame(ctx.frame, extent.width, extent.height, settings_);
+  camera_.view_proj = frame.camera.view_proj;
+  camera_.prev_view_proj = frame.camera.prev_view_proj;
+  camera_.jitter_px = {frame.camera.viewport_jitter.z, frame.camera.viewport_jitter.w};
+  camera_.jitter_length = settings_.jitter_length;
+  camera_.frame = ctx.frame;
+  camera_.history_invalid = !recorded_ || frame.camera_cut || extent.width != last_extent_.width ||
+                            extent.height != last_extent_.height;
+  recorded_ = true;
+  last_extent_ = extent;
   // The slot's previous frame has finished (the runner waited), so its buffers are free.
   std::memcpy(cameras_[ctx.slot].mapped(), &frame.camera, sizeof(frame.camera));
   std::memcpy(objects_[ctx.slot].mapped(), frame.objects.data(),

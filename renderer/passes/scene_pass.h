@@ -2,6 +2,7 @@
 // Renders the procedural HDR scene into "scene" (RGBA16F), "depth" (D32) and "motion" (RG16F,
 // pixels moved since the previous frame, jitter excluded).
 #include "graph/graph.h"
+#include "passes/camera_feed.h"
 #include "passes/pass_env.h"
 #include "scene/scene_content.h"
 #include "vk/resources.h"
@@ -15,6 +16,8 @@ class ScenePass {
   ScenePass(const PassEnv& env, const scene::SceneSettings& settings);
   void add_to(graph::RenderGraph& graph);
   scene::SceneSettings& settings() { return settings_; }
+  // Filled each time the pass records a frame (filters read it in the same frame).
+  const CameraFeed& camera() const { return camera_; }
 
   static constexpr const char* kColor = "scene";
   static constexpr const char* kDepth = "depth";
@@ -22,11 +25,15 @@ class ScenePass {
 
  private:
   void record(graph::PassContext& ctx);
+  void upload_mesh();
   PassEnv env_;
   scene::SceneSettings settings_;
   vk::Buffer vertices_, indices_;
   uint32_t index_count_ = 0;
   std::vector<vk::Buffer> cameras_, objects_;  // per frame in flight, host-visible
+  CameraFeed camera_;
+  VkExtent2D last_extent_{};
+  bool recorded_ = false;
   vk::PipelineRef pipeline_;
 };
 

@@ -21,7 +21,7 @@ class TonemapPass {
   static constexpr const char* kOutput = "final";
 
  private:
-  vk::PipelineRef pipeline_;
+  PassEnv env_;
 };
 
 }  // namespace filterlab::passes

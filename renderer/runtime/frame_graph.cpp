@@ -1,21 +1,9 @@
 #include "runtime/frame_graph.h"
 
-#include <map>
-
 namespace filterlab::runtime {
 
-std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const std::string& input,
-                      const std::vector<filters::FilterStep>& steps, const std::string& prefix,
-                      std::vector<std::unique_ptr<filters::Filter>>& filters) {
-  std::string current = input;
-  std::map<std::string, int> uses;
-  for (const filters::FilterStep& step : steps) {
-    filters.push_back(filters::make_filter(step, env));
-    const int n = ++uses[step.filter];
-    const std::string name = prefix + (n == 1 ? step.filter : step.filter + "." + std::to_string(n));
-    current = filters.back()->add_to(graph, current, name);
-  }
-  return current;
+filters::FilterInputs scene_inputs(const passes::ScenePass& scene) {
+  return {passes::ScenePass::kColor, passes::ScenePass::kDepth, passes::ScenePass::kMotion, &scene.camera()};
 }
 
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
@@ -23,7 +11,7 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
   ChainGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, options.scene);
   out.scene->add_to(graph);
-  const std::string current = add_chain(graph, env, passes::ScenePass::kColor, steps, "", out.filters);
+  const std::string current = filters::add_chain(graph, env, scene_inputs(*out.scene), steps, "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->exposure = options.exposure;
   out.tonemap->add_to(graph, current);

@@ -1,11 +1,11 @@
 #pragma once
 // The frame every run renders, headless or in the window: scene -> the chain's filters -> tonemap
-// -> "final". The returned objects own the pipelines the declared passes use, so they must outlive
-// the executor that records them.
+// -> "final". The returned objects own what the declared passes use, so they must outlive the
+// executor that records them.
 #include "filters/chain.h"
-#include "runtime/headless_runner.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
+#include "runtime/headless_runner.h"
 
 #include <memory>
 #include <vector>
@@ -18,11 +18,8 @@ struct ChainGraph {
   std::unique_ptr<passes::TonemapPass> tonemap;
 };
 
-// Adds the steps' filters reading `input`; returns the last image (`input` when there are none).
-// Images are named prefix + the filter's name: "copy", then "copy.2" for a second one.
-std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const std::string& input,
-                      const std::vector<filters::FilterStep>& steps, const std::string& prefix,
-                      std::vector<std::unique_ptr<filters::Filter>>& filters);
+// What the scene offers a chain's filters: its colour, depth, motion and camera.
+filters::FilterInputs scene_inputs(const passes::ScenePass& scene);
 
 // Each filter's images are named after it: "copy", then "copy.2" for a second one.
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,

@@ -171,8 +171,14 @@ glm::vec3 eye_position(float angle, const SceneSettings& s) {
          glm::vec3(across * std::sin(angle), distance * std::sin(elevation), across * std::cos(angle));
 }
 
-CameraPose camera_pose(double t, float aspect, const SceneSettings& s) {
+// The cuts at or before `shown`.
+uint32_t cuts_by(uint64_t shown, const SceneSettings& s) {
+  return uint32_t(std::count_if(s.camera_cuts.begin(), s.camera_cuts.end(), [&](uint64_t c) { return c <= shown; }));
+}
+
+CameraPose camera_pose(double t, float aspect, const SceneSettings& s, uint32_t cuts) {
   auto angle = s.orbit_camera ? static_cast<float>(kOrbitSpeed * t) : 0.0f;
+  if (cuts) angle += kCutYaw * float(cuts);
   const float yaw = finite_or(s.camera_yaw, 0.0f);
   if (yaw != 0.0f) angle += yaw;
   const glm::vec3 eye = eye_position(angle, s);
@@ -212,8 +218,8 @@ uint32_t scene_object_count() {
   return kObjectCount;
 }
 
-glm::vec2 halton_jitter(uint64_t frame_index) {
-  const auto i = static_cast<uint32_t>(frame_index % 8) + 1;
+glm::vec2 halton_jitter(uint64_t frame_index, uint32_t length) {
+  const auto i = static_cast<uint32_t>(frame_index % std::max(length, 1u)) + 1;
   return {static_cast<float>(halton(i, 2) - 0.5), static_cast<float>(halton(i, 3) - 0.5)};
 }
 
@@ -226,9 +232,11 @@ FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, con
 
   // With orbit/animation off both times collapse to the same pose through the
   // same code path, so prev == current bit-exactly and motion is exactly 0.
-  const CameraPose cur = camera_pose(t, w / h, s);
-  const CameraPose prev = camera_pose(prev_t, w / h, s);
-  const glm::vec2 jitter = s.jitter ? halton_jitter(frame_index) : glm::vec2(0.0f);
+  // At a cut the previous pose is the current one: no camera motion across it.
+  const bool cut = std::find(s.camera_cuts.begin(), s.camera_cuts.end(), shown) != s.camera_cuts.end();
+  const CameraPose cur = camera_pose(t, w / h, s, cuts_by(shown, s));
+  const CameraPose prev = cut ? cur : camera_pose(prev_t, w / h, s, shown == 0 ? 0 : cuts_by(shown - 1, s));
+  const glm::vec2 jitter = s.jitter ? halton_jitter(frame_index, s.jitter_length) : glm::vec2(0.0f);
 
   // Clip-space translation: x_clip += (2 jx / w) * w_clip, i.e. an NDC shift of
   // exactly 2j/size after the perspective divide.
@@ -237,6 +245,7 @@ FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, con
   jitter_m[3][1] = 2.0f * jitter.y / h;
 
   FrameData f;
+  f.camera_cut = cut;
   f.camera.view_proj = cur.view_proj;
   f.camera.prev_view_proj = prev.view_proj;
   f.camera.view_proj_jittered = s.jitter ? jitter_m * cur.view_proj : cur.view_proj;

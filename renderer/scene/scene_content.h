@@ -73,7 +73,15 @@ struct SceneSettings {
   // Pause and single step set it; the jitter keeps following the frame index, so TAA still sees
   // a moving jitter while paused. The previous pose (motion vectors) is animation_frame - 1.
   std::optional<uint64_t> animation_frame;
+  // Camera cuts: from each of these (shown) frames on, the camera jumps a further kCutYaw around the
+  // scene. The frame of a cut has no camera motion (its previous pose is its own) and says so in
+  // FrameData::camera_cut, so that temporal filters drop their history there.
+  std::vector<uint64_t> camera_cuts;
+  // Points of the Halton(2,3) jitter sequence before it repeats: 8 or 16.
+  uint32_t jitter_length = 8;
 };
+
+constexpr float kCutYaw = 2.0f;  // radians: a different view, not a nudge
 
 constexpr float kMinCameraDistance = 0.2f, kMaxCameraDistance = 5.0f;
 // Lowest eye height above the floor (y = 0) the pitch clamp allows, and the closest the elevation
@@ -83,6 +91,7 @@ constexpr float kMinEyeHeight = 0.1f, kMaxElevationMargin = 0.05f;
 struct FrameData {
   CameraGpu camera;
   std::vector<ObjectGpu> objects;  // size() == scene_object_count()
+  bool camera_cut = false;         // the shown frame is one of SceneSettings::camera_cuts
 };
 
 // Frame k is always at time k * kFixedTimeStep, independent of wall clock.
@@ -92,7 +101,7 @@ Mesh build_scene_mesh();
 uint32_t scene_object_count();
 // frame_index: the frame counter (jitter; also the time unless settings.animation_frame is set).
 FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, const SceneSettings& settings);
-// Halton(2,3) at index (frame_index % 8) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).
-glm::vec2 halton_jitter(uint64_t frame_index);
+// Halton(2,3) at index (frame_index % length) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).
+glm::vec2 halton_jitter(uint64_t frame_index, uint32_t length = 8);
 
 }  // namespace filterlab::scene

@@ -189,6 +189,11 @@ PipelineRef PipelineLibrary::add(const GraphicsPipelineDesc& desc) {
 }
 
 PipelineRef PipelineLibrary::add_entry(std::unique_ptr<Entry> e) {
+  for (uint32_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i] && entries_[i]->desc == e->desc) {
+      ++entries_[i]->refs;
+      return PipelineRef(*this, PipelineHandle{i});
+    }
   e->status.name = pipeline_name(e->desc);
   e->deps = scan_dependencies(*e);
   // File states are taken before the build so that an edit made while it runs is seen next poll.
@@ -251,7 +256,8 @@ std::vector<std::string> PipelineLibrary::stage_names(const Entry& e) const {
 }
 
 fs::path PipelineLibrary::stage_path(const std::string& name) const {
-  return source_.glsl_dir ? *source_.glsl_dir / name : source_.spirv_dir / (name + ".spv");
+  const ShaderName shader = ShaderName::parse(name);
+  return source_.glsl_dir ? *source_.glsl_dir / shader.file : source_.spirv_dir / shader.spirv_file();
 }
 
 std::set<fs::path> PipelineLibrary::scan_dependencies(const Entry& e) const {
@@ -322,6 +328,7 @@ uint32_t PipelineLibrary::destroy_retired(uint64_t frame) {
 
 void PipelineLibrary::release(PipelineHandle handle) {
   if (handle.index >= entries_.size() || !entries_[handle.index]) return;  // called from destructors
+  if (--entries_[handle.index]->refs > 0) return;
   // Frames up to the latest polled one may have recorded it.
   retire(std::move(entries_[handle.index]->pipeline), polled_ ? frame_ + 1 : 0);
   entries_[handle.index].reset();

@@ -108,8 +108,10 @@ class PipelineLibrary {
   PipelineLibrary(const PipelineLibrary&) = delete;
   PipelineLibrary& operator=(const PipelineLibrary&) = delete;
 
-  // Builds now. A first build has no last good pipeline to fall back on, so it throws like the
-  // Pipeline constructor (ShaderCompileError with the compiler's log).
+  // Builds now, or hands out the pipeline already built for an identical description (a pass added
+  // to several graphs, the benchmark's rotated instances). A first build has no last good pipeline
+  // to fall back on, so it throws like the Pipeline constructor (ShaderCompileError with the
+  // compiler's log).
   PipelineRef add(const ComputePipelineDesc& desc);
   PipelineRef add(const GraphicsPipelineDesc& desc);
 
@@ -126,7 +128,7 @@ class PipelineLibrary {
   // could have used them. Never throws for a shader that does not build.
   PollReport poll(uint64_t frame);
 
-  // Hands the pipeline back (PipelineRef does this); destroyed as in poll().
+  // Hands the pipeline back (PipelineRef does this); once every ref has, destroyed as in poll().
   void release(PipelineHandle handle);
 
   size_t size() const;                          // live pipelines
@@ -151,6 +153,7 @@ class PipelineLibrary {
     std::unique_ptr<Pipeline> pipeline;
     PipelineStatus status;
     std::set<std::filesystem::path> deps;
+    uint32_t refs = 1;  // PipelineRefs handed out: an identical description shares the entry
   };
   PipelineRef add_entry(std::unique_ptr<Entry> entry);
   Entry& entry(PipelineHandle handle) const;

@@ -25,13 +25,35 @@ void validate_spirv(const std::vector<uint32_t>& words, const std::string& origi
 
 }  // namespace
 
+bool operator==(const VertexInput& a, const VertexInput& b) {
+  if (a.stride != b.stride || a.attributes.size() != b.attributes.size()) return false;
+  for (size_t i = 0; i < a.attributes.size(); ++i) {
+    const VkVertexInputAttributeDescription &x = a.attributes[i], &y = b.attributes[i];
+    if (x.location != y.location || x.binding != y.binding || x.format != y.format || x.offset != y.offset)
+      return false;
+  }
+  return true;
+}
+
+ShaderName ShaderName::parse(const std::string& name) {
+  const size_t hash = name.find('#');
+  if (hash == std::string::npos) return {name, {}};
+  return {name.substr(0, hash), name.substr(hash + 1)};
+}
+
+std::string ShaderName::spirv_file() const {
+  return file + (variant.empty() ? "" : "." + variant) + ".spv";
+}
+
 std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
+  const ShaderName shader = ShaderName::parse(name);
   if (glsl_dir) {
-    std::vector<uint32_t> words = compile_glsl_file(*glsl_dir / name, *glsl_dir);
-    validate_spirv(words, "compiled from " + (*glsl_dir / name).string());
+    const std::filesystem::path file = *glsl_dir / shader.file;
+    std::vector<uint32_t> words = compile_glsl_file(file, *glsl_dir, shader.variant);
+    validate_spirv(words, "compiled from " + file.string() + (shader.variant.empty() ? "" : " (" + shader.variant + ")"));
     return words;
   }
-  const std::filesystem::path path = spirv_dir / (name + ".spv");
+  const std::filesystem::path path = spirv_dir / shader.spirv_file();
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw ShaderCompileError("cannot read SPIR-V " + path.string() + " (set --shader-dir)");
   const auto bytes = static_cast<size_t>(in.tellg());
@@ -83,7 +105,7 @@ void Pipeline::create_layout(const PipelineLayoutDesc& desc, VkShaderStageFlags 
   layout_desc_ = desc;
   std::vector<VkDescriptorSetLayoutBinding> bindings;
   for (uint32_t i = 0; i < desc.bindings.size(); ++i)
-    bindings.push_back({i, desc.bindings[i], 1, stages, nullptr});
+    if (desc.bindings[i] != kUnusedBinding) bindings.push_back({i, desc.bindings[i], 1, stages, nullptr});
   VkDescriptorSetLayoutCreateInfo set{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   set.bindingCount = static_cast<uint32_t>(bindings.size());

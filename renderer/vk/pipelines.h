@@ -13,27 +13,42 @@
 
 namespace filterlab::vk {
 
+// A shader as pipelines name it: its file under shaders/ and, for a shader that declares variants
+// (`//! variant NAME DEFINES...` lines, cmake/Shaders.cmake), which one: "passes/tonemap.comp",
+// "filters/gaussian/comp_tiled.comp#fp16".
+struct ShaderName {
+  std::string file, variant;
+  static ShaderName parse(const std::string& name);
+  std::string spirv_file() const;  // "filters/gaussian/comp_tiled.comp.fp16.spv"
+};
+
 // Where SPIR-V comes from: the build's .spv files, or GLSL compiled at run time by shaderc.
 struct ShaderSource {
   std::filesystem::path spirv_dir;                            // <build>/shaders
-  std::optional<std::filesystem::path> glsl_dir;              // set: compile shaders/<name> at run time
-  std::vector<uint32_t> load(const std::string& name) const;  // name: "passes/tonemap.comp"
+  std::optional<std::filesystem::path> glsl_dir;              // set: compile shaders/<file> at run time
+  std::vector<uint32_t> load(const std::string& name) const;  // name: a ShaderName's spelling
 };
 
+// A binding number the shader does not use (a gap in PipelineLayoutDesc::bindings).
+constexpr VkDescriptorType kUnusedBinding = VK_DESCRIPTOR_TYPE_MAX_ENUM;
+
 struct PipelineLayoutDesc {
-  std::vector<VkDescriptorType> bindings;  // binding i has type bindings[i]
+  std::vector<VkDescriptorType> bindings;  // binding i has type bindings[i] (kUnusedBinding: none)
   uint32_t push_constant_size = 0;
+  friend bool operator==(const PipelineLayoutDesc&, const PipelineLayoutDesc&) = default;
 };
 
 struct ComputePipelineDesc {
   std::string shader;
   PipelineLayoutDesc layout;
   std::vector<uint32_t> specialization;  // constant_id i = specialization[i] (32-bit words)
+  friend bool operator==(const ComputePipelineDesc&, const ComputePipelineDesc&) = default;
 };
 
 struct VertexInput {
   uint32_t stride = 0;
   std::vector<VkVertexInputAttributeDescription> attributes;
+  friend bool operator==(const VertexInput& a, const VertexInput& b);
 };
 
 struct GraphicsPipelineDesc {
@@ -43,6 +58,7 @@ struct GraphicsPipelineDesc {
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // depth test LESS and write when set
   std::optional<VertexInput> vertex_input;      // none: full-screen triangle from gl_VertexIndex
   std::vector<uint32_t> specialization;
+  friend bool operator==(const GraphicsPipelineDesc&, const GraphicsPipelineDesc&) = default;
 };
 
 class Pipeline {

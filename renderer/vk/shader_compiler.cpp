@@ -53,8 +53,32 @@ class Includer : public shaderc::CompileOptions::IncluderInterface {
 
 }  // namespace
 
-std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
-                                        const std::filesystem::path& include_dir) {
+std::vector<std::string> variant_defines(const std::string& source, const std::string& variant,
+                                         const std::string& file) {
+  std::istringstream lines(source);
+  std::string line;
+  std::vector<std::string> declared;
+  while (std::getline(lines, line)) {
+    if (line.rfind("//! variant ", 0) != 0) continue;
+    std::istringstream words(line.substr(12));
+    std::string name, define;
+    words >> name;
+    declared.push_back(name);
+    if (name != variant) continue;
+    std::vector<std::string> defines;
+    while (words >> define) defines.push_back(define);
+    return defines;
+  }
+  if (declared.empty() && variant.empty()) return {};
+  std::string names;
+  for (const std::string& n : declared) names += " " + n;
+  throw ShaderCompileError(file + ": " +
+                           (declared.empty() ? "declares no variants, asked for '" + variant + "'"
+                                             : "no variant '" + variant + "' (variants:" + names + ")"));
+}
+
+std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file, const std::filesystem::path& include_dir,
+                                        const std::string& variant) {
   const std::string ext = file.extension().string();
   shaderc_shader_kind kind;
   if (ext == ".vert") kind = shaderc_vertex_shader;
@@ -70,6 +94,11 @@ std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
   options.SetIncluder(std::make_unique<Includer>(include_dir));
   options.SetWarningsAsErrors();
   const std::string source = read_text(file);
+  for (const std::string& define : variant_defines(source, variant, file.string())) {
+    const size_t eq = define.find('=');
+    if (eq == std::string::npos) options.AddMacroDefinition(define);
+    else options.AddMacroDefinition(define.substr(0, eq), define.substr(eq + 1));
+  }
   shaderc::SpvCompilationResult result =
       compiler.CompileGlslToSpv(source, kind, file.string().c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success)

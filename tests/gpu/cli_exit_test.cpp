@@ -49,7 +49,7 @@ TEST(CliExit, CorruptSpirvIsRefusedWithTheFileAndTheReasonEvenUnderValidation) {
   // it first, so the run ends at once whatever the layers.
   const std::string dir = filterlab::test::temp_dir("corrupt-spirv");
   std::filesystem::copy(FILTERLAB_SHADER_DIR, dir, std::filesystem::copy_options::recursive);
-  const std::string spv = dir + "/filters/copy.comp.spv";
+  const std::string spv = dir + "/filters/copy/copy.comp.fp16.spv";  // the default copy, fp16 images
   std::string bytes = slurp(spv);
   for (size_t i = 40; i < 48; ++i) bytes[i] = char(0xff);
   std::ofstream(spv, std::ios::binary | std::ios::trunc) << bytes;

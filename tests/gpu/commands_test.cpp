@@ -3,7 +3,7 @@
 // accuracy tests live in blur_*_test.cpp.
 #include "gpu_test_util.h"
 
-#include "filters/blur_filter.h"
+#include "filters/chain.h"
 #include "common/kernel.h"
 #include "common/reference.h"
 #include "io/image_files.h"
@@ -68,14 +68,14 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
   const json j = json::parse(r.output);
   std::set<std::string> listed;
   for (const json& m : j.at("methods")) {
-    listed.insert(m.at("method").get<std::string>());
+    listed.insert(m.at("filter").get<std::string>() + "." + m.at("method").get<std::string>());
     for (const char* key : {"filter", "method", "stage", "exact", "available", "fetches_per_pixel"})
       EXPECT_TRUE(m.contains(key)) << m.dump() << " lacks " << key;
     if (m.at("filter") == "copy") continue;
     EXPECT_TRUE(m.at("stage") == "fragment" || m.at("stage") == "compute") << m.dump();
     if (m.at("available")) {
       EXPECT_GE(m.at("max_radius").get<int>(), 1) << m.dump();
-      EXPECT_LE(m.at("max_radius").get<int>(), common::kMaxRadius) << m.dump();
+      EXPECT_LE(m.at("max_radius").get<int>(), 32) << m.dump();  // every gaussian method's design limit
     } else {
       EXPECT_FALSE(m.at("reason").get<std::string>().empty()) << m.dump();
     }
@@ -87,8 +87,13 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
       EXPECT_NE(m.at("reason_fp32").get<std::string>().find("fp16 images only"), std::string::npos);
     }
   }
-  for (const filters::BlurMethod& m : filters::blur_methods()) EXPECT_TRUE(listed.count(m.name)) << m.name;
-  EXPECT_TRUE(listed.count("copy"));
+  size_t registered = 0;
+  for (const filters::Family* f : filters::registry().families())
+    for (const filters::Method& m : f->methods) {
+      EXPECT_TRUE(listed.count(f->name + "." + m.name)) << f->name << "." << m.name;
+      ++registered;
+    }
+  EXPECT_EQ(listed.size(), registered);
 }
 
 TEST(Commands, FilterPfmIsExactAgainstTheReference) {
@@ -153,7 +158,7 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
       {"--output " + out + " --method frag.full2d", "needs --input"},
       {"--input " + dir + "/ok.pfm --output " + out +
            " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
-       "are for comp.tiled"},
+       "src_roi is for comp.tiled"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --bogus",
        "unknown option '--bogus'"},
   };
@@ -221,17 +226,18 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
     EXPECT_TRUE(j["device"].contains(key)) << key;
   EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos)
       << "lavapipe timings are CPU timings";
-  ASSERT_EQ(j["cases"].size(), 2u * (1 + 2 * 2));  // per precision: copy + 2 radii x 2 methods
-  int copies = 0;
+  const size_t copy_methods = filters::registry().find("copy")->methods.size();
+  ASSERT_EQ(j["cases"].size(), 2u * (copy_methods + 2 * 2));  // per precision: every copy + 2 radii x 2 methods
+  int copies = 0, floors = 0;
   for (const json& c : j["cases"]) {
     for (const char* key :
-         {"method", "stage", "radius", "width", "height", "precision", "median_us", "p5_us", "p95_us",
-          "gpixels_per_s", "copy_ratio", "fetches_per_pixel", "shared_reads_per_pixel",
+         {"filter", "method", "stage", "params", "radius", "width", "height", "precision", "median_us", "p5_us",
+          "p95_us", "gpixels_per_s", "copy_ratio", "floor", "fetches_per_pixel", "shared_reads_per_pixel",
           "shared_writes_per_pixel", "error", "passes", "pipelines"})
       EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).
-    const std::string expected = c["method"] == "copy"          ? "copy"
+    const std::string expected = c["filter"] == "copy"          ? "filters/copy/copy.comp"
                                  : c["method"] == "frag.full2d" ? "frag_full2d"
                                                                 : "frag_separable";
     ASSERT_EQ(c["pipelines"].size(), c["method"] == "frag.separable" ? 2u : 1u)
@@ -244,19 +250,29 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
     EXPECT_EQ(c["frames"].get<int>(), 4);
     EXPECT_LE(c["p5_us"].get<double>(), c["median_us"].get<double>());
     EXPECT_LE(c["median_us"].get<double>(), c["p95_us"].get<double>());
-    copies += c["method"] == "copy";
-    if (c["method"] == "copy") continue;
+    // The floor is the fastest copy, at ratio 1; the other copies are no faster.
+    if (c["floor"].get<bool>()) {
+      ++floors;
+      EXPECT_EQ(c["copy_ratio"].get<double>(), 1.0) << c.dump();
+    }
+    copies += c["filter"] == "copy";
+    if (c["filter"] == "copy") {
+      EXPECT_GE(c["copy_ratio"].get<double>(), 1.0) << c.dump();
+      EXPECT_EQ(c["error"]["max_abs"].get<double>(), 0.0) << c.dump();  // a copy of half values is exact
+      continue;
+    }
     // fp16: output rounding plus the fp16 intermediate of a two-pass method (as in blur_test.cpp).
     const double tolerance = c["precision"] == "fp32" ? 1e-5 : 2 * std::ldexp(1.0, -11);
     EXPECT_LE(c["error"]["max_abs"].get<double>(), tolerance) << c.dump();
     EXPECT_GT(c["error"]["ssim"].get<double>(), 0.999) << c.dump();
   }
-  EXPECT_EQ(copies, 2);
+  EXPECT_EQ(copies, int(2 * copy_methods));
+  EXPECT_EQ(floors, 2);  // one per precision
   std::ifstream csv(dir + "/b.csv");
   std::string line;
   int lines = 0;
   while (std::getline(csv, line)) ++lines;
-  EXPECT_EQ(lines, 1 + 10);
+  EXPECT_EQ(lines, int(1 + j["cases"].size()));
 }
 
 TEST(Commands, BenchSkipsSayWhichSizeAndPrecision) {
@@ -297,8 +313,12 @@ TEST(Commands, QualityTableCoversEveryMethod) {
                             "/q.md --json " + dir + "/q.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/q.json");
-  ASSERT_EQ(j["methods"].size(), filters::blur_methods().size());
-  for (const json& m : j["methods"]) {
+  ASSERT_EQ(j["tables"].size(), 1u);  // the gaussian family names a quality baseline
+  EXPECT_EQ(j["tables"][0]["filter"], "gaussian");
+  EXPECT_EQ(j["tables"][0]["baseline"], "frag.full2d");
+  const filters::Family& gaussian = *filters::registry().find("gaussian");
+  ASSERT_EQ(j["tables"][0]["methods"].size(), gaussian.methods.size());
+  for (const json& m : j["tables"][0]["methods"]) {
     if (m["method"] == "comp.separable_stream_half") {  // serves fp16 images only: measured in fp16
       EXPECT_EQ(m["precision"], "fp16");
       const json& r2 = m["by_radius"]["2"];
@@ -315,8 +335,7 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   }
   std::ifstream md(dir + "/q.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
-  for (const filters::BlurMethod& m : filters::blur_methods())
-    EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
+  for (const filters::Method& m : gaussian.methods) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
 }
 
 TEST(Commands, CompareKnownPairs) {

@@ -4,8 +4,8 @@
 // file system's time granularity.
 #include "gpu_test_util.h"
 
-#include "filters/blur_filter.h"
-#include "filters/copy_filter.h"
+#include "filters/chain.h"
+#include "passes/camera_feed.h"
 #include "graph/executor.h"
 #include "runtime/frame_graph.h"
 #include "runtime/frame_ring.h"
@@ -541,10 +541,12 @@ std::vector<float> read_floats(graph::Executor& executor, const std::string& nam
 TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
   const fs::path tree = dir_ / "shaders";
   fs::copy(FILTERLAB_SHADER_SOURCE_DIR, tree, fs::copy_options::recursive);
-  const fs::path common = tree / "filters/copy_common.glsl", stage = tree / "filters/copy_fp32.comp";
-  const std::string original_common = read_text(common), original_stage = read_text(stage);
-  const std::string store = "imageStore(destination, p, texelFetch(source, p, 0));";
-  ASSERT_NE(original_common.find(store), std::string::npos) << "the test edits this line";
+  const fs::path config = tree / "config.h", stage = tree / "filters/copy/copy.comp";
+  const std::string original_config = read_text(config), original_stage = read_text(stage);
+  const std::string store = "imageStore(destination, p, texels[i]);";
+  const std::string config_end = "#endif  // FILTERLAB_CONFIG_H";
+  ASSERT_NE(original_stage.find(store), std::string::npos) << "the test edits this line";
+  ASSERT_NE(original_config.find(config_end), std::string::npos) << "the test edits this line";
 
   vk::PipelineLibrary library(*context_, vk::ShaderSource{FILTERLAB_SHADER_DIR, tree},
                               {2, std::chrono::milliseconds(0), true});
@@ -566,8 +568,10 @@ TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
   graph::RenderGraph graph;
   passes::UploadPass upload(env, input, VK_FORMAT_R32G32B32A32_SFLOAT);
   upload.add_to(graph, "input");
-  filters::CopyFilter copy(env, VK_FORMAT_R32G32B32A32_SFLOAT);
-  ASSERT_EQ(copy.add_to(graph, "input", "copy"), "copy");
+  const std::unique_ptr<filters::Filter> copy =
+      filters::build_filter(filters::resolve(filters::parse_chain("copy.comp.fetch:precision=fp32").at(0)), env);
+  const passes::CameraFeed camera;
+  ASSERT_EQ(copy->add_to(graph, filters::FilterInputs{"input", {}, {}, &camera}, "copy"), "copy");
   EXPECT_EQ(library.size(), 1u);
   graph::Executor executor(*context_, 1, false);
   executor.prepare(graph, {"copy"}, {w, h});
@@ -584,40 +588,34 @@ TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
   EXPECT_EQ(report.rebuilt, 0u);
 
   {
-    SCOPED_TRACE("(a) a syntax error in the included file");
-    write_file(common, replace_once(original_common, store,
-                                    "imageStore(destination, p, texelFetch(source, p, 0) *);"));
+    SCOPED_TRACE("(a) a syntax error in the included config.h");
+    write_file(config, replace_once(original_config, config_end, "int oops = ;\n" + config_end));
     EXPECT_EQ(render(), expected(1.0f)) << "the last good pipeline keeps rendering";
     EXPECT_EQ(report.failed, 1u);
     EXPECT_EQ(report.rebuilt, 0u);
     const std::vector<vk::ShaderError> errors = library.errors();
     ASSERT_EQ(errors.size(), 1u);
-    EXPECT_EQ(errors[0].pipeline, "filters/copy_fp32.comp");
-    EXPECT_TRUE(ends_with(errors[0].file, "filters/copy_common.glsl")) << errors[0].log;
-    EXPECT_EQ(errors[0].line, line_of(original_common, store)) << errors[0].log;
+    EXPECT_EQ(errors[0].pipeline, "filters/copy/copy.comp#fp32");
+    EXPECT_TRUE(ends_with(errors[0].file, "config.h")) << errors[0].log;
+    EXPECT_EQ(errors[0].line, line_of(original_config, config_end)) << errors[0].log;
     EXPECT_EQ(render(), expected(1.0f));
     EXPECT_EQ(report.failed, 0u) << "not rebuilt again until it changes";
   }
   {
-    SCOPED_TRACE("(b) a scale the stage file defines");
-    // The include falls back to 1 so that the fp16 copy, which does not define it, still builds.
-    write_file(common, replace_once(original_common, store,
-                                    "#ifndef COPY_SCALE\n#define COPY_SCALE 1.0\n#endif\n"
-                                    "imageStore(destination, p, texelFetch(source, p, 0) * COPY_SCALE);"));
+    SCOPED_TRACE("(b) the stage file scales what it stores");
+    write_file(config, original_config);
     EXPECT_EQ(render(), expected(1.0f));
     EXPECT_EQ(report.rebuilt, 1u);
     EXPECT_TRUE(library.errors().empty());
-    write_file(stage, replace_once(original_stage, "#define OUTPUT_FORMAT rgba32f",
-                                   "#define OUTPUT_FORMAT rgba32f\n#define COPY_SCALE 2.0"));
+    write_file(stage, replace_once(original_stage, store, "imageStore(destination, p, texels[i] * 2.0);"));
     EXPECT_EQ(render(), expected(2.0f));
     EXPECT_EQ(report.rebuilt, 1u);
   }
   {
     SCOPED_TRACE("(c) the original files");
     write_file(stage, original_stage);
-    write_file(common, original_common);
     EXPECT_EQ(render(), expected(1.0f));
-    EXPECT_EQ(report.changed_files, 2u);
+    EXPECT_EQ(report.changed_files, 1u);
     EXPECT_EQ(report.rebuilt, 1u);
     EXPECT_TRUE(library.errors().empty());
   }
@@ -636,38 +634,49 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
   const passes::PassEnv owned{*context_, spirv, 1, nullptr};
   const passes::PassEnv shared{*context_, spirv, 1, &library};
 
-  auto adds = [&](const char* what, auto make) {
+  // What the pass builds into a graph comes from the library while the graph holds it, and goes
+  // back with the graph and the pass object.
+  auto adds = [&](const char* what, auto add) {
     const size_t before = library.size();
     {
-      auto object = make();
+      graph::RenderGraph graph;
+      graph.declare_image("hdr", {VK_FORMAT_R16G16B16A16_SFLOAT});
+      graph.declare_image("depth", {VK_FORMAT_D32_SFLOAT});
+      auto object = add(graph);
       EXPECT_GT(library.size(), before) << what;
     }
     EXPECT_EQ(library.size(), before) << what << " hands its pipelines back";
   };
   scene::SceneSettings scene_settings;
-  adds("scene", [&] { return passes::ScenePass(shared, scene_settings); });
-  adds("tonemap", [&] { return passes::TonemapPass(shared); });
-  adds("compare", [&] { return passes::ComparePass(shared); });
-  adds("copy", [&] { return filters::CopyFilter(shared, VK_FORMAT_R16G16B16A16_SFLOAT); });
-  adds("view", [&] {  // builds a pipeline per kind it is added for: HDR, and depth with its range step
+  adds("scene", [&](graph::RenderGraph&) { return passes::ScenePass(shared, scene_settings); });
+  adds("tonemap", [&](graph::RenderGraph& graph) {
+    auto tonemap = std::make_unique<passes::TonemapPass>(shared);
+    tonemap->add_to(graph, "hdr");
+    return tonemap;
+  });
+  adds("compare", [&](graph::RenderGraph&) { return passes::ComparePass(shared); });
+  const passes::CameraFeed camera;
+  adds("copy", [&](graph::RenderGraph& graph) {
+    auto copy = filters::build_filter(filters::resolve(filters::parse_chain("copy").at(0)), shared);
+    copy->add_to(graph, filters::FilterInputs{"hdr", {}, {}, &camera}, "copy");
+    return copy;
+  });
+  adds("view", [&](graph::RenderGraph& graph) {  // a pipeline per kind: HDR, and depth with its range step
     auto view = std::make_unique<passes::ViewPass>(shared);
-    graph::RenderGraph graph;
-    graph.declare_image("hdr", {VK_FORMAT_R16G16B16A16_SFLOAT});
-    graph.declare_image("depth", {VK_FORMAT_D32_SFLOAT});
     view->add_to(graph, "hdr", "hdr view");
     view->add_to(graph, "depth", "depth view", "view depth");
     return view;
   });
 
+  // Every method of every family that this device runs, at a radius where the family has one.
   std::vector<std::string> chains;
-  for (const filters::BlurMethod& m : filters::blur_methods()) {
-    filters::BlurSettings probe;
-    probe.method = &m;
-    probe.kernel.radius = 3;
-    if (m.support(*context_, probe).available())
-      chains.push_back("gaussian." + std::string(m.name) + ":radius=3");
-  }
-  ASSERT_GE(chains.size(), 8u);
+  for (const filters::Family* f : filters::registry().families())
+    for (const filters::Method& m : f->methods) {
+      const std::string chain = f->name + "." + m.name + (f->param("radius") ? ":radius=3" : "");
+      if (filters::device_support(filters::resolve(filters::parse_chain(chain).at(0)), *context_).available())
+        chains.push_back(chain);
+    }
+  ASSERT_GE(chains.size(), 10u);
   chains.push_back("gaussian.comp.tiled:radius=2:src_roi=40x20+0+0:dst_roi=40x20+8+6:outside=poison");
   chains.push_back("gaussian.frag.separable:radius=5:precision=fp32:kernel=box");
   chains.push_back("copy:precision=fp32");

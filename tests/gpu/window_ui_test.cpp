@@ -305,7 +305,7 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
       case 3: g.chain_a.entries[0].step.method = "frag.full2d"; break;
       case 6:  // the shared-memory 2D method cannot serve radius 32 on 32 or 48 KiB
         g.chain_a.entries[0].step.method = "comp.full2d_shared";
-        g.chain_a.entries[0].step.params["radius"] = "32";
+        g.chain_a.entries[0].step.set("radius", "32");
         break;
       case 7:
         refusal = p.chain_error;

@@ -1,7 +1,7 @@
 #include "common/kernel.h"
-#include "filters/blur_filter.h"
-#include "filters/blur_methods.h"
 #include "common/reference.h"
+#include "filters/chain.h"
+#include "filters/gaussian/methods.h"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,21 @@
 
 using namespace filterlab::common;
 using namespace filterlab::filters;
+using filterlab::filters::gaussian::separable_stream_groups;
 using filterlab::io::ImageF;
 
 namespace {
+
+// The radii the gaussian methods serve (each method's own limit is at most this).
+constexpr int kMaxRadius = 32;
+
+const Method* find_gaussian_method(const char* name) {
+  return registry().find("gaussian")->find(name);
+}
+
+MethodCost cost_at(const Method& m, int radius) {
+  return m.cost(resolve({"gaussian", m.name, {{"radius", std::to_string(radius)}}, ""}).params);
+}
 
 constexpr KernelType kAllTypes[] = {KernelType::Gaussian, KernelType::Box, KernelType::Binomial};
 
@@ -131,7 +143,7 @@ TEST(Kernel, IdealSigmaDefinition) {
 }
 
 TEST(Kernel, InvalidArgumentsThrow) {
-  for (int r : {-1, 0, kMaxRadius + 1}) {
+  for (int r : {-1, 0, kMaxKernelRadius + 1}) {
     EXPECT_THROW(kernel_weights({KernelType::Box, r, {}}), std::invalid_argument) << r;
     EXPECT_THROW(ideal_sigma(r), std::invalid_argument) << r;
   }
@@ -230,20 +242,20 @@ TEST(Kernel, FetchCountsMatchSeeds) {
 TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
   const double pixels = 1920.0 * 1080.0;
   auto fetches = [&](const char* method) {
-    const BlurMethod* m = find_blur_method(method);
+    const Method* m = find_gaussian_method(method);
     EXPECT_NE(m, nullptr) << method;
-    return m ? pixels * m->cost(2).fetches : 0.0;
+    return m ? pixels * cost_at(*m, 2).fetches : 0.0;
   };
   EXPECT_EQ(fetches("frag.full2d"), 51'840'000.0);
   EXPECT_EQ(fetches("frag.separable"), 20'736'000.0);
   EXPECT_EQ(fetches("frag.separable_linear"), 12'441'600.0);
-  for (const BlurMethod& m : blur_methods())
+  for (const Method& m : registry().find("gaussian")->methods)
     for (int r = 1; r <= kMaxRadius; ++r) {
-      const MethodCost c = m.cost(r);
+      const MethodCost c = cost_at(m, r);
       EXPECT_GT(c.fetches, 0.0) << m.name << " r=" << r;
       EXPECT_GE(c.shared_reads, 0.0) << m.name;
       EXPECT_GE(c.shared_writes, 0.0) << m.name;
-      if (std::string(m.stage) == "fragment") {
+      if (m.stage == Stage::Fragment) {
         EXPECT_EQ(c.shared_reads + c.shared_writes, 0.0) << m.name;
       }
       // Nothing reads more than the naive 2D kernel; caching methods read each texel about once.
@@ -256,20 +268,20 @@ TEST(Kernel, MethodTableReportsTheSeedsFetchCounts) {
 // once, one horizontal sum per input row and column stored once, each run of 8 sums reading
 // 2r + 8 staged texels, and each sum read once into its column's window of registers.
 TEST(Kernel, MethodTableCostOfTheStreamedSeparableBlur) {
-  const BlurMethod* stream = find_blur_method("comp.separable_stream");
+  const Method* stream = find_gaussian_method("comp.separable_stream");
   ASSERT_NE(stream, nullptr);
   EXPECT_EQ(stream->passes, 1);
-  MethodCost c = stream->cost(8);
+  MethodCost c = cost_at(*stream, 8);
   EXPECT_DOUBLE_EQ(c.fetches, 216.0 / 200 * 80 / 64);
   EXPECT_DOUBLE_EQ(c.shared_writes, 216.0 / 200 * 80 / 64 + 216.0 / 200);
   EXPECT_DOUBLE_EQ(c.shared_reads, 216.0 / 200 * 24 / 8 + 216.0 / 200);
-  c = stream->cost(3);
+  c = cost_at(*stream, 3);
   EXPECT_DOUBLE_EQ(c.fetches, 206.0 / 200 * 70 / 64);
   EXPECT_DOUBLE_EQ(c.shared_reads, 206.0 / 200 * 14 / 8 + 206.0 / 200);
   // Fewer fetches than the tiled one-dispatch blur at every radius: its apron is paid once a strip.
-  const BlurMethod* fused = find_blur_method("comp.separable_fused");
+  const Method* fused = find_gaussian_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);
-  for (int r : {1, 2, 4, 8, 13}) EXPECT_LT(stream->cost(r).fetches, fused->cost(r).fetches) << r;
+  for (int r : {1, 2, 4, 8, 13}) EXPECT_LT(cost_at(*stream, r).fetches, cost_at(*fused, r).fetches) << r;
 }
 
 // comp.separable_stream dispatches one wave: 5 groups per shader core where the driver reports
@@ -292,29 +304,29 @@ TEST(Kernel, StreamedSeparableBlurDispatchesOneWave) {
 // 32 (8K + 2r) horizontal sums stored once, each run of RUN sums reading 2r + RUN staged texels,
 // each thread's K outputs reading 2r + K sums.
 TEST(Kernel, MethodTableCostOfTheFusedSeparableBlur) {
-  const BlurMethod* fused = find_blur_method("comp.separable_fused");
+  const Method* fused = find_gaussian_method("comp.separable_fused");
   ASSERT_NE(fused, nullptr);
   EXPECT_EQ(fused->passes, 1);
   // r = 1: one row per thread (the measured best at r = 1), so 32x8 outputs, 10 rows of 34 texels,
   // runs of 2 sums (160 tasks, one round: 4 reads per run); the vertical pass reads K + 2r = 3 sums
   // per output.
-  MethodCost c = fused->cost(1);
+  MethodCost c = cost_at(*fused, 1);
   EXPECT_DOUBLE_EQ(c.fetches, 34.0 * 10 / (32 * 8));
   EXPECT_DOUBLE_EQ(c.shared_writes, 34.0 * 10 / (32 * 8) + 10.0 / 8);
   EXPECT_DOUBLE_EQ(c.shared_reads, 10.0 / 8 * 4 / 2 + 3.0 / 1);
   // r = 8: 32x24 outputs (K = 3: 40 x 49 x 16 = 31360 bytes), 40 rows of 48 texels, runs of 8 sums
   // (160 tasks, one round).
-  c = fused->cost(8);
+  c = cost_at(*fused, 8);
   EXPECT_DOUBLE_EQ(c.fetches, 48.0 * 40 / 768);
   EXPECT_DOUBLE_EQ(c.shared_writes, 48.0 * 40 / 768 + 40.0 / 24);
   EXPECT_DOUBLE_EQ(c.shared_reads, 40.0 / 24 * 24 / 8 + 19.0 / 3);
   // r = 13, the last radius that fits 32 KiB: 32x8 outputs (K = 1), 34 rows of 58 texels.
-  c = fused->cost(13);
+  c = cost_at(*fused, 13);
   EXPECT_DOUBLE_EQ(c.fetches, 58.0 * 34 / 256);
   // One fetch per pixel plus the apron: more than a copy, far below the two-pass fragment blur.
   for (int r = 1; r <= kMaxRadius; ++r) {
-    EXPECT_GT(fused->cost(r).fetches, 1.0) << r;
-    EXPECT_LT(fused->cost(r).fetches, fetches_separable(r)) << r;
+    EXPECT_GT(cost_at(*fused, r).fetches, 1.0) << r;
+    EXPECT_LT(cost_at(*fused, r).fetches, fetches_separable(r)) << r;
   }
 }
 

@@ -1,8 +1,8 @@
 // Unit tests for the small pure pieces: statistics, timestamp arithmetic, the CLI and chain
 // parsers, and the GPU-free parts of capture conversion.
 #include "cli.h"
-#include "filters/blur_filter.h"
 #include "filters/chain.h"
+#include "common/kernel.h"
 #include "common/roi.h"
 #include "graph/gpu_timer.h"
 #include "runtime/capture.h"
@@ -89,21 +89,37 @@ TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
                       "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
                      "/bin");
   EXPECT_EQ(o.command, app::Command::Filter);
-  EXPECT_EQ(o.filter.spec, "gaussian.comp.tiled:radius=3:src_roi=30x20+1+2:dst_roi=30x20+0+0");
+  EXPECT_EQ(filters::step_spec(o.filter.step), "gaussian.comp.tiled:radius=3:src_roi=1,2,30,20:dst_roi=0,0,30,20");
   EXPECT_TRUE(o.filter.raw);
+  const auto p = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--filter", "copy", "--method",
+                                 "comp.fetch", "--param", "precision=fp32"},
+                                "/bin");
+  EXPECT_EQ(filters::step_spec(p.filter.step), "copy.comp.fetch:precision=fp32");
   const auto b = app::parse_cli({"bench", "--radii", "1,8", "--sizes", "64x32,128x64", "--precision", "fp32",
                                  "--methods", "frag.full2d", "--device", "llvm"},
                                 "/bin");
-  EXPECT_EQ(b.bench.radii, (std::vector<int>{1, 8}));
+  ASSERT_EQ(b.bench.sweeps.size(), 1u);
+  EXPECT_EQ(b.bench.sweeps[0].param, "radius");
+  EXPECT_EQ(b.bench.sweeps[0].values, (std::vector<std::string>{"1", "8"}));
   ASSERT_EQ(b.bench.sizes.size(), 2u);
   EXPECT_EQ(b.bench.sizes[1].width, 128u);
-  EXPECT_EQ(b.bench.precisions, (std::vector<filters::Precision>{filters::Precision::Fp32}));
+  EXPECT_EQ(b.bench.precisions, (std::vector<std::string>{"fp32"}));
+  const auto sweep = app::parse_cli({"bench", "--sweep", "sigma=2,4", "--param", "kernel=gaussian"}, "/bin");
+  ASSERT_EQ(sweep.bench.sweeps.size(), 1u);  // an explicit sweep replaces the default one over the radius
+  EXPECT_EQ(sweep.bench.sweeps[0].param, "sigma");
+  EXPECT_EQ(sweep.bench.params, (std::vector<filters::RawParam>{{"kernel", "gaussian"}}));
+  EXPECT_TRUE(app::parse_cli({"bench", "--filter", "copy"}, "/bin").bench.sweeps.empty());  // no radius
   EXPECT_EQ(b.bench.device, "llvm");
   EXPECT_EQ(b.bench.shader_dir, std::filesystem::path("/bin/shaders"));
 }
 
 TEST(Cli, RejectsBadInputWithAClearMessage) {
-  expect_usage_error({"bench", "--radii", "0"}, "--radii wants a whole number in 1..32");
+  expect_usage_error({"bench", "--radii", "0"}, "gaussian: radius wants a whole number in 1..256, got '0'");
+  expect_usage_error({"bench", "--sweep", "sigma=1e-200"}, "gaussian: sigma wants a number in 0.05..10000");
+  expect_usage_error({"bench", "--sweep", "radius"}, "--sweep wants key=value");
+  expect_usage_error({"bench", "--radii", "2", "--sweep", "radius=3"}, "radius is swept twice");
+  expect_usage_error({"bench", "--filter", "sharpen"}, "unknown filter 'sharpen'");
+  expect_usage_error({"bench", "--param", "blend=2"}, "gaussian: unknown parameter 'blend'");
   expect_usage_error({"bench", "--radii", "1,,2"}, "comma-separated");
   expect_usage_error({"bench", "--methods", "frag.fastest"}, "unknown method 'frag.fastest'");
   expect_usage_error({"filter", "--input", "a.png"}, "needs --output");
@@ -111,10 +127,22 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
                      "unsupported file type");
   expect_usage_error(
       {"filter", "--input", "a.png", "--output", "b.png", "--method", "frag.full2d", "--radius", "1:sigma=2"},
-      "not a valid value");
+      "radius wants a whole number");
   expect_usage_error(
       {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--src-roi", "1,2"},
-      "--src-roi wants x,y,w,h");
+      "src_roi wants x,y,w,h");
+  // A method name only: chain syntax in --method is refused, not half-applied.
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled,bogus", "--radius", "8"},
+                     "--method wants a method name");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled:radius=5", "--radius", "2"},
+                     "--method wants a method name");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--sigma", "1e-200"},
+                     "gaussian: sigma wants a number in 0.05..10000, got '1e-200'");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--radius", "2",
+                      "--param", "radius=3"},
+                     "gaussian: radius is given twice");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--param", "radius"},
+                     "--param wants key=value");
   expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
   expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
   expect_usage_error({}, "no command");
@@ -144,8 +172,9 @@ TEST(Chain, ParsesStepsMethodsAndParameters) {
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(steps[0].filter, "gaussian");
   EXPECT_EQ(steps[0].method, "separable");
-  EXPECT_EQ(steps[0].params.at("radius"), "8");
-  EXPECT_EQ(steps[0].params.at("sigma"), "2.5");
+  EXPECT_EQ(*steps[0].find("radius"), "8");
+  EXPECT_EQ(*steps[0].find("sigma"), "2.5");
+  EXPECT_THROW(filters::parse_chain("gaussian.comp.tiled:radius=2:radius=3"), filters::ChainError);
   EXPECT_EQ(steps[1].filter, "copy");
   EXPECT_TRUE(filters::parse_chain("").empty());
   EXPECT_THROW(filters::parse_chain("copy,,copy"), filters::ChainError);
@@ -170,10 +199,10 @@ TEST(Roi, ParsesBothFormsAndRejectsTheRest) {
   EXPECT_FALSE((Roi{3, 4, 100, 50}).fits_in(102, 54));
 }
 
-TEST(Chain, BlurSettingsRejectBadParametersByName) {
+TEST(Chain, TheGaussianSchemaRejectsBadParametersByName) {
   auto expect_error = [](const std::string& spec, const std::string& fragment) {
     try {
-      filters::parse_blur_settings(filters::parse_chain(spec).at(0));
+      filters::resolve(filters::parse_chain(spec).at(0));
       ADD_FAILURE() << spec << " was accepted";
     } catch (const filters::ChainError& e) {
       EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
@@ -181,19 +210,25 @@ TEST(Chain, BlurSettingsRejectBadParametersByName) {
   };
   expect_error("gaussian", "needs a method");
   expect_error("gaussian.fastest", "unknown method 'fastest'");
-  expect_error("gaussian.frag.full2d:radius=33", "radius wants");
+  expect_error("gaussian.frag.full2d:radius=257", "radius wants");
   expect_error("gaussian.frag.full2d:radius=0", "radius wants");
   expect_error("gaussian.frag.full2d:sigma=-1", "sigma wants");
   expect_error("gaussian.frag.full2d:kernel=tent", "kernel wants");
   expect_error("gaussian.frag.full2d:precision=fp64", "precision wants");
-  expect_error("gaussian.frag.full2d:src_roi=10x10+0+0:dst_roi=10x10+0+0", "are for comp.tiled");
+  expect_error("gaussian.frag.full2d:src_roi=10x10+0+0:dst_roi=10x10+0+0", "src_roi is for comp.tiled");
+  expect_error("gaussian.comp.tiled:src_roi=10x10+0+0", "src_roi and dst_roi go together");
+  expect_error("gaussian.comp.tiled:src_roi=10x10+0+0:dst_roi=10x11+0+0", "the same size");
   expect_error("gaussian.frag.full2d:blend=2", "unknown parameter 'blend'");
-  const filters::BlurSettings s = filters::parse_blur_settings(
-      filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
-  EXPECT_STREQ(s.method->name, "frag.separable");
-  EXPECT_EQ(s.kernel.radius, 5);
-  EXPECT_EQ(s.kernel.type, common::KernelType::Box);
-  EXPECT_EQ(s.format(), VK_FORMAT_R32G32B32A32_SFLOAT);
+  const filters::ResolvedStep s =
+      filters::resolve(filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
+  EXPECT_EQ(s.method->name, "frag.separable");
+  EXPECT_EQ(s.params.integer("radius"), 5);
+  EXPECT_EQ(s.params.choice("kernel"), "box");
+  EXPECT_EQ(s.params.choice("precision"), "fp32");
+  // Defaults: sigma derived from the radius, not given.
+  EXPECT_FALSE(s.params.given("sigma"));
+  EXPECT_DOUBLE_EQ(s.params.number("sigma"), common::ideal_sigma(5));
+  EXPECT_EQ(s.params.spec(), "radius=5:kernel=box:precision=fp32");
 }
 
 TEST(Capture, HalfFloatsConvertExactly) {

@@ -1,0 +1,182 @@
+#pragma once
+// What a filter family declares, in its own folder (renderer/filters/<family>/), and registers with
+// one line in registry.cpp. Everything above the graph (chains, `filter`, `methods`, `bench`,
+// `quality`, the panel, the help text, the tests) loops over the registry and reads these
+// declarations; no code outside a family's folder names it.
+//
+//   a family    name, description, parameter schema, extra inputs, CPU reference, methods, test points
+//   a parameter name, type, range or choices, default (or one derived from other parameters), unit,
+//               one line of help, the methods that take it
+//   a method    name, stage, exact or not (with its error bound), passes, cost per pixel, availability
+//               and per-parameter limits on a device (with the reason), and how to build its passes
+#include "common/reference.h"
+#include "common/roi.h"
+#include "graph/graph.h"
+#include "passes/pass_env.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace filterlab::passes {
+struct CameraFeed;
+}
+
+namespace filterlab::filters {
+
+// A chain, a step or a parameter that cannot be accepted: bad input, exit code 2.
+class ChainError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// ---- parameters -----------------------------------------------------------------------------------
+
+enum class ParamType {
+  Integer,  // whole number in [min, max]
+  Number,   // finite real in [min, max]
+  Choice,   // one of `choices`
+  Region,   // a rectangle: x,y,w,h or WxH+X+Y (common/roi.h); no default
+};
+
+class ParamValues;
+
+struct Param {
+  std::string name;
+  ParamType type = ParamType::Integer;
+  double min = 0, max = 0;           // Integer and Number
+  std::vector<std::string> choices;  // Choice
+  std::string fallback;              // the default, as text; empty for a Region or a derived default
+  // A default computed from the other parameters (sigma from the radius), and how to describe it.
+  std::function<double(const ParamValues&)> derived;
+  std::string derived_text;
+  std::string unit;                  // "px", or empty
+  std::string help;                  // one line
+  std::set<std::string> methods;     // the methods that take it; empty: every method
+  bool log_scale = false;            // the panel's slider
+  bool takes(const std::string& method) const { return methods.empty() || methods.count(method) > 0; }
+  std::string range_text() const;    // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
+};
+
+// A step's parameters once checked against the schema: every parameter of the family, given or
+// defaulted (one its method does not take always has its default). Throws std::out_of_range for a
+// name the schema does not have.
+class ParamValues {
+ public:
+  int integer(const std::string& name) const;
+  double number(const std::string& name) const;  // Integer or Number
+  const std::string& choice(const std::string& name) const;
+  std::optional<common::Roi> region(const std::string& name) const;
+  bool given(const std::string& name) const { return given_.count(name) > 0; }  // not defaulted
+  // The values as `key=value` in schema order, the given ones only (a chain step's spelling).
+  std::string spec() const;
+
+  using Value = std::variant<std::monostate, int, double, std::string, common::Roi>;
+  void set(const std::string& name, Value value, bool given);
+  const std::map<std::string, Value>& values() const { return values_; }
+
+ private:
+  const Value& at(const std::string& name) const;
+  std::map<std::string, Value> values_;
+  std::set<std::string> given_;
+  std::vector<std::string> order_;
+};
+
+// ---- methods --------------------------------------------------------------------------------------
+
+enum class Stage { Fragment, Compute, Transfer };
+const char* stage_name(Stage stage);  // "fragment", "compute", "transfer"
+
+// Design cost per output pixel.
+struct MethodCost {
+  double fetches = 0;        // texture or image reads from device memory (or its caches)
+  double shared_reads = 0;   // shared-memory loads
+  double shared_writes = 0;  // shared-memory stores
+};
+
+// Whether a method runs on a device for these parameters, and the largest value it serves of each
+// limited parameter there (radius: 16 on a device with 32 KiB of shared memory, say).
+struct Support {
+  std::string reason;                    // empty: available
+  std::map<std::string, double> limits;  // parameter -> largest value served
+  bool available() const { return reason.empty(); }
+};
+
+// The images and per-frame facts a step may read besides the previous step's image. A context that
+// has no scene (`filterlab filter` on a still image) leaves depth and motion empty; the camera is
+// then a fixed one whose history is invalid on the first frame (passes/camera_feed.h).
+struct FilterInputs {
+  std::string color;                          // the previous step's image
+  std::string depth, motion;                  // the scene's, or empty
+  const passes::CameraFeed* camera = nullptr;  // this frame's camera; never null in a chain
+};
+
+// What a family reads beyond the previous step's image. A step whose family needs depth or motion
+// is refused where the context has none.
+enum class Input { Depth, Motion, Camera, History };
+const char* input_name(Input input);
+
+// A built chain step: declares its images and passes. It owns what its passes use (buffers), so it
+// must outlive the frames that record them.
+class Filter {
+ public:
+  virtual ~Filter() = default;
+  // Declares the step's images and passes; returns the image that continues the chain, named
+  // `name`. Other images it declares are named `name.<something>`.
+  virtual std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) = 0;
+};
+
+struct FilterEnv {
+  const passes::PassEnv& pass_env;
+  const ParamValues& params;
+};
+
+struct Method {
+  std::string name;  // "comp.tiled": the stage first
+  Stage stage = Stage::Compute;
+  bool exact = true;  // false: hardware bilinear weights, coarse derivatives, half arithmetic...
+  // An approximate method's error bound against the reference (max |error| on inputs in [0, 1)),
+  // which the registry's reference test holds it to; none: wrong by design and tested apart.
+  std::optional<double> bound_fp32, bound_fp16;
+  int passes = 1;
+  std::string description;
+  std::function<MethodCost(const ParamValues&)> cost;
+  std::function<Support(const vk::Context&, const ParamValues&)> support;
+  std::function<std::unique_ptr<Filter>(const FilterEnv&)> create;
+};
+
+// ---- families -------------------------------------------------------------------------------------
+
+struct Family {
+  std::string name, description;
+  std::vector<Param> params;
+  std::vector<Input> inputs;  // beyond the previous step's image
+  std::vector<Method> methods;
+  std::string default_method;  // what a step naming no method gets; empty: a method must be named
+  // Cross-parameter and derived checks (a sigma whose weights underflow, a ROI pair of two sizes):
+  // throws ChainError naming the parameter.
+  std::function<void(const ParamValues&)> check;
+  // The double-precision CPU reference of the family's definition, clamp-to-edge border, on the
+  // first min(channels, 4) channels.
+  std::function<common::ImageD(const io::ImageF& input, const ParamValues&)> reference;
+  // The registry's reference test runs every method at each of these points ("radius=3:kernel=box")
+  // on odd sizes, and holds exact methods to these bounds (max |error| on inputs in [0, 1)).
+  std::vector<std::string> test_points;
+  double tolerance_fp32 = 1e-5, tolerance_fp16 = 0;
+  // `filterlab quality` tables this family (the paper's tables 1-4): every method against this one,
+  // by radius, on the scene. Empty: not tabled.
+  std::string quality_baseline;
+
+  const Method* find(const std::string& method) const;
+  const Param* param(const std::string& name) const;
+  bool needs(Input input) const;
+  std::string method_names() const;  // "comp.a comp.b ..."
+};
+
+}  // namespace filterlab::filters

@@ -1,0 +1,484 @@
+// comp.full2d_shared, comp.separable_shared, comp.separable_fused: compute blurs that cache their
+// input in shared memory (Chapman, "Cached Texture Fetches"; the two-pass baseline of AMD's tiled
+// convolution paper, and both of its passes fused into one dispatch).
+// Shaders: shaders/filters/gaussian/comp_shared.comp (the first two), comp_separable_fused.comp and
+// comp_separable_stream.comp, with a variant per method and format.
+//
+// All read the input with texelFetch (sampled image, nearest) and write a storage image of the
+// chain's precision; the two-pass separable one goes through an intermediate image of the same
+// format. Tile shapes depend on the radius only (the fused method's also on the device's shared
+// memory, see there; its MethodCost is for 32 KiB), so MethodCost is a function of the radius; the
+// device decides up to which radius the tiles fit (Support::limits).
+#include "config.h"
+#include "filters/gaussian/methods.h"
+#include "filters/precision.h"
+#include "passes/simple_pass.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+namespace filterlab::filters::gaussian {
+namespace {
+
+constexpr uint32_t kTexelBytes = 16;  // shared memory holds vec4 (fp32) whatever the image format
+
+uint32_t ceil_div(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+
+// ---- comp.full2d_shared -------------------------------------------------------------------------
+// 16x16 threads; each computes K vertically adjacent outputs: a tile of 16 x 16K outputs, cached
+// with an apron of r: (16 + 2r)(16K + 2r) texels. K is the largest of 4, 2, 1 whose cache fits the
+// 32 KiB that common desktop and software devices offer; at K = 1 the cache grows with r and the
+// device's limit caps the radius: r <= 14 on 32 KiB, 19 on 48 KiB (NVIDIA), 24 on 64 KiB. r = 32
+// cannot fit even a 1x1 tile in 48 KiB ((1 + 64)^2 vec4 = 66 KiB).
+struct Full2dTile {
+  uint32_t outputs_per_thread;  // K
+  uint32_t width, height;       // outputs
+  uint32_t cache_bytes;
+};
+
+constexpr uint32_t kFull2dThreads = SHARED_GROUP;
+constexpr uint32_t kPreferredSharedBytes = 32 * 1024;
+
+Full2dTile full2d_tile(int radius) {
+  const uint32_t r = static_cast<uint32_t>(radius);
+  Full2dTile tile{};
+  for (uint32_t k : {4u, 2u, 1u}) {
+    tile.outputs_per_thread = k;
+    tile.width = kFull2dThreads;
+    tile.height = kFull2dThreads * k;
+    tile.cache_bytes = (tile.width + 2 * r) * (tile.height + 2 * r) * kTexelBytes;
+    if (tile.cache_bytes <= kPreferredSharedBytes) break;
+  }
+  return tile;
+}
+
+MethodCost cost_full2d_shared(const ParamValues& v) {
+  const int r = v.integer("radius");
+  const Full2dTile t = full2d_tile(r);
+  const double outputs = double(t.width) * t.height;
+  const double cached = double(t.width + 2 * r) * (t.height + 2 * r);
+  const double k = t.outputs_per_thread;
+  // Each cached texel is fetched and stored once; each thread reads its (2r + K) x (2r + 1) window.
+  return {cached / outputs, (2 * r + k) * (2 * r + 1) / k, cached / outputs};
+}
+
+// Largest radius whose tile fits `shared_bytes`, 0 if none.
+int full2d_max_radius(uint32_t shared_bytes) {
+  int max_radius = 0;
+  for (int r = 1; r <= kDesignMaxRadius; ++r) {
+    if (full2d_tile(r).cache_bytes > shared_bytes) break;
+    max_radius = r;
+  }
+  return max_radius;
+}
+
+// ---- comp.separable_shared ----------------------------------------------------------------------
+// Horizontal: 64 x 4 threads, K = 4 adjacent outputs per thread: 256 outputs of each of 4 rows per
+// group; the cache holds 4 rows of (256 + 2r) texels, skewed by 1/K against bank conflicts (see the
+// shader): 4 (256 + 2r + (256 + 2r)/4 + 1) texels. The outputs go back through the cache so that
+// the stores are contiguous (one more shared write and read per pixel).
+// Vertical: 16 x 16 threads, K = 4: 64 outputs of each of 16 columns; cache (64 + 2r) x 16 texels.
+// At r = 32: 25.6 KiB and 32 KiB, so every radius runs on 32 KiB devices.
+// Tried on an H200 (4K fp16) against 32x8 threads with K = 8, 128x2 with K = 2, 256x1 with K = 1,
+// and vertical 8x32 and 16x8 with K = 8: without the register window (K = 1) r = 32 took ~740 us
+// against 430-480 us for the rest, whose differences stayed within the run-to-run noise there.
+struct LinePass {
+  bool horizontal;
+  uint32_t local_x, local_y;
+  uint32_t outputs_per_thread;  // K, along the line
+  uint32_t line() const { return (horizontal ? local_x : local_y) * outputs_per_thread; }
+  uint32_t cache_texels(int radius) const {
+    const uint32_t segment = line() + 2 * static_cast<uint32_t>(radius);
+    if (!horizontal) return segment * local_x;
+    const uint32_t k = outputs_per_thread;
+    return local_y * (k > 1 ? segment + segment / k + 1 : segment);
+  }
+  uint32_t groups_x(VkExtent2D e) const { return ceil_div(e.width, horizontal ? line() : local_x); }
+  uint32_t groups_y(VkExtent2D e) const { return ceil_div(e.height, horizontal ? local_y : line()); }
+};
+
+constexpr LinePass kHorizontal{true, 64, 4, 4};
+constexpr LinePass kVertical{false, 16, 16, 4};
+
+MethodCost cost_separable_shared(const ParamValues& v) {
+  const int r = v.integer("radius");
+  MethodCost c;
+  for (const LinePass& p : {kHorizontal, kVertical}) {
+    const double line = p.line(), k = p.outputs_per_thread;
+    c.fetches += (line + 2 * r) / line;        // each cached texel fetched once per group
+    c.shared_writes += (line + 2 * r) / line;  // and stored once
+    c.shared_reads += (2 * r + k) / k;         // sliding window of 2r + K texels per K outputs
+  }
+  // The horizontal pass stages its outputs through shared memory so that its stores are contiguous.
+  c.shared_writes += 1;
+  c.shared_reads += 1;
+  return c;
+}
+
+int separable_max_radius(uint32_t shared_bytes) {
+  int max_radius = 0;
+  for (int r = 1; r <= kDesignMaxRadius; ++r) {
+    if (std::max(kHorizontal.cache_texels(r), kVertical.cache_texels(r)) * kTexelBytes > shared_bytes) break;
+    max_radius = r;
+  }
+  return max_radius;
+}
+
+// ---- comp.separable_fused -----------------------------------------------------------------------
+// One dispatch: 32x8 threads own a tile of 32 x 8K outputs; the tile plus an apron of r is staged
+// in shared memory (vec4, whatever the precision: no unpacking per read), the horizontal sums of
+// its 8K + 2r rows are computed into registers and, once every staged texel has been read, written
+// over the staged texels in the same array; the vertical sums (K per thread, down one column) are
+// stored straight to the image. Rows are padded to an odd number of texels (see the shader):
+//   (8K + 2r) (33 + 2r) 16 bytes.
+// K is the largest of 8 .. 1 that fits the device's shared memory (maxComputeSharedMemorySize:
+// 32 KiB on lavapipe and common desktop devices, 48 KiB on NVIDIA): a taller tile means fewer
+// shared reads per output in the vertical pass (2r + K per K outputs) and a smaller apron share.
+// At K = 1 the tile grows with r and the device's limit caps the radius: r <= 13 on 32 KiB, 18 on
+// 48 KiB. On 32 KiB: 32x56 outputs at r = 1, 32x48 at r = 2, 32x40 to r = 4, 32x32 to r = 6,
+// 32x24 to r = 8, 32x16 to r = 10, then 32x8; on 48 KiB: 32x64 to r = 4, 32x56 to r = 6, 32x48
+// at r = 7, 32x40 to r = 9, ... 32x8 from r = 16.
+// A horizontal task computes RUN adjacent sums of a row from 2r + RUN staged texels; RUN is picked
+// per tile to keep the longest thread's work, rounds x (2r + RUN) reads, smallest.
+struct FusedTile {
+  uint32_t outputs_per_thread;  // K
+  uint32_t run;                 // RUN
+  uint32_t width, height;       // outputs
+  uint32_t rows;                // staged rows: height + 2r
+  uint32_t shared_bytes;
+};
+
+constexpr uint32_t kFusedWidth = FUSED_GROUP_X, kFusedThreadRows = FUSED_GROUP_Y, kFusedThreads = kFusedWidth * kFusedThreadRows;
+constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator array
+
+// Rows per thread, by radius, measured on the H100 at 3840x2160 fp16 (K capped at 8 / 4 / 2 / 1):
+//   r=1: 124 / 102 / 85.0 / 80.7 us;  r=2: 127 / 95.4 / 88.4 / 102;  r=4: 130 / 165 / 119 / 138;
+//   r=8: 183 / 196 / 277 / 294.
+// Tall tiles pay for their register-held sums with occupancy at small radii, where the apron they
+// save is small; from r ~ 8 the saved apron wins.
+uint32_t fused_max_rows(int radius) {
+  return radius <= 1 ? 1 : radius <= 4 ? 2 : kFusedMaxRowsPerThread;
+}
+
+FusedTile fused_tile(int radius, uint32_t shared_budget) {
+  const uint32_t r = static_cast<uint32_t>(radius);
+  FusedTile tile{};
+  tile.width = kFusedWidth;
+  for (uint32_t k = fused_max_rows(radius); k >= 1; --k) {
+    tile.outputs_per_thread = k;
+    tile.height = kFusedThreadRows * k;
+    tile.rows = tile.height + 2 * r;
+    tile.shared_bytes = tile.rows * (kFusedWidth + 2 * r + 1) * kTexelBytes;
+    if (tile.shared_bytes <= shared_budget) break;
+  }
+  uint32_t best = ~0u;
+  for (uint32_t run : {1u, 2u, 4u, 8u}) {
+    const uint32_t rounds = ceil_div(tile.rows * (kFusedWidth / run), kFusedThreads);
+    if (rounds * (2 * r + run) < best) {
+      best = rounds * (2 * r + run);
+      tile.run = run;
+    }
+  }
+  return tile;
+}
+
+// For the 32 KiB tiles (lavapipe, common desktop devices); a device with more shared memory gets
+// taller tiles at small radii, and cheaper ones.
+MethodCost cost_separable_fused(const ParamValues& v) {
+  const int r = v.integer("radius");
+  const FusedTile t = fused_tile(r, kPreferredSharedBytes);
+  const double outputs = double(t.width) * t.height;
+  const double staged = double(t.width + 2 * r) * t.rows;
+  const double sums_per_output = double(t.width) * t.rows / outputs;
+  MethodCost c;
+  c.fetches = staged / outputs;                                 // each staged texel fetched once
+  c.shared_writes = staged / outputs + sums_per_output;         // stored once, and each sum once
+  c.shared_reads = sums_per_output * (2.0 * r + t.run) / t.run  // 2r + RUN texels per RUN sums
+                   + (2.0 * r + t.outputs_per_thread) / t.outputs_per_thread;  // 2r + K sums per K outputs
+  return c;
+}
+
+int fused_max_radius(uint32_t shared_bytes) {
+  int max_radius = 0;
+  for (int r = 1; r <= kDesignMaxRadius; ++r) {
+    if (fused_tile(r, shared_bytes).shared_bytes > shared_bytes) break;
+    max_radius = r;
+  }
+  return max_radius;
+}
+
+// ---- comp.separable_stream ----------------------------------------------------------------------
+// One dispatch; each group walks down a strip of 64 columns (two threads each, one per channel
+// pair) in batches of 8 rows (see the shader): the texels of the next batch are fetched while the
+// current one is filtered, the vertical apron of 2r rows is paid once per strip instead of once
+// per tile, and each thread keeps its column's last 2r + 8 horizontal sums in registers. Shared
+// memory holds 8 rows of 64 + 2r texels and 8 rows of 64 sums, rows padded to 1 mod 16 elements,
+// in the image's precision (8 bytes per texel for fp16, 16 for fp32): at most 25 KiB (fp32,
+// r = 32), so every radius fits on a device with 32 KiB. (The ring design also had strips of 32
+// columns for devices where 64 did not fit; nothing tested them, and the window needs none.)
+// The subgroup quad swap between a column's two threads needs quads in compute shaders and full
+// subgroups tiling the group of 128.
+// Why this shape, and the variants measured on the H100 and dropped (rings of sums in shared
+// memory, fp32 staging, other strip widths and group counts, one barrier per batch, ...):
+// docs/stream-tuning.md.
+// The strip height is set by the number of groups: one wave, kStreamGroupsPerCore groups per
+// shader core where the driver reports its cores (vk::DeviceReport::shader_cores), else
+// kStreamGroupsUnknown, rounded down over the columns (4K: 60 columns of 11 groups, strips of 200
+// rows), with strips of at least kStreamMinRows. 5 per core is the H100's measure (132 SMs, so
+// 660 groups): at r = 1 (65 registers) and r = 8 (96) alike, 528, 600, 720, 792, 924 and 1020
+// groups were all slower where measured. Other GPUs are untested; 660 serves where the cores are
+// unknown.
+constexpr uint32_t kStreamStrip = STREAM_STRIP, kStreamThreads = STREAM_THREADS;
+constexpr uint32_t kStreamBatch = STREAM_BATCH, kStreamRun = STREAM_RUN, kStreamMinRows = 32;
+constexpr uint32_t kStreamGroupsPerCore = 5, kStreamGroupsUnknown = 660;
+constexpr uint32_t kStreamCostRows = 200;  // the 4K strip, for MethodCost
+
+uint32_t stream_shared_bytes(int radius, bool fp32) {
+  const uint32_t in_w = kStreamStrip + 2 * uint32_t(radius);
+  const uint32_t stage_stride = STREAM_STAGE_STRIDE(in_w), sums_stride = kStreamStrip + 1;
+  const uint32_t texel = fp32 ? 16 : 8;
+  return kStreamBatch * (stage_stride + sums_stride) * texel;
+}
+
+// For strips of kStreamCostRows rows.
+MethodCost cost_separable_stream(const ParamValues& v) {
+  const int r = v.integer("radius");
+  const double rows = kStreamCostRows, strip = kStreamStrip, run = kStreamRun;
+  const double input_rows = (rows + 2 * r) / rows;  // input rows per output row
+  MethodCost c;
+  c.fetches = input_rows * (strip + 2 * r) / strip;
+  c.shared_writes = c.fetches + input_rows;          // staged texels, and the sums
+  c.shared_reads = input_rows * (2 * r + run) / run  // 2r + 8 texels per run of 8 sums
+                   + input_rows;                     // each sum once, into its column's window
+  return c;
+}
+
+int stream_max_radius(uint32_t shared_limit, bool fp32) {
+  int max_radius = 0;
+  for (int r = 1; r <= kDesignMaxRadius && stream_shared_bytes(r, fp32) <= shared_limit; ++r) max_radius = r;
+  return max_radius;
+}
+
+// ---- support ------------------------------------------------------------------------------------
+Support support_from(const vk::Context& device, int max_radius, uint32_t threads, uint32_t needs_bytes) {
+  const vk::DeviceReport& report = device.report();
+  if (report.max_compute_workgroup_invocations < threads)
+    return {"needs " + std::to_string(threads) + " invocations per workgroup, the device allows " +
+            std::to_string(report.max_compute_workgroup_invocations)};
+  if (max_radius < 1)
+    return {"needs " + std::to_string(needs_bytes) + " bytes of shared memory at radius 1, the device has " +
+            std::to_string(report.max_compute_shared_memory)};
+  return {{}, {{"radius", max_radius}}};
+}
+
+Support support_full2d_shared(const vk::Context& device, const ParamValues&) {
+  return support_from(device, full2d_max_radius(device.report().max_compute_shared_memory),
+                      kFull2dThreads * kFull2dThreads, full2d_tile(1).cache_bytes);
+}
+
+Support support_separable_shared(const vk::Context& device, const ParamValues&) {
+  const uint32_t threads =
+      std::max(kHorizontal.local_x * kHorizontal.local_y, kVertical.local_x * kVertical.local_y);
+  const uint32_t needs = std::max(kHorizontal.cache_texels(1), kVertical.cache_texels(1)) * kTexelBytes;
+  return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads, needs);
+}
+
+Support support_separable_fused(const vk::Context& device, const ParamValues&) {
+  const uint32_t shared = device.report().max_compute_shared_memory;
+  return support_from(device, fused_max_radius(shared), kFusedThreads, fused_tile(1, 0).shared_bytes);
+}
+
+Support support_separable_stream(const vk::Context& device, const ParamValues& v) {
+  if (Support quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available()) return quads;
+  const bool fp32 = v.choice("precision") == "fp32";
+  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, fp32), kStreamThreads,
+                      stream_shared_bytes(1, fp32));
+}
+
+// Half arithmetic is for images that are half already: on fp32 images it would throw away the
+// precision they were chosen for.
+Support support_separable_stream_half(const vk::Context& device, const ParamValues& v) {
+  if (v.choice("precision") != "fp16")
+    return {"computes in half precision, so serves fp16 images only (fp32: comp.separable_stream)"};
+  if (!device.report().shader_float16) return {"needs shaderFloat16 (half arithmetic in shaders), which the device lacks"};
+  return support_separable_stream(device, v);
+}
+
+// ---- passes -------------------------------------------------------------------------------------
+// A method that is one compute pass reading the previous image and the weights (a std140 uniform
+// block, where the multiplies can take the weights as constant operands, or a storage buffer).
+enum class WeightsAs { Storage, Uniform };
+using GroupsFor = std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)>;
+
+GroupsFor groups_over(uint32_t tile_w, uint32_t tile_h) {
+  return [=](VkExtent2D e) { return std::pair{ceil_div(e.width, tile_w), ceil_div(e.height, tile_h)}; };
+}
+
+void add_pass(graph::RenderGraph& graph, const passes::PassEnv& env, VkFormat format, const vk::Buffer& weights,
+              const std::string& size_of, const std::string& pass, const std::string& from, const std::string& shader,
+              std::vector<uint32_t> constants, GroupsFor groups, WeightsAs weights_as) {
+  graph.declare_image(pass, {format, graph::SizeRule::relative_to(size_of)});
+  passes::SimplePass p(env, pass, passes::ComputeShader{shader, std::move(constants)});
+  p.sample(BINDING_SOURCE, from).store(BINDING_DESTINATION, pass);
+  if (weights_as == WeightsAs::Uniform) p.uniform(BINDING_WEIGHTS, weights);
+  else p.storage_buffer(BINDING_WEIGHTS, weights);
+  p.dispatch([pass, groups](graph::PassContext& ctx) {
+     const auto [x, y] = groups(ctx.image(pass).extent);
+     return std::array<uint32_t, 2>{x, y};
+   }).add_to(graph);
+}
+
+class OneDispatch : public Filter {
+ public:
+  // shader: a comp_*.comp file and its variant before the precision ("full2d" of "full2d.fp16").
+  OneDispatch(const FilterEnv& env, const std::string& shader, const std::string& variant,
+              std::vector<uint32_t> constants, GroupsFor groups, WeightsAs weights_as)
+      : env_(env.pass_env),
+        kernel_(env.pass_env.vk, kernel_spec(env.params)),
+        format_(precision_format(env.params)),
+        shader_("filters/gaussian/" + shader + "#" + (variant.empty() ? "" : variant + ".") + precision_variant(format_)),
+        constants_(std::move(constants)),
+        groups_(std::move(groups)),
+        weights_as_(weights_as) {}
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, inputs.color, shader_, constants_, groups_,
+             weights_as_);
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  KernelBuffers kernel_;
+  VkFormat format_;
+  std::string shader_;
+  std::vector<uint32_t> constants_;
+  GroupsFor groups_;
+  WeightsAs weights_as_;
+};
+
+std::unique_ptr<Filter> create_full2d_shared(const FilterEnv& env) {
+  const int r = env.params.integer("radius");
+  const Full2dTile tile = full2d_tile(r);
+  return std::make_unique<OneDispatch>(env, "comp_shared.comp", "full2d",
+                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread},
+                                       groups_over(tile.width, tile.height), WeightsAs::Storage);
+}
+
+std::unique_ptr<Filter> create_separable_fused(const FilterEnv& env) {
+  const int r = env.params.integer("radius");
+  const FusedTile tile = fused_tile(r, env.pass_env.vk.report().max_compute_shared_memory);
+  return std::make_unique<OneDispatch>(env, "comp_separable_fused.comp", "",
+                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread, tile.run},
+                                       groups_over(tile.width, tile.height), WeightsAs::Uniform);
+}
+
+// comp.separable_stream and its half-arithmetic version: the same dispatch, another variant.
+std::unique_ptr<Filter> stream_dispatch(const FilterEnv& env, const char* variant) {
+  auto groups = [cores = env.pass_env.vk.report().shader_cores](VkExtent2D e) {
+    return separable_stream_groups(e, cores);
+  };
+  return std::make_unique<OneDispatch>(env, "comp_separable_stream.comp", variant,
+                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))}, groups,
+                                       WeightsAs::Uniform);
+}
+
+class SeparableShared : public Filter {
+ public:
+  explicit SeparableShared(const FilterEnv& env)
+      : env_(env.pass_env),
+        kernel_(env.pass_env.vk, kernel_spec(env.params)),
+        format_(precision_format(env.params)),
+        radius_(uint32_t(env.params.integer("radius"))) {}
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+    const std::string horizontal = name + ".horizontal";
+    const std::string shader = std::string("filters/gaussian/comp_shared.comp#separable.") + precision_variant(format_);
+    auto groups = [](const LinePass& p) {
+      return [p](VkExtent2D e) { return std::pair{p.groups_x(e), p.groups_y(e)}; };
+    };
+    auto constants = [this](const LinePass& p) {
+      return std::vector<uint32_t>{radius_, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x, p.local_y};
+    };
+    add_pass(graph, env_, format_, kernel_.weights, inputs.color, horizontal, inputs.color, shader,
+             constants(kHorizontal), groups(kHorizontal), WeightsAs::Storage);
+    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, horizontal, shader, constants(kVertical),
+             groups(kVertical), WeightsAs::Storage);
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  KernelBuffers kernel_;
+  VkFormat format_;
+  uint32_t radius_;
+};
+
+Method compute_method(const char* name, bool exact, int passes, const char* description,
+                      MethodCost (*cost)(const ParamValues&),
+                      Support (*support)(const vk::Context&, const ParamValues&),
+                      std::function<std::unique_ptr<Filter>(const FilterEnv&)> create) {
+  Method m;
+  m.name = name;
+  m.exact = exact;
+  m.passes = passes;
+  m.description = description;
+  m.cost = cost;
+  m.support = support;
+  m.create = std::move(create);
+  return m;
+}
+
+}  // namespace
+
+std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores) {
+  const uint32_t columns = ceil_div(extent.width, kStreamStrip);
+  const uint32_t wave = shader_cores ? shader_cores * kStreamGroupsPerCore : kStreamGroupsUnknown;
+  return {columns, std::clamp(wave / columns, 1u, std::max(1u, extent.height / kStreamMinRows))};
+}
+
+std::vector<Method> compute_methods() {
+  std::vector<Method> methods = {
+      compute_method(
+          "comp.full2d_shared", true, 1,
+          "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it (16x64 outputs per "
+          "group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
+          cost_full2d_shared, support_full2d_shared, create_full2d_shared),
+      compute_method("comp.separable_shared", true, 2,
+                     "horizontal then vertical compute passes, each caching line segments plus apron in shared "
+                     "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
+                     cost_separable_shared, support_separable_shared,
+                     [](const FilterEnv& e) -> std::unique_ptr<Filter> { return std::make_unique<SeparableShared>(e); }),
+      compute_method(
+          "comp.separable_fused", true, 1,
+          "one dispatch: tile plus apron staged once in shared memory (unclamped for interior groups), horizontal "
+          "sums in registers then over the staged texels, vertical sums stored directly, weights as uniform "
+          "operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 on 32 KiB, "
+          "32x64 on 48 KiB)",
+          cost_separable_fused, support_separable_fused, create_separable_fused),
+      compute_method(
+          "comp.separable_stream", true, 1,
+          "one dispatch: each group walks down a strip of 64 columns, two threads a column (two channels each), in "
+          "batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums into "
+          "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 outputs "
+          "from them (the vertical apron paid once per strip, one wave of groups)",
+          cost_separable_stream, support_separable_stream,
+          [](const FilterEnv& e) { return stream_dispatch(e, ""); }),
+      compute_method(
+          "comp.separable_stream_half", false, 1,
+          "comp.separable_stream for fp16 images with its horizontal step in packed half arithmetic (one FMA for "
+          "two channels, each sum in two chains: the taps up to the centre, then the rest); the vertical step stays "
+          "fp32. Not exact: within 3 half-ulps at 1.0 on random images, where the exact method keeps 2",
+          cost_separable_stream, support_separable_stream_half,
+          [](const FilterEnv& e) { return stream_dispatch(e, "half"); }),
+  };
+  // Half arithmetic: 3 half-ulps at 1.0 (lavapipe rounds each half product and sum apart, where
+  // the H100 fuses them: 1.9 to 2.0 half-ulps there against 1.55 on the H100).
+  methods.back().bound_fp16 = 3 * std::ldexp(1.0, -11);
+  return methods;
+}
+
+}  // namespace filterlab::filters::gaussian

@@ -1,0 +1,52 @@
+#pragma once
+// What the gaussian family's methods share: the kernel a step asks for, the buffers holding its
+// weights (the same numbers the CPU reference uses), device checks, and the lists of methods each
+// file contributes.
+//
+// Buffer layouts (set 0, shaders/config.h):
+//   weights (BINDING_WEIGHTS): float[2r+1], weights[r + i] = w(i) for i in [-r, r]; the 2D kernel
+//            is w(i) w(j). For r <= GAUSSIAN_UNIFORM_MAX_RADIUS it is zero-padded to
+//            GAUSSIAN_WEIGHT_VEC4S vec4s, so that it also binds as a std140 uniform block, and
+//            followed by uint[2r+1]: w(i) rounded to half, in both 16-bit halves.
+//   taps (BINDING_TAPS): vec2[r+1], (offset from the centre in texels, weight) of Chapman's
+//            bilinear taps.
+#include "common/kernel.h"
+#include "config.h"
+#include "filters/gaussian/gaussian.h"
+#include "vk/resources.h"
+
+#include <utility>
+
+namespace filterlab::filters::gaussian {
+
+common::KernelSpec kernel_spec(const ParamValues& params);
+
+struct KernelBuffers {
+  KernelBuffers(const vk::Context& ctx, const common::KernelSpec& spec);
+  vk::Buffer weights, taps;
+};
+
+// The radius every method serves at most by design: the uniform block's size, the quad methods'
+// 33 weight constants, the fragment loops unrolled by the driver.
+constexpr int kDesignMaxRadius = GAUSSIAN_UNIFORM_MAX_RADIUS;
+
+// Available with no more than the core device, up to kDesignMaxRadius.
+Support up_to_design_radius();
+
+// For compute shaders that number their threads by subgroup position and swap values within
+// quads: unavailable unless the device has quad operations in compute shaders and full subgroups
+// of 4 to `threads` invocations tile a group of `threads`.
+Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
+
+// comp.separable_stream's dispatch for an image of `extent`: {strips across, groups down each
+// strip} on a device with `shader_cores` (vk::DeviceReport::shader_cores, 0: not reported), one
+// wave of about 5 groups per core (compute.cpp).
+std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores);
+
+// One list per file.
+std::vector<Method> fragment_methods();  // fragment.cpp: frag.full2d, frag.separable, their linear versions
+std::vector<Method> quad_methods();      // quad.cpp: frag.quad_derivative*, comp.quad_*
+std::vector<Method> compute_methods();   // compute.cpp: comp.full2d_shared, comp.separable_{shared,fused,stream,stream_half}
+std::vector<Method> tiled_methods();     // tiled.cpp: comp.tiled
+
+}  // namespace filterlab::filters::gaussian

@@ -1,0 +1,28 @@
+#include "filters/registry.h"
+
+#include "filters/copy/copy.h"
+#include "filters/gaussian/gaussian.h"
+
+namespace filterlab::filters {
+
+const Family* Registry::find(const std::string& name) const {
+  for (const Family* f : families_)
+    if (f->name == name) return f;
+  return nullptr;
+}
+
+std::string Registry::names() const {
+  std::string out;
+  for (const Family* f : families_) out += (out.empty() ? "" : " ") + f->name;
+  return out;
+}
+
+const Registry& registry() {
+  static const Registry built_in({
+      &copy::family(),
+      &gaussian::family(),
+  });
+  return built_in;
+}
+
+}  // namespace filterlab::filters

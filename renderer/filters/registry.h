@@ -1,0 +1,25 @@
+#pragma once
+// The filter families, in one list: registry.cpp names each with one line. Tests and tools may
+// build a Registry of their own (a test family beside the real ones).
+#include "filters/family.h"
+
+#include <string>
+#include <vector>
+
+namespace filterlab::filters {
+
+class Registry {
+ public:
+  explicit Registry(std::vector<const Family*> families) : families_(std::move(families)) {}
+  const std::vector<const Family*>& families() const { return families_; }
+  const Family* find(const std::string& name) const;
+  std::string names() const;  // "copy gaussian"
+
+ private:
+  std::vector<const Family*> families_;
+};
+
+// The built-in families.
+const Registry& registry();
+
+}  // namespace filterlab::filters

@@ -1,5 +1,0 @@
-#version 460
-#extension GL_GOOGLE_include_directive : require
-#define QUAD_COMPUTE_DERIVATIVES
-#define QUAD_OUTPUT_FORMAT rgba32f
-#include "quad_common.glsl"

@@ -1,4 +1,0 @@
-#version 460
-#extension GL_GOOGLE_include_directive : require
-#define OUTPUT_FORMAT rgba16f
-#include "copy_common.glsl"

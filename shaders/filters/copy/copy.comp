@@ -1,0 +1,28 @@
+#version 460
+// The copy family (renderer/filters/copy): one fetch and one store per pixel, PIXELS pixels a
+// thread, COPY_GROUP_Y rows apart so that each row of a group's loads stays one contiguous run.
+// More pixels a thread keep more loads in flight: on the H100 a copy of random RGBA16F data took
+// 52.6 us at one pixel a thread and 48.1 at four (docs/copy-floor.md).
+//! variant fp16 OUTPUT_FORMAT=rgba16f
+//! variant fp32 OUTPUT_FORMAT=rgba32f
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+#include "config.h"
+
+layout(local_size_x = COPY_GROUP_X, local_size_y = COPY_GROUP_Y) in;
+layout(constant_id = 0) const int PIXELS = 1;
+layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // texelFetch, like the filters
+layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
+
+void main() {
+  const ivec2 size = imageSize(destination);
+  const ivec2 base =
+      ivec2(gl_WorkGroupID.xy * uvec2(COPY_GROUP_X, COPY_GROUP_Y * PIXELS) + gl_LocalInvocationID.xy);
+  vec4 texels[PIXELS];
+  [[unroll]] for (int i = 0; i < PIXELS; ++i)
+    texels[i] = texelFetch(source, min(base + ivec2(0, i * COPY_GROUP_Y), size - 1), 0);
+  [[unroll]] for (int i = 0; i < PIXELS; ++i) {
+    const ivec2 p = base + ivec2(0, i * COPY_GROUP_Y);
+    if (all(lessThan(p, size))) imageStore(destination, p, texels[i]);
+  }
+}

@@ -1,0 +1,156 @@
+// GPU tier, from the registry: every method of every registered family against its family's
+// double-precision CPU reference (same definition, clamp-to-edge border), at each of the family's
+// test points, on random images of odd sizes (257x131, 13x9 and 1x1) and on the HDR scene, in fp32
+// and fp16, and at the method's largest parameter on 13x9. A method is in this test from the moment
+// it is registered: nothing here names one. Validation on, with synchronization validation.
+//
+// Bounds: an exact method is held to its family's tolerance_fp32 / tolerance_fp16 (max |error|
+// for inputs in [0, 1); on the scene, relative to its largest value); an approximate one to its own
+// bound_fp32 / bound_fp16; one with no bound (wrong by design) is skipped, saying so.
+#include "gpu_test_util.h"
+
+#include "filters/apply.h"
+#include "filters/chain.h"
+#include "vk/pipeline_library.h"
+#include "vk/formats.h"
+
+#include <cmath>
+#include <sstream>
+
+using namespace filterlab;
+
+namespace {
+
+struct Case {
+  const filters::Family* family;
+  const filters::Method* method;
+};
+
+// The test's name in ctest's list: "gaussian.comp.tiled", not the bytes of the pointers.
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.family->name << "." << c.method->name;
+}
+
+std::vector<Case> every_method() {
+  std::vector<Case> cases;
+  for (const filters::Family* f : filters::registry().families())
+    for (const filters::Method& m : f->methods) cases.push_back({f, &m});
+  return cases;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.family->name + "_" + info.param.method->name;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+// The raw `key=value` pairs of a test point ("radius=3:kernel=box"), plus the precision.
+std::vector<filters::RawParam> point_params(const filters::Family& family, const std::string& point,
+                                            const std::string& precision) {
+  std::vector<filters::RawParam> params;
+  std::istringstream items(point);
+  for (std::string item; std::getline(items, item, ':');)
+    if (!item.empty()) params.emplace_back(item.substr(0, item.find('=')), item.substr(item.find('=') + 1));
+  if (family.param("precision")) params.emplace_back("precision", precision);
+  return params;
+}
+
+class RegistryReference : public test::ValidatedSuite, public testing::WithParamInterface<Case> {
+ protected:
+  // As the application asks for it: compute-shader derivatives where the device has them.
+  static void SetUpTestSuite() {
+    ValidatedSuite::SetUpTestSuite();
+    vk::ContextOptions options;
+    options.validation = true;
+    options.compute_derivatives = true;
+    context_ = std::make_unique<vk::Context>(options);
+  }
+
+  // fp16 inputs hold half values already, so that the reference sees what the GPU reads.
+  static io::ImageF rounded(io::ImageF image, const std::string& precision) {
+    if (precision == "fp16")
+      for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
+    return image;
+  }
+
+  static std::optional<double> bound(const Case& c, const std::string& precision) {
+    if (c.method->exact) return precision == "fp16" ? c.family->tolerance_fp16 : c.family->tolerance_fp32;
+    return precision == "fp16" ? c.method->bound_fp16 : c.method->bound_fp32;
+  }
+
+  // Runs the step on every input and holds each output to `bound` times the input's scale.
+  // Returns false (and says why) when the device does not run the step.
+  bool check(const Case& c, const filters::FilterStep& step, const std::vector<io::ImageF>& inputs,
+             const std::vector<double>& scales, double limit, const std::string& what) {
+    const filters::ResolvedStep resolved = filters::resolve(step);
+    try {
+      filters::check_support(resolved, *context_);
+    } catch (const filters::ChainError& e) {
+      std::printf("  not here: %s (%s)\n", step.text.c_str(), e.what());
+      return false;
+    }
+    vk::PipelineLibrary library(*context_, *shaders_, {1, std::chrono::milliseconds(0), false});
+    const passes::PassEnv env{*context_, *shaders_, 1, &library};
+    const std::vector<io::ImageF> outputs = filters::apply_to_each(env, inputs, step);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const common::ErrorStats e = common::compare(outputs[i], c.family->reference(inputs[i], resolved.params));
+      EXPECT_LE(e.max_abs, limit * scales[i])
+          << step.text << " on " << inputs[i].width << "x" << inputs[i].height << " " << what << ": worst at "
+          << e.worst_x << "," << e.worst_y << " channel " << e.worst_c;
+    }
+    return true;
+  }
+
+  static std::string spec(const filters::FilterStep& step) { return filters::step_spec(step); }
+
+  static filters::FilterStep make_step(const Case& c, std::vector<filters::RawParam> params) {
+    filters::FilterStep step{c.family->name, c.method->name, std::move(params), ""};
+    step.text = filters::step_spec(step);
+    return step;
+  }
+};
+
+TEST_P(RegistryReference, MatchesTheFamilyReference) {
+  const Case c = GetParam();
+  const io::ImageF random = common::random_image(257, 131, 4, 7), small = common::random_image(13, 9, 4, 8),
+                   one = common::random_image(1, 1, 4, 9);
+  auto scene_run = test::validated_run(160, 90);
+  scene_run.read_images = {"scene"};
+  const io::ImageF scene = runtime::run_headless(scene_run).images.at("scene");
+  const double scene_max = std::max({io::channel_max(scene, 0), io::channel_max(scene, 1), io::channel_max(scene, 2)});
+  ASSERT_GT(scene_max, 4.0) << "the scene is HDR";
+  // Rounding scales with the values: the bounds for [0, 1) hold times the binade of the largest.
+  const double scene_scale = std::exp2(std::ceil(std::log2(scene_max)));
+
+  int checked = 0;
+  for (const char* precision : {"fp32", "fp16"}) {
+    if (!c.family->param("precision") && std::string(precision) == "fp16") continue;
+    const std::optional<double> limit = bound(c, precision);
+    if (!limit) {
+      std::printf("  %s.%s states no bound in %s (wrong by design, or not served): tested apart\n",
+                  c.family->name.c_str(), c.method->name.c_str(), precision);
+      continue;
+    }
+    const std::vector<io::ImageF> inputs = {rounded(random, precision), rounded(small, precision),
+                                            rounded(one, precision), rounded(scene, precision)};
+    for (const std::string& point : c.family->test_points)
+      checked += check(c, make_step(c, point_params(*c.family, point, precision)), inputs,
+                       {1.0, 1.0, 1.0, scene_scale}, *limit, precision);
+
+    // The method's largest value of each limited parameter, on the small image only.
+    const filters::ResolvedStep defaults = filters::resolve(make_step(c, point_params(*c.family, "", precision)));
+    const filters::Support support = filters::device_support(defaults, *context_);
+    for (const auto& [name, largest] : support.limits) {
+      std::vector<filters::RawParam> params = point_params(*c.family, "", precision);
+      params.emplace_back(name, std::to_string(int(largest)));
+      checked += check(c, make_step(c, params), {rounded(small, precision)}, {1.0}, *limit,
+                       std::string(precision) + ", largest " + name);
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "the device runs no point of " << c.method->name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, RegistryReference, testing::ValuesIn(every_method()), case_name);
+
+}  // namespace

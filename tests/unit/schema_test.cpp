@@ -1,0 +1,151 @@
+// Unit tier, from the registry: every family's parameter schema refuses bad values with a
+// ChainError (exit 2) that names the family and the parameter, before any device exists: unknown,
+// duplicate and misplaced keys, values out of range, non-finite and malformed numbers, choices
+// that are not offered and regions that do not parse. Every family and parameter is covered from
+// the moment it is registered.
+#include "filters/chain.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace filterlab;
+
+namespace {
+
+std::string text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// The first method that takes `p`.
+const filters::Method& taker(const filters::Family& family, const filters::Param& p) {
+  for (const filters::Method& m : family.methods)
+    if (p.takes(m.name)) return m;
+  throw std::logic_error(p.name + " is taken by no method");
+}
+
+// A step of `family` with one parameter, plus those the family needs beside it (a region's partner).
+filters::FilterStep step(const filters::Family& family, const filters::Param& p, const std::string& value) {
+  filters::FilterStep s{family.name, taker(family, p).name, {{p.name, value}}, ""};
+  s.text = filters::step_spec(s);
+  return s;
+}
+
+void expect_refused(const filters::FilterStep& s, const std::string& names) {
+  try {
+    filters::resolve(s);
+    ADD_FAILURE() << filters::step_spec(s) << " was accepted";
+  } catch (const filters::ChainError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(s.filter + ": ", 0), 0u) << "names no family: " << message;
+    EXPECT_NE(message.find(names), std::string::npos) << message;
+  }
+}
+
+// Values the schema must refuse for `p`.
+std::vector<std::string> bad_values(const filters::Param& p) {
+  switch (p.type) {
+    case filters::ParamType::Integer:
+      return {text(p.min - 1), text(p.max + 1), "1.5", "abc", "", " 3", "3x", "nan"};
+    case filters::ParamType::Number:
+      return {text(p.min - (p.max - p.min)), text(p.max * 2 + 1), "nan", "inf", "-inf", "1e400", "abc", "", "2 "};
+    case filters::ParamType::Choice: return {"bogus", "", p.choices.front() + "x"};
+    case filters::ParamType::Region: return {"1,2,3", "0,0,0,5", "-1,0,4,4", "4x4+1", "abc", ""};
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(Schema, EveryFamilyRefusesBadValuesNamingTheFamilyAndTheParameter) {
+  size_t checked = 0;
+  for (const filters::Family* family : filters::registry().families()) {
+    ASSERT_FALSE(family->methods.empty()) << family->name;
+    for (const filters::Param& p : family->params) {
+      for (const std::string& value : bad_values(p)) {
+        expect_refused(step(*family, p, value), p.name + " wants");
+        ++checked;
+      }
+      // Given twice (a value it would take once).
+      const std::string valid = p.type == filters::ParamType::Region   ? "0,0,1,1"
+                                : p.type == filters::ParamType::Choice ? p.choices.front()
+                                                                       : text(p.min);
+      filters::FilterStep twice = step(*family, p, valid);
+      twice.params.push_back(twice.params.front());
+      expect_refused(twice, p.name + " is given twice");
+      // Given to a method that does not take it.
+      for (const filters::Method& m : family->methods)
+        if (!p.takes(m.name)) {
+          filters::FilterStep misplaced = step(*family, p, "x");
+          misplaced.method = m.name;
+          expect_refused(misplaced, p.name + " is for ");
+          break;
+        }
+    }
+    filters::FilterStep unknown{family->name, family->methods.front().name, {{"no_such_parameter", "1"}}, ""};
+    expect_refused(unknown, "unknown parameter 'no_such_parameter'");
+    filters::FilterStep method{family->name, "no.such_method", {}, ""};
+    try {
+      filters::resolve(method);
+      ADD_FAILURE() << family->name << " accepted an unknown method";
+    } catch (const filters::ChainError& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown method 'no.such_method' for " + family->name),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_GT(checked, 20u);
+}
+
+TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
+  for (const filters::Family* family : filters::registry().families()) {
+    EXPECT_FALSE(family->description.empty()) << family->name;
+    ASSERT_TRUE(family->reference) << family->name << " has no CPU reference";
+    EXPECT_FALSE(family->test_points.empty()) << family->name << " gives the reference test no point";
+    EXPECT_GT(family->tolerance_fp32 + family->tolerance_fp16, -1.0);
+    for (const filters::Param& p : family->params) {
+      EXPECT_FALSE(p.help.empty()) << family->name << "." << p.name;
+      if (p.type == filters::ParamType::Region) continue;
+      EXPECT_TRUE(!p.fallback.empty() || p.derived) << family->name << "." << p.name << " has no default";
+      if (p.type == filters::ParamType::Choice)
+        EXPECT_NE(std::find(p.choices.begin(), p.choices.end(), p.fallback), p.choices.end()) << p.name;
+    }
+    // Every method resolves at the family's defaults and at every test point.
+    for (const filters::Method& m : family->methods) {
+      EXPECT_FALSE(m.description.empty()) << m.name;
+      EXPECT_TRUE(m.create && m.cost) << m.name;
+      EXPECT_NO_THROW(filters::resolve({family->name, m.name, {}, ""})) << m.name;
+      for (const std::string& point : family->test_points)
+        EXPECT_NO_THROW(filters::resolve(filters::parse_chain(family->name + "." + m.name +
+                                                              (point.empty() ? "" : ":" + point))
+                                             .at(0)))
+            << m.name << " " << point;
+    }
+    if (!family->default_method.empty()) EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
+  }
+}
+
+TEST(Schema, DerivedQuantitiesThatBreakAreRefusedNamingTheParameter) {
+  // The Gaussian's sigma at the bottom of its range is still a usable kernel; the check that
+  // guards the derived weights refuses what would be NaN (a Gaussian of sigma 0) by name.
+  EXPECT_NO_THROW(filters::resolve(filters::parse_chain("gaussian.frag.full2d:radius=32:sigma=0.05").at(0)));
+  const filters::Family& gaussian = *filters::registry().find("gaussian");
+  filters::ParamValues values;
+  values.set("radius", 3, true);
+  values.set("sigma", 1e-200, true);
+  values.set("kernel", std::string("gaussian"), false);
+  values.set("precision", std::string("fp16"), false);
+  values.set("src_roi", std::monostate{}, false);
+  values.set("dst_roi", std::monostate{}, false);
+  values.set("outside", std::string("copy"), false);
+  try {
+    gaussian.check(values);
+    ADD_FAILURE() << "sigma 1e-200 passed the family's check";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("gaussian: sigma 1e-200"), std::string::npos) << e.what();
+  }
+}
