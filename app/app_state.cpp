@@ -18,7 +18,8 @@ std::vector<filters::FilterStep> ChainConfig::enabled_steps() const {
 
 std::string ChainConfig::spec() const {
   std::string text;
-  for (const filters::FilterStep& step : enabled_steps()) text += (text.empty() ? "" : ",") + filters::step_spec(step);
+  for (const filters::FilterStep& step : enabled_steps())
+    text += (text.empty() ? "" : ",") + filters::step_spec(step);
   return text;
 }
 

@@ -1,9 +1,9 @@
 #include "cli.h"
 
-#include "filters/chain.h"
 #include "common/roi.h"
-#include "runtime/capture.h"
+#include "filters/chain.h"
 #include "io/image_files.h"
+#include "runtime/capture.h"
 
 #include <charconv>
 
@@ -352,7 +352,7 @@ void parse_methods(Flags& flags, CliOptions& out) {
 
 // `--key value` shorthands for the parameters most steps take; `--param key=value` names any.
 const std::pair<const char*, const char*> kParamShorthands[] = {
-    {"--radius", "radius"},   {"--sigma", "sigma"},     {"--kernel", "kernel"}, {"--precision", "precision"},
+    {"--radius", "radius"},   {"--sigma", "sigma"},     {"--kernel", "kernel"},  {"--precision", "precision"},
     {"--src-roi", "src_roi"}, {"--dst-roi", "dst_roi"}, {"--outside", "outside"}};
 
 // `key=value`, for --param.
@@ -385,7 +385,8 @@ void parse_filter(Flags& flags, CliOptions& out) {
     else if (flag == "--filter") f.step.filter = flags.value();
     else if (flag == "--method") f.step.method = flags.value();
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
-    else if (shorthand != std::end(kParamShorthands)) f.step.params.emplace_back(shorthand->second, flags.value());
+    else if (shorthand != std::end(kParamShorthands))
+      f.step.params.emplace_back(shorthand->second, flags.value());
     else if (flag == "--raw") f.raw = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
@@ -393,7 +394,8 @@ void parse_filter(Flags& flags, CliOptions& out) {
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
   if (!have_output) throw UsageError("filter needs --output FILE (.png or .pfm)");
   if (!io::is_image_extension(f.input))
-    throw UsageError("--input " + f.input.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+    throw UsageError("--input " + f.input.string() +
+                     ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
   if (!io::is_output_extension(f.output))
     throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png or .pfm)");
   check_writable("--output", f.output);
@@ -470,12 +472,13 @@ void parse_bench(Flags& flags, CliOptions& out) {
   // The default sweep is over the radius: a family without one is timed at its defaults.
   const filters::Family* family = filters::registry().find(b.filter);
   if (!family)
-    throw UsageError("--filter: unknown filter '" + b.filter + "' (available: " + filters::registry().names() + ")");
+    throw UsageError("--filter: unknown filter '" + b.filter +
+                     "' (available: " + filters::registry().names() + ")");
   if (!swept && !family->param("radius")) b.sweeps.clear();
   for (const std::string& m : b.methods)
     if (!family->find(m))
-      throw UsageError("--methods: unknown method '" + m + "' for " + family->name + " (methods: " +
-                       family->method_names() + ")");
+      throw UsageError("--methods: unknown method '" + m + "' for " + family->name +
+                       " (methods: " + family->method_names() + ")");
   // Every case's step against the schema now, before any GPU work.
   for (const filters::Method& m : family->methods)
     for (const bench::Sweep& sweep : b.sweeps)
@@ -534,7 +537,8 @@ void parse_compare(Flags& flags, CliOptions& out) {
       if (v != "on" && v != "off") throw UsageError("--alpha wants on or off, got '" + v + "'");
       c.alpha = v == "on";
     } else if (flag.starts_with("--")) {
-      throw UsageError("unknown option '" + flag + "' for compare (options: --json, --diff, --gain, --alpha)");
+      throw UsageError("unknown option '" + flag +
+                       "' for compare (options: --json, --diff, --gain, --alpha)");
     } else {
       files.push_back(flag);
     }

@@ -2,10 +2,10 @@
 
 #include "bench/bench.h"
 #include "bench/report.h"
-#include "filters/apply.h"
-#include "filters/precision.h"
 #include "common/metrics.h"
 #include "common/reference.h"
+#include "filters/apply.h"
+#include "filters/precision.h"
 #include "io/image_files.h"
 #include "vk/formats.h"
 
@@ -121,8 +121,10 @@ int list_methods(const CliOptions& options) {
     std::printf("%-40s %-9s %-6s %-14s %s\n", "method", "stage", "exact", "limits here", "availability");
   for (const filters::Family* family : filters::registry().families())
     for (const filters::Method& m : family->methods) {
-      const filters::ResolvedStep fp16 = default_step(*family, m, "fp16"), fp32 = default_step(*family, m, "fp32");
-      const filters::Support s16 = filters::device_support(fp16, ctx), s32 = filters::device_support(fp32, ctx);
+      const filters::ResolvedStep fp16 = default_step(*family, m, "fp16"),
+                                  fp32 = default_step(*family, m, "fp32");
+      const filters::Support s16 = filters::device_support(fp16, ctx),
+                             s32 = filters::device_support(fp32, ctx);
       json limits = json::object();
       for (const auto& [name, largest] : s16.limits) limits[name] = largest;
       json entry = {{"filter", family->name},
@@ -137,11 +139,12 @@ int list_methods(const CliOptions& options) {
         // The radius limit also as its own fields: what a table of radii needs.
         entry["min_radius"] = int(family->param("radius")->min);
         entry["max_radius"] = s16.available() ? int(s16.limits.count("radius") ? s16.limits.at("radius")
-                                                                                : family->param("radius")->max)
+                                                                               : family->param("radius")->max)
                                               : 0;
-        entry["max_radius_fp32"] = s32.available() ? int(s32.limits.count("radius") ? s32.limits.at("radius")
-                                                                                    : family->param("radius")->max)
-                                                   : 0;
+        entry["max_radius_fp32"] =
+            s32.available()
+                ? int(s32.limits.count("radius") ? s32.limits.at("radius") : family->param("radius")->max)
+                : 0;
         json cost = json::object();
         for (int r : kCostRadii) {
           filters::FilterStep step{family->name, m.name, {{"radius", std::to_string(r)}}, ""};
@@ -181,8 +184,8 @@ int filter_file(const CliOptions& options) {
   const io::ImageHeader header = checked_header(f.input);
   const filters::ResolvedStep step = filters::resolve(f.step);
   for (const filters::Param& p : step.family->params)
-    if (const std::optional<common::Roi> roi = p.type == filters::ParamType::Region ? step.params.region(p.name)
-                                                                                     : std::nullopt;
+    if (const std::optional<common::Roi> roi =
+            p.type == filters::ParamType::Region ? step.params.region(p.name) : std::nullopt;
         roi && !roi->fits_in(header.width, header.height))
       throw UsageError(p.name + " " + common::roi_text(*roi) + " leaves the " + size_text(header) + " image");
   const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
@@ -261,8 +264,8 @@ int quality_tables(const CliOptions& options) {
     }
     table += "\n" + rule + "\n";
     auto filtered = [&](const std::string& method, int r, const char* precision) {
-      const filters::FilterStep step{family->name, method,
-                                     {{"radius", std::to_string(r)}, {"precision", precision}}, ""};
+      const filters::FilterStep step{
+          family->name, method, {{"radius", std::to_string(r)}, {"precision", precision}}, ""};
       return filters::apply_filter(ctx, shaders, image, step);
     };
     std::map<int, io::ImageF> baseline;
@@ -301,10 +304,11 @@ int quality_tables(const CliOptions& options) {
       table += line + "\n";
       rows.push_back(row);
     }
-    text += "### " + family->name + "\n\nEvery method against " + family->quality_baseline +
-            " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
-            ", 8-bit sRGB values / 255, fp32 filtering where the method serves it, default parameters), device " +
-            ctx.report().name + ".\n\n" + table + "\n";
+    text +=
+        "### " + family->name + "\n\nEvery method against " + family->quality_baseline +
+        " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
+        ", 8-bit sRGB values / 255, fp32 filtering where the method serves it, default parameters), device " +
+        ctx.report().name + ".\n\n" + table + "\n";
     tables.push_back({{"filter", family->name}, {"baseline", family->quality_baseline}, {"methods", rows}});
   }
   std::cout << text;
@@ -339,15 +343,16 @@ int compare_files(const CliOptions& options) {
   const uint32_t channels = std::min(a.channels, b.channels) == 4 && !c.alpha ? 3 : 4;
   const common::ImageMetrics m = common::image_metrics(a, b, channels);
   const char* names[] = {"", "gray", "RG", "RGB", "RGBA"};
-  const std::string which =
-      std::string(names[m.channels]) + (m.channels == 4                               ? " (alpha counted: --alpha off leaves it out)"
-                                        : std::min(a.channels, b.channels) == 4 ? " (alpha left out: --alpha off)"
-                                                                                : "");
+  const std::string which = std::string(names[m.channels]) +
+                            (m.channels == 4 ? " (alpha counted: --alpha off leaves it out)"
+                             : std::min(a.channels, b.channels) == 4 ? " (alpha left out: --alpha off)"
+                                                                     : "");
   const bool nonfinite = m.nonfinite_a + m.nonfinite_b > 0;
-  const std::string psnr = std::isinf(m.psnr) ? (nonfinite ? "inf" : "inf (identical)") : std::to_string(m.psnr);
-  const std::string ssim = m.ssim           ? std::to_string(*m.ssim)
-                           : nonfinite      ? "n/a (non-finite values)"
-                                            : "n/a (under 11x11)";
+  const std::string psnr =
+      std::isinf(m.psnr) ? (nonfinite ? "inf" : "inf (identical)") : std::to_string(m.psnr);
+  const std::string ssim = m.ssim      ? std::to_string(*m.ssim)
+                           : nonfinite ? "n/a (non-finite values)"
+                                       : "n/a (under 11x11)";
   std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u %s, %ux%u\n", m.mse,
               psnr.c_str(), ssim.c_str(), m.max_abs, m.channels, which.c_str(), a.width, a.height);
   if (c.json) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""filterlab's Gaussian workloads timed with its peers on a CUDA GPU (PyTorch, torchvision, CuPy).
+"""filterlab's Gaussian workloads timed with its peers on a CUDA GPU (PyTorch, torchvision, CuPy, NPP).
 
 Same workload as `filterlab bench`: an RGBA image (4 channels), radius r, sigma = filterlab's ideal
 sigma for r (unless --sigma), clamp-to-edge border, the same normalized weights. Each peer's output
@@ -11,10 +11,14 @@ bench schema ("filterlab.bench/1", tool "peers", stage "cuda"), so
     python3 bench/peers.py --self-test --filterlab build/filterlab     # numpy only, no CUDA
 
 Only numpy is imported up front; torch, torchvision and cupy are imported when a peer needs them, and
-a missing one is listed under "skipped" with the reason. bench/README.md has the details.
+a missing one is listed under "skipped" with the reason. NVIDIA's NPP is called through ctypes on
+CuPy's arrays and stream. bench/README.md has the details.
 """
 import argparse
+import ctypes
+import ctypes.util
 import datetime
+import glob
 import importlib
 import json
 import math
@@ -30,7 +34,8 @@ SCHEMA = "filterlab.bench/1"
 KERNELS = ("gaussian", "box", "binomial")
 MAX_RADIUS = 32  # filters::kMaxRadius
 DEFAULT_EPSILON = 1.0 / 255.0
-PEERS = ("torch.conv2d_separable", "torchvision.gaussian_blur", "cupy.gaussian_filter", "cupy.correlate1d")
+PEERS = ("torch.conv2d_separable", "torchvision.gaussian_blur", "cupy.gaussian_filter", "cupy.correlate1d",
+         "npp.row_column", "npp.gauss_advanced")
 FLAG_MAX_ABS = 1e-2  # a peer this far from the reference is still reported, but flagged
 EXIT_USAGE = 2
 
@@ -404,22 +409,165 @@ class Unsupported(Exception):
     """A peer that cannot run this case (the reason goes into "skipped")."""
 
 
+# ---- NPP (NVIDIA Performance Primitives) through ctypes, on CuPy's arrays and stream ----------------
+# The image functions a CUDA user reaches for: nppiFilterRowBorder + nppiFilterColumnBorder (two
+# passes, our weights) and nppiFilterGaussAdvancedBorder (one call, our weights), with the replicate
+# border (clamp-to-edge). NPP filters four-channel float images in fp32 only: there is no 16f C4R
+# variant of these, so fp16 cases are skipped with that reason. The stream-context (_Ctx) entry points
+# run on CuPy's current stream, so CuPy's events time them.
+
+
+class NppiSize(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int)]
+
+
+class NppiPoint(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int)]
+
+
+class NppStreamContext(ctypes.Structure):
+    _fields_ = [("hStream", ctypes.c_void_p), ("nCudaDeviceId", ctypes.c_int), ("nMultiProcessorCount", ctypes.c_int),
+                ("nMaxThreadsPerMultiProcessor", ctypes.c_int), ("nMaxThreadsPerBlock", ctypes.c_int),
+                ("nSharedMemPerBlock", ctypes.c_size_t), ("nCudaDevAttrComputeCapabilityMajor", ctypes.c_int),
+                ("nCudaDevAttrComputeCapabilityMinor", ctypes.c_int), ("nStreamFlags", ctypes.c_uint),
+                ("nReserved0", ctypes.c_int)]
+
+
+NPP_BORDER_REPLICATE = 2  # NppiBorderType
+
+
+def npp_library(name):
+    """libnpp<name>.so from the CUDA toolkit (CUDA_HOME, /usr/local/cuda) or the nvidia-npp wheel."""
+    candidates = [ctypes.util.find_library("npp" + name)]
+    for root in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda", "/usr/local/cuda/targets/x86_64-linux"):
+        candidates += sorted(glob.glob(os.path.join(root, "lib*", f"libnpp{name}.so*")))
+    for path in sys.path:
+        candidates += sorted(glob.glob(os.path.join(path, "nvidia", "npp", "lib", f"libnpp{name}.so*")))
+    for candidate in candidates:
+        if not candidate:
+            continue
+        try:
+            return ctypes.CDLL(candidate)
+        except OSError:
+            continue
+    raise Unsupported(f"libnpp{name} not found (CUDA toolkit or the nvidia-npp wheel)")
+
+
+class Npp:
+    _instance = None
+
+    @classmethod
+    def get(cls):
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def __init__(self):
+        self.core = npp_library("c")
+        self.filters = npp_library("if")
+        self.context = NppStreamContext()
+        status = self.core.nppGetStreamContext(ctypes.byref(self.context))
+        if status != 0:
+            raise Unsupported(f"nppGetStreamContext returned {status}")
+
+    def function(self, name):
+        f = getattr(self.filters, name, None)
+        if f is None:
+            raise Unsupported(f"this NPP has no {name}")
+        f.restype = ctypes.c_int
+        return f
+
+    def stream_context(self, cupy):
+        self.context.hStream = cupy.cuda.get_current_stream().ptr
+        return self.context
+
+
+def npp_check(status, what):
+    if status != 0:
+        raise RuntimeError(f"{what} returned NppStatus {status}")
+
+
+def npp_setup(lib, weights, precision):
+    if precision != "fp32":
+        raise Unsupported("NPP filters four-channel float images in fp32 only (no 16f or 64f C4R border filter)")
+    npp = Npp.get()
+    # NPP wants the coefficients in reverse order; ours are symmetric, reversed all the same.
+    kernel = lib.cupy.asarray(np.asarray(weights[::-1], dtype=np.float32))
+    return npp, kernel
+
+
+def npp_geometry(x):
+    height, width = x.shape[0], x.shape[1]
+    step = int(x.strides[0])
+    return NppiSize(width, height), NppiPoint(0, 0), step
+
+
+def npp_row_column(lib, weights, radius, sigma, kernel, precision):
+    """nppiFilterRowBorder_32f_C4R then nppiFilterColumnBorder_32f_C4R, replicate border, our weights."""
+    npp, k = npp_setup(lib, weights, precision)
+    row = npp.function("nppiFilterRowBorder_32f_C4R_Ctx")
+    column = npp.function("nppiFilterColumnBorder_32f_C4R_Ctx")
+    cupy, holder = lib.cupy, {}
+
+    def call(x):
+        if holder.get("shape") != x.shape:
+            holder.update(shape=x.shape, mid=cupy.empty_like(x), out=cupy.empty_like(x))
+        size, offset, step = npp_geometry(x)
+        ctx = npp.stream_context(cupy)
+        mid, out = holder["mid"], holder["out"]
+        npp_check(row(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(mid.data.ptr), step, size,
+                      ctypes.c_void_p(k.data.ptr), 2 * radius + 1, radius, NPP_BORDER_REPLICATE, ctx),
+                  "nppiFilterRowBorder_32f_C4R_Ctx")
+        npp_check(column(ctypes.c_void_p(mid.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step, size,
+                         ctypes.c_void_p(k.data.ptr), 2 * radius + 1, radius, NPP_BORDER_REPLICATE, ctx),
+                  "nppiFilterColumnBorder_32f_C4R_Ctx")
+        return out
+
+    return call, {"taps_per_pixel": 2 * (2 * radius + 1),
+                  "note": "nppiFilterRowBorder_32f_C4R_Ctx + nppiFilterColumnBorder_32f_C4R_Ctx, NPP_BORDER_REPLICATE, "
+                          "our weights in float32, the pass between them stored as float32; on CuPy's stream"}
+
+
+def npp_gauss_advanced(lib, weights, radius, sigma, kernel, precision):
+    """nppiFilterGaussAdvancedBorder_32f_C4R: one call, our 2r+1 weights, replicate border."""
+    npp, k = npp_setup(lib, weights, precision)
+    gauss = npp.function("nppiFilterGaussAdvancedBorder_32f_C4R_Ctx")
+    cupy, holder = lib.cupy, {}
+
+    def call(x):
+        if holder.get("shape") != x.shape:
+            holder.update(shape=x.shape, out=cupy.empty_like(x))
+        size, offset, step = npp_geometry(x)
+        out = holder["out"]
+        npp_check(gauss(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step, size,
+                        2 * radius + 1, ctypes.c_void_p(k.data.ptr), NPP_BORDER_REPLICATE, npp.stream_context(cupy)),
+                  "nppiFilterGaussAdvancedBorder_32f_C4R_Ctx")
+        return out
+
+    return call, {"taps_per_pixel": (2 * radius + 1) ** 2,
+                  "note": "nppiFilterGaussAdvancedBorder_32f_C4R_Ctx, NPP_BORDER_REPLICATE, our weights in float32; "
+                          "on CuPy's stream"}
+
+
 PEER_FACTORIES = {
     "torch.conv2d_separable": ("torch", torch_separable),
     "torchvision.gaussian_blur": ("torch", torchvision_blur),
     "cupy.gaussian_filter": ("cupy", cupy_gaussian_filter),
     "cupy.correlate1d": ("cupy", cupy_correlate1d),
+    "npp.row_column": ("cupy", npp_row_column),
+    "npp.gauss_advanced": ("cupy", npp_gauss_advanced),
 }
 
 
-def weights_check(lib, make_call, radius, sigma, kernel, weights):
-    """Runs the peer in float64 on a unit impulse and compares its 2D response with outer(w, w): shows that
-    the peer computes our kernel (torchvision and cupy.gaussian_filter compute their own weights)."""
+def weights_check(lib, make_call, radius, sigma, kernel, weights, precision="fp64"):
+    """Runs the peer in float64 (or, for a peer without it, `precision`) on a unit impulse and compares its 2D
+    response with outer(w, w): shows that the peer computes our kernel (torchvision and
+    cupy.gaussian_filter compute their own weights)."""
     n = 4 * radius + 1
     impulse = np.zeros((n, n, 4))
     impulse[2 * radius, 2 * radius, :] = 1.0
-    call, _ = make_call(lib, weights, radius, sigma, kernel, "fp64")
-    response = lib.download(call(lib.upload(impulse, "fp64")))
+    call, _ = make_call(lib, weights, radius, sigma, kernel, precision)
+    response = lib.download(call(lib.upload(impulse, precision)))
     centre = response[radius:3 * radius + 1, radius:3 * radius + 1, :]  # pixels whose footprint stays inside
     expected = np.outer(weights, weights)[:, :, None]
     return float(np.abs(centre - expected).max())
@@ -592,14 +740,17 @@ def peer_case(timing, peer, lib, inputs, reference, workload, copy_us):
     make = PEER_FACTORIES[peer][1]
     width, height, precision, kernel, radius, sigma, weights = workload
     call, facts = make(lib, weights, radius, sigma, kernel, precision)
-    check = weights_check(lib, make, radius, sigma, kernel, weights)
+    try:
+        check, exact_within = weights_check(lib, make, radius, sigma, kernel, weights), 1e-9
+    except Unsupported:  # NPP: fp32 only, so the weights are checked as float32 (one rounding each)
+        check, exact_within = weights_check(lib, make, radius, sigma, kernel, weights, "fp32"), 1e-6
     error = error_stats(lib.download(call(inputs[0])), reference())
     timed = timing.run(lib, call, inputs)
     # A second layout is a second series: its name says so.
     method = peer + (".channels_last" if lib.layout == "channels_last" else "")
     case = base_case("gaussian", method, width, height, precision, radius, sigma, kernel)
     case.update(timed)
-    case.update({"exact": check <= 1e-9, "copy_ratio": timed["median_us"] / copy_us,
+    case.update({"exact": check <= exact_within, "copy_ratio": timed["median_us"] / copy_us,
                  "fetches_per_pixel": float(facts["taps_per_pixel"]), "library": lib.name, "layout": lib.layout,
                  "note": facts["note"], "weights_max_abs_diff": check, "error": error,
                  "passes": [{"name": method, "median_us": timed["median_us"]}]})

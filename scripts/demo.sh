@@ -2,7 +2,7 @@
 # The main job: installs dependencies, builds, then renders the scene through a Gaussian blur
 # (AMD's tiled method) headless, prints the per-pass GPU time table (on lavapipe: CPU time) and
 # writes its captures to the folder it names. It runs without a display; the window
-# (`filterlab run` without --headless) has no control panel yet (issue #3).
+# (`filterlab run` without --headless) shows the same scene with the control panel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh

@@ -5,7 +5,8 @@
 # with validation on (fp32 and fp16, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
 # (fp16, 100 frames after 20 warm-up, 3 rotated inputs, copy floor in the same run); 4. the quality
 # table (every method against frag.full2d on the tonemapped scene). `peers` runs only bench/peers.py
-# (PyTorch and CuPy on the same GPU, same workloads, filterlab's JSON schema), for a second command
+# (PyTorch, CuPy and NVIDIA's NPP on the same GPU, same workloads, filterlab's JSON schema; NPP in fp32,
+# the precision its four-channel filters have), for a second command
 # in the same sitting: python3 must be the one that has torch and cupy.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,7 +16,7 @@ mkdir -p "$out"
 if [ "$mode" = peers ]; then
   start=$(date +%s)
   for size in 3840x2160 1920x1080; do
-    python3 "$here/bench/peers.py" --out "$out/peers_${size}_fp16.json" --sizes "$size" --precisions fp16 \
+    python3 "$here/bench/peers.py" --out "$out/peers_${size}.json" --sizes "$size" --precisions fp16,fp32 \
       --frames 100 --warmup 20 --inputs 3 > "$out/peers_${size}.txt" 2>&1
     echo "peers $size exit $? after $(( $(date +%s) - start )) s" >&2
   done
@@ -36,8 +37,9 @@ if [ "$mode" = quick ]; then exit 0; fi
 mkdir -p "$out/captures"
 # Fragment methods at r = 16 and 32 take up to 0.6 s a frame on a chip with few graphics units and
 # would take most of the run: they are timed to r = 8 at 4K (every radius is in the correctness run).
-compute=$("$here/run.sh" methods 2>/dev/null | awk '$2 == "compute" {sub(/^gaussian[.]/, "", $1); printf "%s%s", sep, $1; sep=","}')
-fragment=$("$here/run.sh" methods 2>/dev/null | awk '$2 == "fragment" {sub(/^gaussian[.]/, "", $1); printf "%s%s", sep, $1; sep=","}')
+# The gaussian family's methods by stage (the copy family is measured by every bench: the floor).
+compute=$("$here/run.sh" methods 2>/dev/null | awk '$1 ~ /^gaussian[.]/ && $2 == "compute" {sub(/^gaussian[.]/, "", $1); printf "%s%s", sep, $1; sep=","}')
+fragment=$("$here/run.sh" methods 2>/dev/null | awk '$1 ~ /^gaussian[.]/ && $2 == "fragment" {sub(/^gaussian[.]/, "", $1); printf "%s%s", sep, $1; sep=","}')
 bench4k() {  # NAME METHODS RADII
   run bench --sizes 3840x2160 --precision fp16 --frames 100 --warmup 20 --inputs 3 --captures "$out/captures" \
     --methods "$2" --radii "$3" --json "$out/bench_3840x2160_fp16_$1.json" --csv "$out/bench_3840x2160_fp16_$1.csv" \

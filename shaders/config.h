@@ -27,9 +27,9 @@ using uint = uint32_t;
 
 // The camera as push constants (passes/camera_feed.h fills them from the frame's CameraFeed).
 struct FilterCamera {
-  vec2 jitter_px;         // this frame's sub-pixel offset
-  uint frame;             // frame index
-  uint history_invalid;   // 1: the first frame, a resize or a camera cut: ignore the history
+  vec2 jitter_px;        // this frame's sub-pixel offset
+  uint frame;            // frame index
+  uint history_invalid;  // 1: the first frame, a resize or a camera cut: ignore the history
 };
 
 // ---- copy family (renderer/filters/copy) ---------------------------------------------------------

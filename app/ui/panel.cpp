@@ -34,8 +34,10 @@ bool method_combo(filters::FilterStep& step, const filters::Family& family, cons
     filters::FilterStep probe = step;
     probe.method = m.name;
     const std::string reason = refusal(probe, ctx);
-    const std::string label = m.name + "  (" + filters::stage_name(m.stage) + (m.exact ? "" : ", approximate") + ")";
-    if (ImGui::Selectable(label.c_str(), current == m.name, reason.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
+    const std::string label =
+        m.name + "  (" + filters::stage_name(m.stage) + (m.exact ? "" : ", approximate") + ")";
+    if (ImGui::Selectable(label.c_str(), current == m.name,
+                          reason.empty() ? 0 : ImGuiSelectableFlags_Disabled)) {
       step.method = m.name;
       changed = true;
     }
@@ -67,9 +69,9 @@ bool edit_param(filters::FilterStep& step, const filters::Param& p, const filter
       break;
     }
     case filters::ParamType::Number: {
-      // 0 (the left end) stands for the derived default.
-      float value = raw ? float(resolved.params.number(p.name)) : 0.0f;
-      const std::string shown = raw ? "%.3f" : p.derived ? "default: " + p.derived_text : "%.3f";
+      // The default shows as such; dragging to the left end (0) returns to it.
+      float value = float(resolved.params.number(p.name));
+      const std::string shown = raw ? "%.3f" : "%.3f (default)";
       if (ImGui::DragFloat(p.name.c_str(), &value, 0.02f, 0.0f, float(p.max), shown.c_str(),
                            p.log_scale ? ImGuiSliderFlags_Logarithmic : 0)) {
         if (value >= p.min) {
@@ -325,7 +327,8 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     state.scene.jitter_length = uint32_t(length);
     // A cut at the frame shown next: the camera jumps, and temporal filters drop their history.
     if (ImGui::Button("camera cut")) state.scene.camera_cuts.push_back(state.animation_frame + 1);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("jump to another view; the camera input's history is invalid there");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("jump to another view; the camera input's history is invalid there");
     ImGui::SliderAngle("yaw", &state.scene.camera_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("pitch", &state.scene.camera_pitch, -30.0f, 60.0f);
     ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f",

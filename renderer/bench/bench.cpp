@@ -1,14 +1,14 @@
 #include "bench/bench.h"
 
-#include "filters/precision.h"
 #include "common/metrics.h"
-#include "passes/camera_feed.h"
 #include "common/reference.h"
+#include "filters/precision.h"
 #include "graph/executor.h"
+#include "io/image_files.h"
+#include "passes/camera_feed.h"
+#include "passes/upload_pass.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
-#include "io/image_files.h"
-#include "passes/upload_pass.h"
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
@@ -74,8 +74,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
     instance->upload =
         std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
-    instance->output =
-        filter->add_to(instance->graph, filters::FilterInputs{"input", {}, {}, &still_camera}, step.family->name);
+    instance->output = filter->add_to(instance->graph, filters::FilterInputs{"input", {}, {}, &still_camera},
+                                      step.family->name);
     instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
     instance->executor->prepare(instance->graph, {instance->output}, size);
     instances.push_back(std::move(instance));
@@ -189,8 +189,9 @@ void write_captures(CaseResult& c, const io::ImageF& output, const common::Image
   constexpr uint32_t kSide = 128;
   constexpr double kGain = 256;  // an error of 1/256 of the range is white
   const std::string params = file_name_part(c.params);
-  const std::string stem = c.method + (params.empty() ? "" : "_" + params) + "_" + std::to_string(c.size.width) +
-                           "x" + std::to_string(c.size.height) + "_" + c.precision;
+  const std::string stem = c.method + (params.empty() ? "" : "_" + params) + "_" +
+                           std::to_string(c.size.width) + "x" + std::to_string(c.size.height) + "_" +
+                           c.precision;
   const io::ImageF shown = top_left(output, kSide), expected = top_left(to_float(reference), kSide);
   io::ImageF opaque = shown;  // the random inputs have random alpha: show colour only
   for (size_t i = 3; i < opaque.pixels.size(); i += 4) opaque.pixels[i] = 1.0f;
@@ -252,8 +253,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   // Every step is checked against its family's schema before any GPU work: bad input is exit 2.
   const filters::Family* family = filters::registry().find(options.filter);
   if (!family)
-    throw filters::ChainError("unknown filter '" + options.filter + "' (available: " + filters::registry().names() +
-                              ")");
+    throw filters::ChainError("unknown filter '" + options.filter +
+                              "' (available: " + filters::registry().names() + ")");
   const filters::Family& floor_family = *filters::registry().find("copy");
   std::vector<const filters::Method*> methods;
   if (options.methods.empty())
@@ -261,8 +262,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   for (const std::string& name : options.methods) {
     const filters::Method* m = family->find(name);
     if (!m)
-      throw filters::ChainError("unknown method '" + name + "' for " + family->name + " (methods: " +
-                                family->method_names() + ")");
+      throw filters::ChainError("unknown method '" + name + "' for " + family->name +
+                                " (methods: " + family->method_names() + ")");
     methods.push_back(m);
   }
   const std::vector<std::vector<filters::RawParam>> points = sweep_points(options);
@@ -274,7 +275,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
   context_options.compute_derivatives = true;
-  context_options.pipeline_statistics = true;  // registers and spills beside the times, where the driver tells
+  context_options.pipeline_statistics =
+      true;  // registers and spills beside the times, where the driver tells
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
 
@@ -495,16 +497,17 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
   std::ostringstream out;
   out << "filter,method,stage,exact,params,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
-         "gpixels_per_s,copy_ratio,floor,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,max_abs,"
+         "gpixels_per_s,copy_ratio,floor,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,"
+         "max_abs,"
          "mse,ssim\n";
   for (const CaseResult& c : result.cases) {
     char line[512];
     std::snprintf(line, sizeof line,
                   "%s,%s,%s,%d,%s,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,",
-                  c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.params.c_str(), c.radius,
-                  c.sigma, c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(), c.gpu_us.median,
-                  c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.floor ? 1 : 0, c.cost.fetches,
-                  c.cost.shared_reads, c.cost.shared_writes);
+                  c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.params.c_str(),
+                  c.radius, c.sigma, c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(),
+                  c.gpu_us.median, c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.floor ? 1 : 0,
+                  c.cost.fetches, c.cost.shared_reads, c.cost.shared_writes);
     out << line;
     if (c.error) {
       std::snprintf(line, sizeof line, "%.6g,%.6g,%.6g", c.error->max_abs, c.error->mse, c.error->ssim);
@@ -530,9 +533,9 @@ std::string format_bench_table(const BenchResult& result) {
     const std::string name = c.filter + "." + c.method + (c.floor ? " (floor)" : "");
     const std::string params = file_name_part(c.params);
     const std::optional<double> regs = registers(c);
-    std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n", name.c_str(),
-                  params.empty() ? "-" : params.c_str(), size_text(c.size).c_str(), c.precision.c_str(),
-                  c.gpu_us.median, c.gpu_us.p95, c.copy_ratio, c.cost.fetches,
+    std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n",
+                  name.c_str(), params.empty() ? "-" : params.c_str(), size_text(c.size).c_str(),
+                  c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95, c.copy_ratio, c.cost.fetches,
                   c.error ? c.error->max_abs : std::nan(""), regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }

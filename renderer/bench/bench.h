@@ -23,8 +23,8 @@ struct Sweep {
 };
 
 struct BenchOptions {
-  std::string filter = "gaussian";    // the family timed
-  std::vector<std::string> methods;   // empty: every method (unavailable ones are skipped with the reason)
+  std::string filter = "gaussian";   // the family timed
+  std::vector<std::string> methods;  // empty: every method (unavailable ones are skipped with the reason)
   std::vector<Sweep> sweeps = {{"radius", {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
   std::vector<filters::RawParam> params;  // fixed for every case (`--param kernel=box`)
   std::vector<VkExtent2D> sizes = {{3840, 2160}};

@@ -25,6 +25,7 @@ struct Case {
   uint32_t width = 0, height = 0;
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
+  bool floor = false;  // the fastest copy: what copy_ratio divides by
   json error;
   std::optional<double> registers;      // per thread, the most of the case's pipelines, where the driver told
   std::string flagged;                  // bench/peers.py: why a peer's error is far off the reference
@@ -211,6 +212,7 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.median_us = c.at("median_us").get<double>();
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
+      k.floor = c.value("floor", false);
       k.error = c.value("error", json());
       for (const json& p : c.value("pipelines", json::array())) {
         const json statistics = p.value("statistics", json::object());  // kept alive for items()
@@ -269,17 +271,17 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
          << escape(s.date) << (s.revision.empty() ? "" : ", git " + escape(s.revision)) << "</li>\n";
   body << "</ul>\n";
 
-  // One section per filter, size and precision; the copy cases give the floor line in the text.
-  std::set<std::tuple<uint32_t, uint32_t, std::string>> groups;
+  // One section per family, size and precision; the copy cases give the floor line in the text.
+  std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> groups;
   for (const Case& c : cases)
-    if (c.filter != "copy") groups.insert({c.width, c.height, c.precision});
-  for (const auto& [width, height, precision] : groups) {
+    if (c.filter != "copy") groups.insert({c.filter, c.width, c.height, c.precision});
+  for (const auto& [filter, width, height, precision] : groups) {
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
-    body << "<h2>gaussian, " << size << " " << escape(precision) << "</h2>\n<p>";
+    body << "<h2>" << escape(filter) << ", " << size << " " << escape(precision) << "</h2>\n<p>";
     for (const Case& c : cases)
       if (c.filter == "copy" && c.width == width && c.height == height && c.precision == precision)
-        body << "copy pass (memory floor) on " << escape(c.source) << ": " << number(c.median_us, 4)
-             << " µs. ";
+        body << "copy " << escape(c.method) << (c.floor ? " (the memory floor)" : "") << " on " << escape(c.source)
+             << ": " << number(c.median_us, 4) << " µs. ";
     body << "</p>\n";
     std::set<std::string> stages;
     for (const Case& c : cases)
@@ -294,8 +296,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       std::map<std::string, Series> by_name;
       std::vector<std::string> order;
       for (const Case& c : cases) {
-        if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision ||
-            !keep(c))
+        if (c.filter != filter || c.width != width || c.height != height || c.precision != precision || !keep(c))
           continue;
         const std::string key = c.source + "\n" + c.method;
         if (!by_name.count(key)) order.push_back(key);
@@ -329,7 +330,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
            "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output "
            "(top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
-      if (c.filter == "copy" || c.width != width || c.height != height || c.precision != precision) continue;
+      if (c.filter != filter || c.width != width || c.height != height || c.precision != precision) continue;
       auto field = [&](const char* key) {
         return c.error.is_object() && c.error.contains(key) && c.error[key].is_number()
                    ? number(c.error[key].get<double>())

@@ -37,7 +37,8 @@ struct KernelSpec {
 };
 
 // 2r+1 weights for offsets -r..r, exactly symmetric, normalized to sum 1.
-// Throws std::invalid_argument for radius outside [1, kMaxKernelRadius] or a sigma that is not finite and > 0.
+// Throws std::invalid_argument for radius outside [1, kMaxKernelRadius] or a sigma that is not finite and >
+// 0.
 std::vector<double> kernel_weights(const KernelSpec& spec);
 
 // One bilinear sample: offset in texels from the center pixel.

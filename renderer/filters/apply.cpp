@@ -8,11 +8,13 @@
 namespace filterlab::filters {
 
 std::vector<io::ImageF> apply_to_each(const passes::PassEnv& env, const std::vector<io::ImageF>& inputs,
-                                      const FilterStep& step, VkFormat input_format, const Registry& registry) {
+                                      const FilterStep& step, VkFormat input_format,
+                                      const Registry& registry) {
   const ResolvedStep resolved = resolve(step, registry);
   for (Input needed : {Input::Depth, Input::Motion})
     if (resolved.family->needs(needed))
-      throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) + ", which a still image has none of");
+      throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
+                       ", which a still image has none of");
   std::unique_ptr<Filter> filter = build_filter(resolved, env);
   static const passes::CameraFeed still_camera;  // a fixed camera on its first frame
   // Every graph stays alive until the last one ran: they share the filter's pipelines.
@@ -25,7 +27,8 @@ std::vector<io::ImageF> apply_to_each(const passes::PassEnv& env, const std::vec
   for (size_t i = 0; i < inputs.size(); ++i) {
     runs[i].upload = std::make_unique<passes::UploadPass>(env, inputs[i], input_format);
     runs[i].upload->add_to(runs[i].graph, "input");
-    runs[i].output = filter->add_to(runs[i].graph, FilterInputs{"input", {}, {}, &still_camera}, resolved.family->name);
+    runs[i].output =
+        filter->add_to(runs[i].graph, FilterInputs{"input", {}, {}, &still_camera}, resolved.family->name);
   }
   std::vector<io::ImageF> outputs;
   vk::OneShotCommands commands(env.vk);

@@ -11,7 +11,8 @@ namespace filterlab::filters {
 // fixed camera on its first frame. It is built once for all the inputs, so with a library in `env`
 // its pipelines are built once. Throws ChainError for a step the registry or the device refuses.
 std::vector<io::ImageF> apply_to_each(const passes::PassEnv& env, const std::vector<io::ImageF>& inputs,
-                                      const FilterStep& step, VkFormat input_format = VK_FORMAT_R32G32B32A32_SFLOAT,
+                                      const FilterStep& step,
+                                      VkFormat input_format = VK_FORMAT_R32G32B32A32_SFLOAT,
                                       const Registry& registry = filters::registry());
 
 io::ImageF apply_filter(const vk::Context& ctx, const vk::ShaderSource& shaders, const io::ImageF& input,

@@ -75,12 +75,12 @@ ResolvedStep resolve(const FilterStep& step, const Registry& registry) {
     throw ChainError("unknown filter '" + step.filter + "' in --chain (available: " + registry.names() + ")");
   const std::string method_name = step.method.empty() ? family->default_method : step.method;
   if (method_name.empty())
-    throw ChainError("filter '" + family->name + "' needs a method: " + family->name + ".<method> (methods: " +
-                     family->method_names() + ")");
+    throw ChainError("filter '" + family->name + "' needs a method: " + family->name +
+                     ".<method> (methods: " + family->method_names() + ")");
   const Method* method = family->find(method_name);
   if (!method)
-    throw ChainError("unknown method '" + method_name + "' for " + family->name + " (methods: " +
-                     family->method_names() + ")");
+    throw ChainError("unknown method '" + method_name + "' for " + family->name +
+                     " (methods: " + family->method_names() + ")");
   return {family, method, parse_params(*family, *method, step.params), step.text};
 }
 

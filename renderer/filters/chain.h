@@ -16,10 +16,10 @@ namespace filterlab::filters {
 using RawParam = std::pair<std::string, std::string>;
 
 struct FilterStep {
-  std::string filter, method;   // method empty: the family's default method
-  std::vector<RawParam> params;  // as written, in order
-  std::string text;              // as written, for messages
-  const std::string* find(const std::string& key) const;  // a raw value, or null
+  std::string filter, method;                                  // method empty: the family's default method
+  std::vector<RawParam> params;                                // as written, in order
+  std::string text;                                            // as written, for messages
+  const std::string* find(const std::string& key) const;       // a raw value, or null
   void set(const std::string& key, const std::string& value);  // replaces or appends
   void erase(const std::string& key);
 };
@@ -34,8 +34,8 @@ struct ResolvedStep {
   const Family* family = nullptr;
   const Method* method = nullptr;
   ParamValues params;
-  std::string text;              // as written
-  std::string label() const;     // "gaussian.comp.tiled"
+  std::string text;           // as written
+  std::string label() const;  // "gaussian.comp.tiled"
 };
 
 // Checks raw pairs against `family`'s schema for `method` (unknown, duplicate, not taken by the
@@ -59,6 +59,7 @@ std::unique_ptr<Filter> build_filter(const ResolvedStep& step, const passes::Pas
 // `inputs` has none. Returns the image that ends the chain (inputs.color when there are no steps).
 std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, const FilterInputs& inputs,
                       const std::vector<FilterStep>& steps, const std::string& prefix,
-                      std::vector<std::unique_ptr<Filter>>& built, const Registry& registry = filters::registry());
+                      std::vector<std::unique_ptr<Filter>>& built,
+                      const Registry& registry = filters::registry());
 
 }  // namespace filterlab::filters

@@ -56,12 +56,12 @@ struct Param {
   // A default computed from the other parameters (sigma from the radius), and how to describe it.
   std::function<double(const ParamValues&)> derived;
   std::string derived_text;
-  std::string unit;                  // "px", or empty
-  std::string help;                  // one line
-  std::set<std::string> methods;     // the methods that take it; empty: every method
-  bool log_scale = false;            // the panel's slider
+  std::string unit;               // "px", or empty
+  std::string help;               // one line
+  std::set<std::string> methods;  // the methods that take it; empty: every method
+  bool log_scale = false;         // the panel's slider
   bool takes(const std::string& method) const { return methods.empty() || methods.count(method) > 0; }
-  std::string range_text() const;    // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
+  std::string range_text() const;  // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
 };
 
 // A step's parameters once checked against the schema: every parameter of the family, given or
@@ -112,8 +112,8 @@ struct Support {
 // has no scene (`filterlab filter` on a still image) leaves depth and motion empty; the camera is
 // then a fixed one whose history is invalid on the first frame (passes/camera_feed.h).
 struct FilterInputs {
-  std::string color;                          // the previous step's image
-  std::string depth, motion;                  // the scene's, or empty
+  std::string color;                           // the previous step's image
+  std::string depth, motion;                   // the scene's, or empty
   const passes::CameraFeed* camera = nullptr;  // this frame's camera; never null in a chain
 };
 
@@ -129,7 +129,8 @@ class Filter {
   virtual ~Filter() = default;
   // Declares the step's images and passes; returns the image that continues the chain, named
   // `name`. Other images it declares are named `name.<something>`.
-  virtual std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) = 0;
+  virtual std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                             const std::string& name) = 0;
 };
 
 struct FilterEnv {

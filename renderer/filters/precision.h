@@ -9,7 +9,7 @@ namespace filterlab::filters {
 
 Param precision_param();
 VkFormat precision_format(const std::string& precision);  // "fp16" or "fp32"
-VkFormat precision_format(const ParamValues& params);      // of the step's `precision`
-const char* precision_variant(VkFormat format);            // "fp16" or "fp32"
+VkFormat precision_format(const ParamValues& params);     // of the step's `precision`
+const char* precision_variant(VkFormat format);           // "fp16" or "fp32"
 
 }  // namespace filterlab::filters

@@ -65,8 +65,8 @@ void ScenePass::upload_mesh() {
                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
                      VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, "scene vertices");
   indices_ = upload(env_.vk, mesh.indices.data(), mesh.indices.size() * sizeof(uint32_t),
-                    VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT, VK_ACCESS_2_INDEX_READ_BIT,
-                    "scene indices");
+                    VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT,
+                    VK_ACCESS_2_INDEX_READ_BIT, "scene indices");
 }
 
 void ScenePass::add_to(graph::RenderGraph& graph) {

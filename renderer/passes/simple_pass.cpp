@@ -23,7 +23,8 @@ SimplePass::SimplePass(const PassEnv& env, std::string name, FragmentShader shad
 SimplePass& SimplePass::add(Binding binding) {
   for (const Binding& b : bindings_)
     if (b.number == binding.number)
-      throw std::logic_error("pass '" + name_ + "' binds binding " + std::to_string(binding.number) + " twice");
+      throw std::logic_error("pass '" + name_ + "' binds binding " + std::to_string(binding.number) +
+                             " twice");
   bindings_.push_back(std::move(binding));
   return *this;
 }
@@ -85,7 +86,8 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
   for (const Binding& b : bindings_) {
     if (layout.bindings.size() <= b.number) layout.bindings.resize(b.number + 1, vk::kUnusedBinding);
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    if (b.kind == Kind::Sampled || b.kind == Kind::SampledHistory) type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    if (b.kind == Kind::Sampled || b.kind == Kind::SampledHistory)
+      type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     if (b.kind == Kind::Uniform) type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     if (b.kind == Kind::StorageBuffer) type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     layout.bindings[b.number] = type;
@@ -99,8 +101,9 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
   state->fragment = fragment_.has_value();
   if (compute_) {
     if (!groups_) throw std::logic_error("compute pass '" + name_ + "' has no dispatch");
-    state->pipeline = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
-                                        vk::ComputePipelineDesc{compute_->shader, layout, compute_->specialization});
+    state->pipeline =
+        vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
+                          vk::ComputePipelineDesc{compute_->shader, layout, compute_->specialization});
   } else {
     if (color_.empty()) throw std::logic_error("fragment pass '" + name_ + "' has no colour attachment");
     vk::GraphicsPipelineDesc desc;
@@ -113,7 +116,8 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
   }
 
   const graph::Usage sampled = compute_ ? graph::Usage::SampledCompute : graph::Usage::SampledFragment;
-  graph::PassBuilder pass = graph.add_pass(name_, compute_ ? graph::PassKind::Compute : graph::PassKind::Graphics);
+  graph::PassBuilder pass =
+      graph.add_pass(name_, compute_ ? graph::PassKind::Compute : graph::PassKind::Graphics);
   for (const Binding& b : bindings_) {
     switch (b.kind) {
       case Kind::Sampled: pass.read(b.image, sampled); break;

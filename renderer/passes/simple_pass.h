@@ -44,7 +44,8 @@ class SimplePass {
   SimplePass(const PassEnv& env, std::string name, ComputeShader shader);
   SimplePass(const PassEnv& env, std::string name, FragmentShader shader);
 
-  SimplePass& sample(uint32_t binding, const std::string& image, graph::Sampling sampling = graph::Sampling::Nearest);
+  SimplePass& sample(uint32_t binding, const std::string& image,
+                     graph::Sampling sampling = graph::Sampling::Nearest);
   SimplePass& sample_history(uint32_t binding, const std::string& image,
                              graph::Sampling sampling = graph::Sampling::Linear);
   SimplePass& load(uint32_t binding, const std::string& image);   // imageLoad

@@ -11,7 +11,8 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
   ChainGraph out;
   out.scene = std::make_unique<passes::ScenePass>(env, options.scene);
   out.scene->add_to(graph);
-  const std::string current = filters::add_chain(graph, env, scene_inputs(*out.scene), steps, "", out.filters);
+  const std::string current =
+      filters::add_chain(graph, env, scene_inputs(*out.scene), steps, "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->exposure = options.exposure;
   out.tonemap->add_to(graph, current);

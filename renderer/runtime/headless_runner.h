@@ -49,6 +49,9 @@ struct PassStats {
   std::string name;
   Summary gpu_ms, cpu_ms;  // over the frames in which the pass recorded work
   size_t idle_frames = 0;  // timed frames in which it recorded nothing (PassContext::skip)
+  // The pass right before it, when this pass reads an image that one just wrote: much of its input
+  // may still be in the GPU's cache, so its time is L2-assisted, not a memory floor. Empty if not.
+  std::string reads_from_previous;
 };
 
 struct RunResult {

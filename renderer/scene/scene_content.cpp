@@ -173,7 +173,8 @@ glm::vec3 eye_position(float angle, const SceneSettings& s) {
 
 // The cuts at or before `shown`.
 uint32_t cuts_by(uint64_t shown, const SceneSettings& s) {
-  return uint32_t(std::count_if(s.camera_cuts.begin(), s.camera_cuts.end(), [&](uint64_t c) { return c <= shown; }));
+  return uint32_t(
+      std::count_if(s.camera_cuts.begin(), s.camera_cuts.end(), [&](uint64_t c) { return c <= shown; }));
 }
 
 CameraPose camera_pose(double t, float aspect, const SceneSettings& s, uint32_t cuts) {

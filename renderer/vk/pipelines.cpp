@@ -16,11 +16,13 @@ namespace {
 void validate_spirv(const std::vector<uint32_t>& words, const std::string& origin) {
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
   std::string first;
-  tools.SetMessageConsumer([&first](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
-    if (first.empty()) first = std::string(text) + " (word " + std::to_string(at.index) + ")";
-  });
+  tools.SetMessageConsumer(
+      [&first](spv_message_level_t, const char*, const spv_position_t& at, const char* text) {
+        if (first.empty()) first = std::string(text) + " (word " + std::to_string(at.index) + ")";
+      });
   if (!tools.Validate(words))
-    throw ShaderCompileError("invalid SPIR-V " + origin + ": " + (first.empty() ? "rejected by spirv-val" : first));
+    throw ShaderCompileError("invalid SPIR-V " + origin + ": " +
+                             (first.empty() ? "rejected by spirv-val" : first));
 }
 
 }  // namespace
@@ -50,7 +52,8 @@ std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
   if (glsl_dir) {
     const std::filesystem::path file = *glsl_dir / shader.file;
     std::vector<uint32_t> words = compile_glsl_file(file, *glsl_dir, shader.variant);
-    validate_spirv(words, "compiled from " + file.string() + (shader.variant.empty() ? "" : " (" + shader.variant + ")"));
+    validate_spirv(words, "compiled from " + file.string() +
+                              (shader.variant.empty() ? "" : " (" + shader.variant + ")"));
     return words;
   }
   const std::filesystem::path path = spirv_dir / shader.spirv_file();

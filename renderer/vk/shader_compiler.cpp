@@ -77,7 +77,8 @@ std::vector<std::string> variant_defines(const std::string& source, const std::s
                                              : "no variant '" + variant + "' (variants:" + names + ")"));
 }
 
-std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file, const std::filesystem::path& include_dir,
+std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
+                                        const std::filesystem::path& include_dir,
                                         const std::string& variant) {
   const std::string ext = file.extension().string();
   shaderc_shader_kind kind;

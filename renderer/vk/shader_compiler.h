@@ -16,7 +16,8 @@ class ShaderCompileError : public std::runtime_error {
 // folder, then include_dir. `variant` names one of the file's `//! variant NAME DEFINES...` lines
 // (cmake/Shaders.cmake builds the same ones); empty for a file that declares none. Errors carry
 // shaderc's messages with file and line.
-std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file, const std::filesystem::path& include_dir,
+std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
+                                        const std::filesystem::path& include_dir,
                                         const std::string& variant = {});
 
 // The defines of `variant` in a shader's source: "NAME" or "NAME=VALUE" each. Throws

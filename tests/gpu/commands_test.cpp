@@ -3,13 +3,13 @@
 // accuracy tests live in blur_*_test.cpp.
 #include "gpu_test_util.h"
 
-#include "filters/chain.h"
 #include "common/kernel.h"
 #include "common/reference.h"
+#include "filters/chain.h"
 #include "io/image_files.h"
 
-#include <nlohmann/json.hpp>
 #include <turbojpeg.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>
@@ -182,14 +182,20 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
   // decoded) and 16385x1, past lavapipe's 16384.
   const std::string signature = "\x89PNG\r\n\x1a\n";
   std::ofstream(dir + "/huge.png", std::ios::binary)
-      << signature + png_chunk("IHDR", big_endian(20000) + big_endian(20000) + std::string("\x08\x00\x00\x00\x00", 5)) +
+      << signature +
+             png_chunk("IHDR",
+                       big_endian(20000) + big_endian(20000) + std::string("\x08\x00\x00\x00\x00", 5)) +
              png_chunk("IEND", "");
-  { std::ofstream(dir + "/wide.pfm", std::ios::binary) << "PF\n16385 1\n-1.0\n" << std::string(16385 * 12, '\0'); }
+  {
+    std::ofstream(dir + "/wide.pfm", std::ios::binary) << "PF\n16385 1\n-1.0\n"
+                                                       << std::string(16385 * 12, '\0');
+  }
   const std::string kept = dir + "/kept.png";
   std::ofstream(kept) << "an earlier output";
-  ASSERT_EQ(test::run_binary("filter --input " + dir + "/good.jpg --output " + dir + "/ok.png --method frag.full2d")
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      test::run_binary("filter --input " + dir + "/good.jpg --output " + dir + "/ok.png --method frag.full2d")
+          .exit_code,
+      0);
   const std::vector<std::pair<std::string, std::string>> damaged = {
       {"bad-crc.png", "invalid PNG (invalid chunk checksum)"},
       {"truncated.jpg", "invalid JPEG"},
@@ -227,13 +233,30 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
   EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos)
       << "lavapipe timings are CPU timings";
   const size_t copy_methods = filters::registry().find("copy")->methods.size();
-  ASSERT_EQ(j["cases"].size(), 2u * (copy_methods + 2 * 2));  // per precision: every copy + 2 radii x 2 methods
+  ASSERT_EQ(j["cases"].size(),
+            2u * (copy_methods + 2 * 2));  // per precision: every copy + 2 radii x 2 methods
   int copies = 0, floors = 0;
   for (const json& c : j["cases"]) {
-    for (const char* key :
-         {"filter", "method", "stage", "params", "radius", "width", "height", "precision", "median_us", "p5_us",
-          "p95_us", "gpixels_per_s", "copy_ratio", "floor", "fetches_per_pixel", "shared_reads_per_pixel",
-          "shared_writes_per_pixel", "error", "passes", "pipelines"})
+    for (const char* key : {"filter",
+                            "method",
+                            "stage",
+                            "params",
+                            "radius",
+                            "width",
+                            "height",
+                            "precision",
+                            "median_us",
+                            "p5_us",
+                            "p95_us",
+                            "gpixels_per_s",
+                            "copy_ratio",
+                            "floor",
+                            "fetches_per_pixel",
+                            "shared_reads_per_pixel",
+                            "shared_writes_per_pixel",
+                            "error",
+                            "passes",
+                            "pipelines"})
       EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).

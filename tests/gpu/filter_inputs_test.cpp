@@ -23,7 +23,8 @@ namespace {
 class Probe : public filters::Filter {
  public:
   explicit Probe(const filters::FilterEnv& env) : env_(env.pass_env) {}
-  std::string add_to(graph::RenderGraph& graph, const filters::FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const filters::FilterInputs& inputs,
+                     const std::string& name) override {
     graph.declare_image(name, {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(inputs.color)});
     const passes::CameraFeed* camera = inputs.camera;
     passes::SimplePass(env_, name, passes::ComputeShader{"tests/input_probe.comp"})
@@ -32,7 +33,8 @@ class Probe : public filters::Filter {
         .sample(BINDING_DEPTH, inputs.depth)
         .sample(BINDING_MOTION, inputs.motion)
         .sample_history(BINDING_HISTORY, name, graph::Sampling::Nearest)
-        .constants_from<shader::FilterCamera>([camera](graph::PassContext&) { return passes::camera_constants(*camera); })
+        .constants_from<shader::FilterCamera>(
+            [camera](graph::PassContext&) { return passes::camera_constants(*camera); })
         .dispatch_over(name, 8, 8)
         .add_to(graph);
     return name;
@@ -51,11 +53,14 @@ filters::Family make_probe() {
   m.name = "comp.probe";
   m.description = "the probe";
   m.cost = [](const filters::ParamValues&) { return filters::MethodCost{4}; };
-  m.create = [](const filters::FilterEnv& env) -> std::unique_ptr<filters::Filter> { return std::make_unique<Probe>(env); };
+  m.create = [](const filters::FilterEnv& env) -> std::unique_ptr<filters::Filter> {
+    return std::make_unique<Probe>(env);
+  };
   f.methods = {m};
   f.default_method = m.name;
   f.reference = [](const io::ImageF& input, const filters::ParamValues&) {
-    return common::ImageD{input.width, input.height, input.channels, std::vector<double>(input.pixels.size(), 0.0)};
+    return common::ImageD{input.width, input.height, input.channels,
+                          std::vector<double>(input.pixels.size(), 0.0)};
   };
   f.test_points = {""};
   return f;
@@ -85,8 +90,9 @@ TEST_F(FilterInputs, AStepReadsTheScenesDepthMotionCameraAndItsOwnHistory) {
   passes::ScenePass scene(env, settings);
   scene.add_to(graph);
   std::vector<std::unique_ptr<filters::Filter>> built;
-  const std::string output = filters::add_chain(graph, env, runtime::scene_inputs(scene), filters::parse_chain("probe"),
-                                                "", built, registry_with_probe());
+  const std::string output =
+      filters::add_chain(graph, env, runtime::scene_inputs(scene), filters::parse_chain("probe"), "", built,
+                         registry_with_probe());
   ASSERT_EQ(output, "probe");
   graph::Executor executor(*context_, runtime::kFramesInFlight, false);
   const std::vector<std::string> outputs = {"probe", passes::ScenePass::kDepth, passes::ScenePass::kMotion};
@@ -132,7 +138,8 @@ TEST_F(FilterInputs, AStillImageRefusesAFamilyThatReadsTheScene) {
                           VK_FORMAT_R32G32B32A32_SFLOAT, registry_with_probe());
     ADD_FAILURE() << "a still image gave the probe depth";
   } catch (const filters::ChainError& e) {
-    EXPECT_NE(std::string(e.what()).find("probe.comp.probe reads the scene's depth, which a still image has none of"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "probe.comp.probe reads the scene's depth, which a still image has none of"),
               std::string::npos)
         << e.what();
   }

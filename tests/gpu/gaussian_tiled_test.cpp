@@ -88,8 +88,9 @@ TEST_F(GaussianTiled, RoisPoisonedOutsideExactInside) {
   for (int r : {1, 2, 3, 8}) {
     double worst = 0;
     for (const RoiPair& p : kRoiPairs) {
-      const filters::FilterStep s = step(r, ":precision=fp32:outside=poison:src_roi=" + common::roi_text(p.src) +
-                                                ":dst_roi=" + common::roi_text(p.dst));
+      const filters::FilterStep s =
+          step(r, ":precision=fp32:outside=poison:src_roi=" + common::roi_text(p.src) +
+                      ":dst_roi=" + common::roi_text(p.dst));
       const io::ImageF out = apply(s, image);
       EXPECT_EQ(unpoisoned_outside(out, p.dst), 0u) << s.text;
       const common::ErrorStats e = common::compare(out, reference(image, s), p.dst);
@@ -106,8 +107,8 @@ TEST_F(GaussianTiled, RoisCopyTheInputOutside) {
   const io::ImageF image = common::random_image(257, 131, 4, 22);
   for (int r : {2, 7})
     for (const RoiPair& p : kRoiPairs) {
-      const filters::FilterStep s =
-          step(r, ":precision=fp32:src_roi=" + common::roi_text(p.src) + ":dst_roi=" + common::roi_text(p.dst));
+      const filters::FilterStep s = step(
+          r, ":precision=fp32:src_roi=" + common::roi_text(p.src) + ":dst_roi=" + common::roi_text(p.dst));
       const common::ErrorStats e = error(s, image);
       EXPECT_LE(e.max_abs, kExactTolerance) << s.text << " worst at " << e.worst_x << "," << e.worst_y;
     }
@@ -125,8 +126,9 @@ TEST_F(GaussianTiled, NothingOutsideTheSourceRoiIsRead) {
   for (const common::Roi dst :
        {common::Roi{40, 30, 101, 83}, common::Roi{0, 0, 101, 83}, common::Roi{99, 67, 101, 83}})
     for (int r : {1, 2, 4, 7, 16}) {
-      const filters::FilterStep s = step(r, ":precision=fp32:outside=poison:src_roi=" + common::roi_text(src) +
-                                                ":dst_roi=" + common::roi_text(dst));
+      const filters::FilterStep s =
+          step(r, ":precision=fp32:outside=poison:src_roi=" + common::roi_text(src) +
+                      ":dst_roi=" + common::roi_text(dst));
       const io::ImageF out = apply(s, image);
       const common::ErrorStats e = common::compare(out, reference(image, s), dst);
       EXPECT_LE(e.max_abs, kExactTolerance) << s.text << " worst at " << e.worst_x << "," << e.worst_y;

@@ -130,6 +130,11 @@ TEST(Headless, TimingsJsonHasTheDocumentedShape) {
     }
     EXPECT_LE(p["gpu_ms"]["p5"].get<double>(), p["gpu_ms"]["p95"].get<double>());
   }
+  // The copy reads what the scene pass just wrote: L2-assisted, said so; the scene reads nothing.
+  EXPECT_TRUE(j["passes"][0]["reads_from_previous"].is_null());
+  EXPECT_EQ(j["passes"][1]["name"], "copy");
+  EXPECT_EQ(j["passes"][1]["reads_from_previous"], "scene");
+  EXPECT_GT(j["frame_wall_ms"].get<double>(), 0.0);
   std::filesystem::remove_all(dir);
 }
 

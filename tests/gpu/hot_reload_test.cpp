@@ -5,13 +5,13 @@
 #include "gpu_test_util.h"
 
 #include "filters/chain.h"
-#include "passes/camera_feed.h"
 #include "graph/executor.h"
-#include "runtime/frame_graph.h"
-#include "runtime/frame_ring.h"
+#include "passes/camera_feed.h"
 #include "passes/compare_pass.h"
 #include "passes/upload_pass.h"
 #include "passes/view_pass.h"
+#include "runtime/frame_graph.h"
+#include "runtime/frame_ring.h"
 #include "vk/pipeline_library.h"
 #include "vk/resources.h"
 #include "vk/shader_compiler.h"
@@ -568,8 +568,8 @@ TEST_F(HotReload, ACopyFilterInAGraphFollowsItsShaderFiles) {
   graph::RenderGraph graph;
   passes::UploadPass upload(env, input, VK_FORMAT_R32G32B32A32_SFLOAT);
   upload.add_to(graph, "input");
-  const std::unique_ptr<filters::Filter> copy =
-      filters::build_filter(filters::resolve(filters::parse_chain("copy.comp.fetch:precision=fp32").at(0)), env);
+  const std::unique_ptr<filters::Filter> copy = filters::build_filter(
+      filters::resolve(filters::parse_chain("copy.comp.fetch:precision=fp32").at(0)), env);
   const passes::CameraFeed camera;
   ASSERT_EQ(copy->add_to(graph, filters::FilterInputs{"input", {}, {}, &camera}, "copy"), "copy");
   EXPECT_EQ(library.size(), 1u);

@@ -11,8 +11,8 @@
 
 #include "filters/apply.h"
 #include "filters/chain.h"
-#include "vk/pipeline_library.h"
 #include "vk/formats.h"
+#include "vk/pipeline_library.h"
 
 #include <cmath>
 #include <sstream>
@@ -94,7 +94,8 @@ class RegistryReference : public test::ValidatedSuite, public testing::WithParam
     const passes::PassEnv env{*context_, *shaders_, 1, &library};
     const std::vector<io::ImageF> outputs = filters::apply_to_each(env, inputs, step);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      const common::ErrorStats e = common::compare(outputs[i], c.family->reference(inputs[i], resolved.params));
+      const common::ErrorStats e =
+          common::compare(outputs[i], c.family->reference(inputs[i], resolved.params));
       EXPECT_LE(e.max_abs, limit * scales[i])
           << step.text << " on " << inputs[i].width << "x" << inputs[i].height << " " << what << ": worst at "
           << e.worst_x << "," << e.worst_y << " channel " << e.worst_c;
@@ -118,7 +119,8 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
   auto scene_run = test::validated_run(160, 90);
   scene_run.read_images = {"scene"};
   const io::ImageF scene = runtime::run_headless(scene_run).images.at("scene");
-  const double scene_max = std::max({io::channel_max(scene, 0), io::channel_max(scene, 1), io::channel_max(scene, 2)});
+  const double scene_max =
+      std::max({io::channel_max(scene, 0), io::channel_max(scene, 1), io::channel_max(scene, 2)});
   ASSERT_GT(scene_max, 4.0) << "the scene is HDR";
   // Rounding scales with the values: the bounds for [0, 1) hold times the binade of the largest.
   const double scene_scale = std::exp2(std::ceil(std::log2(scene_max)));
@@ -139,7 +141,8 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
                        {1.0, 1.0, 1.0, scene_scale}, *limit, precision);
 
     // The method's largest value of each limited parameter, on the small image only.
-    const filters::ResolvedStep defaults = filters::resolve(make_step(c, point_params(*c.family, "", precision)));
+    const filters::ResolvedStep defaults =
+        filters::resolve(make_step(c, point_params(*c.family, "", precision)));
     const filters::Support support = filters::device_support(defaults, *context_);
     for (const auto& [name, largest] : support.limits) {
       std::vector<filters::RawParam> params = point_params(*c.family, "", precision);

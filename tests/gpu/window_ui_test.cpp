@@ -6,8 +6,8 @@
 #include "common/metrics.h"
 #include "glfw_window.h"
 #include "graph/executor.h"
-#include "runtime/frame_ring.h"
 #include "passes/view_pass.h"
+#include "runtime/frame_ring.h"
 #include "ui/imgui_layer.h"
 
 #include <imgui.h>

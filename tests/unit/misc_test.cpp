@@ -1,9 +1,9 @@
 // Unit tests for the small pure pieces: statistics, timestamp arithmetic, the CLI and chain
 // parsers, and the GPU-free parts of capture conversion.
 #include "cli.h"
-#include "filters/chain.h"
 #include "common/kernel.h"
 #include "common/roi.h"
+#include "filters/chain.h"
 #include "graph/gpu_timer.h"
 #include "runtime/capture.h"
 #include "runtime/stats.h"
@@ -89,10 +89,11 @@ TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
                       "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
                      "/bin");
   EXPECT_EQ(o.command, app::Command::Filter);
-  EXPECT_EQ(filters::step_spec(o.filter.step), "gaussian.comp.tiled:radius=3:src_roi=1,2,30,20:dst_roi=0,0,30,20");
+  EXPECT_EQ(filters::step_spec(o.filter.step),
+            "gaussian.comp.tiled:radius=3:src_roi=1,2,30,20:dst_roi=0,0,30,20");
   EXPECT_TRUE(o.filter.raw);
-  const auto p = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--filter", "copy", "--method",
-                                 "comp.fetch", "--param", "precision=fp32"},
+  const auto p = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--filter", "copy",
+                                 "--method", "comp.fetch", "--param", "precision=fp32"},
                                 "/bin");
   EXPECT_EQ(filters::step_spec(p.filter.step), "copy.comp.fetch:precision=fp32");
   const auto b = app::parse_cli({"bench", "--radii", "1,8", "--sizes", "64x32,128x64", "--precision", "fp32",
@@ -132,17 +133,21 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
       {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--src-roi", "1,2"},
       "src_roi wants x,y,w,h");
   // A method name only: chain syntax in --method is refused, not half-applied.
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled,bogus", "--radius", "8"},
-                     "--method wants a method name");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled:radius=5", "--radius", "2"},
-                     "--method wants a method name");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--sigma", "1e-200"},
-                     "gaussian: sigma wants a number in 0.05..10000, got '1e-200'");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--radius", "2",
-                      "--param", "radius=3"},
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled,bogus", "--radius", "8"},
+      "--method wants a method name");
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled:radius=5", "--radius", "2"},
+      "--method wants a method name");
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--sigma", "1e-200"},
+      "gaussian: sigma wants a number in 0.05..10000, got '1e-200'");
+  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--radius",
+                      "2", "--param", "radius=3"},
                      "gaussian: radius is given twice");
-  expect_usage_error({"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--param", "radius"},
-                     "--param wants key=value");
+  expect_usage_error(
+      {"filter", "--input", "a.png", "--output", "b.png", "--method", "comp.tiled", "--param", "radius"},
+      "--param wants key=value");
   expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
   expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
   expect_usage_error({}, "no command");
@@ -219,8 +224,8 @@ TEST(Chain, TheGaussianSchemaRejectsBadParametersByName) {
   expect_error("gaussian.comp.tiled:src_roi=10x10+0+0", "src_roi and dst_roi go together");
   expect_error("gaussian.comp.tiled:src_roi=10x10+0+0:dst_roi=10x11+0+0", "the same size");
   expect_error("gaussian.frag.full2d:blend=2", "unknown parameter 'blend'");
-  const filters::ResolvedStep s =
-      filters::resolve(filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
+  const filters::ResolvedStep s = filters::resolve(
+      filters::parse_chain("gaussian.frag.separable:radius=5:kernel=box:precision=fp32").at(0));
   EXPECT_EQ(s.method->name, "frag.separable");
   EXPECT_EQ(s.params.integer("radius"), 5);
   EXPECT_EQ(s.params.choice("kernel"), "box");

@@ -52,7 +52,8 @@ std::vector<std::string> bad_values(const filters::Param& p) {
     case filters::ParamType::Integer:
       return {text(p.min - 1), text(p.max + 1), "1.5", "abc", "", " 3", "3x", "nan"};
     case filters::ParamType::Number:
-      return {text(p.min - (p.max - p.min)), text(p.max * 2 + 1), "nan", "inf", "-inf", "1e400", "abc", "", "2 "};
+      return {
+          text(p.min - (p.max - p.min)), text(p.max * 2 + 1), "nan", "inf", "-inf", "1e400", "abc", "", "2 "};
     case filters::ParamType::Choice: return {"bogus", "", p.choices.front() + "x"};
     case filters::ParamType::Region: return {"1,2,3", "0,0,0,5", "-1,0,4,4", "4x4+1", "abc", ""};
   }
@@ -120,12 +121,12 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
       EXPECT_TRUE(m.create && m.cost) << m.name;
       EXPECT_NO_THROW(filters::resolve({family->name, m.name, {}, ""})) << m.name;
       for (const std::string& point : family->test_points)
-        EXPECT_NO_THROW(filters::resolve(filters::parse_chain(family->name + "." + m.name +
-                                                              (point.empty() ? "" : ":" + point))
-                                             .at(0)))
+        EXPECT_NO_THROW(filters::resolve(
+            filters::parse_chain(family->name + "." + m.name + (point.empty() ? "" : ":" + point)).at(0)))
             << m.name << " " << point;
     }
-    if (!family->default_method.empty()) EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
+    if (!family->default_method.empty())
+      EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
   }
 }
 

@@ -1,7 +1,7 @@
 #include "filters/copy/copy.h"
 
-#include "filters/precision.h"
 #include "config.h"
+#include "filters/precision.h"
 #include "passes/simple_pass.h"
 
 #include <cmath>
@@ -14,10 +14,12 @@ class Copy : public Filter {
   Copy(const FilterEnv& env, uint32_t pixels_per_thread)
       : env_(env.pass_env), format_(precision_format(env.params)), pixels_(pixels_per_thread) {}
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
-    passes::SimplePass(env_, name,
-                       passes::ComputeShader{std::string("filters/copy/copy.comp#") + precision_variant(format_), {pixels_}})
+    passes::SimplePass(
+        env_, name,
+        passes::ComputeShader{std::string("filters/copy/copy.comp#") + precision_variant(format_), {pixels_}})
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name)
         .dispatch_over(name, COPY_GROUP_X, COPY_GROUP_Y * pixels_)
@@ -37,7 +39,9 @@ Method copy_method(const char* name, uint32_t pixels, const char* description) {
   m.stage = Stage::Compute;
   m.description = description;
   m.cost = [](const ParamValues&) { return MethodCost{1, 0, 0}; };
-  m.create = [pixels](const FilterEnv& env) -> std::unique_ptr<Filter> { return std::make_unique<Copy>(env, pixels); };
+  m.create = [pixels](const FilterEnv& env) -> std::unique_ptr<Filter> {
+    return std::make_unique<Copy>(env, pixels);
+  };
   return m;
 }
 
@@ -45,7 +49,8 @@ Family make_family() {
   Family f;
   f.name = "copy";
   f.description =
-      "a plain compute copy: one fetch and one store per pixel, the memory floor every filter pass is measured "
+      "a plain compute copy: one fetch and one store per pixel, the memory floor every filter pass is "
+      "measured "
       "against";
   f.params = {precision_param()};
   f.methods = {
@@ -54,9 +59,11 @@ Family make_family() {
       copy_method("comp.fetch_x4", 4, "the same, four pixels a thread, 16 rows apart"),
   };
   f.default_method = "comp.fetch_x4";
-  f.reference = [](const io::ImageF& input, const ParamValues&) { return common::reference_blur(input, {1.0}); };
+  f.reference = [](const io::ImageF& input, const ParamValues&) {
+    return common::reference_blur(input, {1.0});
+  };
   f.test_points = {""};
-  f.tolerance_fp32 = 0;  // exact: the values pass through
+  f.tolerance_fp32 = 0;                     // exact: the values pass through
   f.tolerance_fp16 = std::ldexp(1.0, -11);  // the output rounded to half once
   return f;
 }

@@ -1,6 +1,10 @@
-// comp.full2d_shared, comp.separable_shared, comp.separable_fused: compute blurs that cache their
-// input in shared memory (Chapman, "Cached Texture Fetches"; the two-pass baseline of AMD's tiled
-// convolution paper, and both of its passes fused into one dispatch).
+// The gaussian family's compute methods that stage their input in shared memory:
+//   comp.full2d_shared        the 2D tile plus apron (Chapman, "Cached Texture Fetches")
+//   comp.separable_shared     two passes, each caching line segments (the two-pass baseline of AMD's
+//                             tiled convolution paper)
+//   comp.separable_fused      both passes in one dispatch over a staged tile
+//   comp.separable_stream     one dispatch walking down strips, the vertical apron paid once a strip
+//   comp.separable_stream_half  the same with its horizontal step in packed half arithmetic
 // Shaders: shaders/filters/gaussian/comp_shared.comp (the first two), comp_separable_fused.comp and
 // comp_separable_stream.comp, with a variant per method and format.
 //
@@ -82,9 +86,8 @@ int full2d_max_radius(uint32_t shared_bytes) {
 // the stores are contiguous (one more shared write and read per pixel).
 // Vertical: 16 x 16 threads, K = 4: 64 outputs of each of 16 columns; cache (64 + 2r) x 16 texels.
 // At r = 32: 25.6 KiB and 32 KiB, so every radius runs on 32 KiB devices.
-// Tried on an H200 (4K fp16) against 32x8 threads with K = 8, 128x2 with K = 2, 256x1 with K = 1,
-// and vertical 8x32 and 16x8 with K = 8: without the register window (K = 1) r = 32 took ~740 us
-// against 430-480 us for the rest, whose differences stayed within the run-to-run noise there.
+// Other shapes measured no faster; without the register window (K = 1) r = 32 was far slower
+// (docs/gaussian-tuning.md, "comp.separable_shared").
 struct LinePass {
   bool horizontal;
   uint32_t local_x, local_y;
@@ -154,10 +157,8 @@ struct FusedTile {
 constexpr uint32_t kFusedWidth = FUSED_GROUP_X, kFusedThreadRows = FUSED_GROUP_Y, kFusedThreads = kFusedWidth * kFusedThreadRows;
 constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator array
 
-// Rows per thread, by radius, measured on the H100 at 3840x2160 fp16 (K capped at 8 / 4 / 2 / 1):
-//   r=1: 124 / 102 / 85.0 / 80.7 us;  r=2: 127 / 95.4 / 88.4 / 102;  r=4: 130 / 165 / 119 / 138;
-//   r=8: 183 / 196 / 277 / 294.
-// Tall tiles pay for their register-held sums with occupancy at small radii, where the apron they
+// Rows per thread, by radius, as measured on the H100 (docs/gaussian-tuning.md, "comp.separable_fused"):
+// tall tiles pay for their register-held sums with occupancy at small radii, where the apron they
 // save is small; from r ~ 8 the saved apron wins.
 uint32_t fused_max_rows(int radius) {
   return radius <= 1 ? 1 : radius <= 4 ? 2 : kFusedMaxRowsPerThread;

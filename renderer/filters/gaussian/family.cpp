@@ -87,7 +87,8 @@ void check(const ParamValues& v) {
   }
   const std::optional<common::Roi> src = v.region("src_roi"), dst = v.region("dst_roi");
   if (src.has_value() != dst.has_value())
-    throw ChainError("gaussian: src_roi and dst_roi go together (AMD's tiled convolution maps one onto the other)");
+    throw ChainError(
+        "gaussian: src_roi and dst_roi go together (AMD's tiled convolution maps one onto the other)");
   if (src && (src->width != dst->width || src->height != dst->height))
     throw ChainError("gaussian: src_roi and dst_roi must have the same size");
 }
@@ -118,7 +119,7 @@ common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
     for (uint32_t x = 0; x < input.width; ++x)
       for (uint32_t c = 0; c < input.channels; ++c) {
         const bool inside = x >= dst->x && x < dst->x + dst->width && y >= dst->y && y < dst->y + dst->height;
-        out.pixels.push_back(inside    ? blurred.at(x - dst->x, y - dst->y, c)
+        out.pixels.push_back(inside   ? blurred.at(x - dst->x, y - dst->y, c)
                              : poison ? TILED_POISON
                                       : double(input.at(x, y, c)));
       }
@@ -142,7 +143,12 @@ Family make_family() {
     for (Method& m : list()) f.methods.push_back(std::move(m));
   f.check = check;
   f.reference = reference;
-  f.test_points = {"radius=1", "radius=2", "radius=3", "radius=5", "radius=8", "radius=3:kernel=box",
+  f.test_points = {"radius=1",
+                   "radius=2",
+                   "radius=3",
+                   "radius=5",
+                   "radius=8",
+                   "radius=3:kernel=box",
                    "radius=4:kernel=binomial"};
   f.tolerance_fp32 = 1e-5;  // fp32 rounding of a weighted sum of values in [0, 1)
   // The output rounded to half, and for two-pass methods an fp16 intermediate too: 2 half-ulps at 1.
@@ -183,8 +189,9 @@ KernelBuffers::KernelBuffers(const vk::Context& ctx, const common::KernelSpec& s
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }
-  weights = vk::Buffer(ctx, words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                       true, "gaussian weights");
+  weights = vk::Buffer(ctx, words.size() * 4,
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
+                       "gaussian weights");
   std::memcpy(weights.mapped(), words.data(), words.size() * 4);
   taps = vk::Buffer(ctx, t.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "gaussian taps");
   std::memcpy(taps.mapped(), t.data(), t.size() * 4);

@@ -20,7 +20,8 @@ class FragmentBlur : public Filter {
         sampling_(exact ? graph::Sampling::Nearest : graph::Sampling::Linear),
         two_pass_(two_pass) {}
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     if (two_pass_) {
       add_pass(graph, inputs.color, name + ".horizontal", inputs.color, 0);
       add_pass(graph, inputs.color, name, name + ".horizontal", 1);
@@ -52,8 +53,8 @@ class FragmentBlur : public Filter {
   bool two_pass_;
 };
 
-Method fragment_method(const char* name, bool exact, bool two_pass, const char* shader, const char* description,
-                       double (*fetches)(int)) {
+Method fragment_method(const char* name, bool exact, bool two_pass, const char* shader,
+                       const char* description, double (*fetches)(int)) {
   Method m;
   m.name = name;
   m.stage = Stage::Fragment;
@@ -76,8 +77,8 @@ Method fragment_method(const char* name, bool exact, bool two_pass, const char* 
 
 std::vector<Method> fragment_methods() {
   return {
-      fragment_method("frag.full2d", true, false, "frag_full2d.frag", "the default: (2r+1)^2 fetches per pixel",
-                      common::fetches_full2d),
+      fragment_method("frag.full2d", true, false, "frag_full2d.frag",
+                      "the default: (2r+1)^2 fetches per pixel", common::fetches_full2d),
       fragment_method("frag.separable", true, true, "frag_separable.frag",
                       "horizontal then vertical, 2r+1 fetches each", common::fetches_separable),
       fragment_method("frag.separable_linear", false, true, "frag_separable_linear.frag",

@@ -46,7 +46,8 @@ std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_
 // One list per file.
 std::vector<Method> fragment_methods();  // fragment.cpp: frag.full2d, frag.separable, their linear versions
 std::vector<Method> quad_methods();      // quad.cpp: frag.quad_derivative*, comp.quad_*
-std::vector<Method> compute_methods();   // compute.cpp: comp.full2d_shared, comp.separable_{shared,fused,stream,stream_half}
-std::vector<Method> tiled_methods();     // tiled.cpp: comp.tiled
+std::vector<Method>
+compute_methods();  // compute.cpp: comp.full2d_shared, comp.separable_{shared,fused,stream,stream_half}
+std::vector<Method> tiled_methods();  // tiled.cpp: comp.tiled
 
 }  // namespace filterlab::filters::gaussian

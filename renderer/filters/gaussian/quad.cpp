@@ -32,12 +32,17 @@ class QuadBlur : public Filter {
  public:
   // variant: of quad.frag (fragment) or quad.comp (compute, completed by the precision).
   QuadBlur(const FilterEnv& env, Stage stage, const std::string& variant)
-      : env_(env.pass_env), format_(precision_format(env.params)), stage_(stage), spec_(specialization(env.params)) {
-    shader_ = stage == Stage::Fragment ? "filters/gaussian/quad.frag#" + variant
-                                       : "filters/gaussian/quad.comp#" + variant + "." + precision_variant(format_);
+      : env_(env.pass_env),
+        format_(precision_format(env.params)),
+        stage_(stage),
+        spec_(specialization(env.params)) {
+    shader_ = stage == Stage::Fragment
+                  ? "filters/gaussian/quad.frag#" + variant
+                  : "filters/gaussian/quad.comp#" + variant + "." + precision_variant(format_);
   }
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
     if (stage_ == Stage::Fragment) {
       passes::SimplePass(env_, name, passes::FragmentShader{shader_, format_, spec_})
@@ -69,8 +74,9 @@ bool contains(const std::vector<std::string>& list, const char* item) {
 Support support_compute_derivatives(const vk::Context& device, const ParamValues&) {
   const vk::DeviceReport& r = device.report();
   if (!r.compute_shader_derivatives)
-    return {"device lacks VK_KHR_compute_shader_derivatives (and VK_NV_compute_shader_derivatives) with quad "
-            "groups"};
+    return {
+        "device lacks VK_KHR_compute_shader_derivatives (and VK_NV_compute_shader_derivatives) with quad "
+        "groups"};
   if (!r.compute_derivatives_enabled)
     return {"not enabled: " + r.compute_derivatives_extension +
             " is there but the context was created without ContextOptions::compute_derivatives"};
@@ -102,10 +108,11 @@ Method quad_method(const char* name, Stage stage, bool exact, const char* varian
 Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
   const vk::DeviceReport& r = device.report();
   if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
-  if (!contains(r.subgroup_stages, "compute")) return {"device has no subgroup operations in compute shaders"};
+  if (!contains(r.subgroup_stages, "compute"))
+    return {"device has no subgroup operations in compute shaders"};
   if (r.subgroup_size < 4 || r.subgroup_size > threads)
-    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " + std::to_string(threads) +
-            "-invocation workgroup in quads"};
+    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
+            std::to_string(threads) + "-invocation workgroup in quads"};
   return {};
 }
 
@@ -119,14 +126,16 @@ std::vector<Method> quad_methods() {
   return {
       quad_method("frag.quad_derivative", Stage::Fragment, true, "fine",
                   "(r+1)^2 fetches, partial sums exchanged in the 2x2 quad through fine derivatives", always),
-      quad_method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
-                  "as frag.quad_derivative with coarse derivatives: wrong by design (the paper's tables 3, 4)",
-                  always),
+      quad_method(
+          "frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
+          "as frag.quad_derivative with coarse derivatives: wrong by design (the paper's tables 3, 4)",
+          always),
       quad_method("comp.quad_subgroup", Stage::Compute, true, "subgroup",
                   "(r+1)^2 fetches, partial sums exchanged by subgroup quad swaps, 8x8 workgroups", subgroup),
-      quad_method("comp.quad_derivative", Stage::Compute, true, "derivative",
-                  "(r+1)^2 fetches, partial sums exchanged through compute-shader derivatives, 8x8 workgroups",
-                  support_compute_derivatives),
+      quad_method(
+          "comp.quad_derivative", Stage::Compute, true, "derivative",
+          "(r+1)^2 fetches, partial sums exchanged through compute-shader derivatives, 8x8 workgroups",
+          support_compute_derivatives),
   };
 }
 

@@ -42,8 +42,7 @@ int max_radius_for(uint32_t shared_limit) {
 }
 
 // Phase 1 fetch layout (the shader's INTERLEAVED): four columns 8 apart where that measured
-// faster on an H200 at 3840x2160 fp16 (r = 1: 100 vs 106 us; r = 8: 270 vs 311 us), four adjacent
-// columns elsewhere (r = 2: 121 vs 130 us; r = 4: 158 vs 178 us).
+// faster on an H200, four adjacent columns elsewhere (docs/gaussian-tuning.md, "comp.tiled").
 bool interleaved(int r) {
   return r == 1 || (r >= 5 && r <= 8);
 }
@@ -59,15 +58,17 @@ class TiledBlur : public Filter {
         dst_roi_(env.params.region("dst_roi")),
         poison_(env.params.choice("outside") == "poison") {}
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     const std::string input = inputs.color;
     const std::string variant = precision_variant(format_);
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(input)});
     auto push = [this, input](graph::PassContext& ctx) { return push_constants(ctx.image(input).extent); };
     if (dst_roi_) {
       const common::Roi dst = *dst_roi_;
-      passes::SimplePass(env_, name + ".outside",
-                         passes::ComputeShader{"filters/gaussian/comp_tiled.comp#outside." + variant, {poison_ ? 1u : 0u}})
+      passes::SimplePass(
+          env_, name + ".outside",
+          passes::ComputeShader{"filters/gaussian/comp_tiled.comp#outside." + variant, {poison_ ? 1u : 0u}})
           .sample(BINDING_SOURCE, input)
           .store(BINDING_DESTINATION, name)
           .constants_from<shader::TiledPush>(push)
@@ -81,7 +82,9 @@ class TiledBlur : public Filter {
     passes::SimplePass convolve(env_, name,
                                 passes::ComputeShader{"filters/gaussian/comp_tiled.comp#" + variant,
                                                       {uint32_t(radius_), interleaved(radius_) ? 1u : 0u}});
-    convolve.sample(BINDING_SOURCE, input).uniform(BINDING_WEIGHTS, kernel_.weights).constants_from<shader::TiledPush>(push);
+    convolve.sample(BINDING_SOURCE, input)
+        .uniform(BINDING_WEIGHTS, kernel_.weights)
+        .constants_from<shader::TiledPush>(push);
     // With a target ROI it writes only inside it: the outside pass before it wrote the rest.
     if (dst_roi_) convolve.store_part(BINDING_DESTINATION, name);
     else convolve.store(BINDING_DESTINATION, name);
@@ -101,8 +104,9 @@ class TiledBlur : public Filter {
   shader::TiledPush push_constants(VkExtent2D extent) const {
     for (const auto& [key, roi] : {std::pair{"src_roi", src_roi_}, std::pair{"dst_roi", dst_roi_}})
       if (roi && !roi->fits_in(extent.width, extent.height))
-        throw ChainError(std::string("comp.tiled: ") + key + " " + common::roi_text(*roi) + " does not fit in the " +
-                         std::to_string(extent.width) + "x" + std::to_string(extent.height) + " image");
+        throw ChainError(std::string("comp.tiled: ") + key + " " + common::roi_text(*roi) +
+                         " does not fit in the " + std::to_string(extent.width) + "x" +
+                         std::to_string(extent.height) + " image");
     const common::Roi whole{0, 0, extent.width, extent.height};
     const common::Roi src = src_roi_.value_or(whole), dst = dst_roi_.value_or(whole);
     return {{int32_t(src.x), int32_t(src.y)},
@@ -149,7 +153,8 @@ std::vector<Method> tiled_methods() {
   m.name = "comp.tiled";
   m.description =
       "AMD's tiled separable convolution: 8x8 threads per 32x32 tile, each horizontal sum computed once into "
-      "shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside dst_roi with ROIs)";
+      "shared memory, free/edge group classes; one dispatch (+1 pass for the pixels outside dst_roi with "
+      "ROIs)";
   m.cost = cost_tiled;
   m.support = support_tiled;
   m.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> { return std::make_unique<TiledBlur>(env); };

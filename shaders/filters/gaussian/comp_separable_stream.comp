@@ -27,8 +27,8 @@
 // Why a window in registers and not a ring of 2r + B rows of sums in shared memory (the previous
 // design): on the H100 the Vulkan driver gives a group no more than about 100 KiB of shared memory
 // per SM, so a group's shared memory decides how many groups are resident. Padding the ring design
-// from 17.3 to 26 KiB at r = 8 (3 groups per SM instead of 5) took 140 us instead of 99. Here a
-// group needs B rows of texels and B rows of sums, whatever the radius.
+// from 17.3 to 26 KiB at r = 8 (3 groups per SM instead of 5) made it 1.4x slower
+// (docs/stream-tuning.md). Here a group needs B rows of texels and B rows of sums, whatever the radius.
 // Shared memory holds the image's precision: fp16 chains keep texels and horizontal sums as packed
 // halves (the input is already half, and the sums are rounded as comp.separable_shared rounds its
 // fp16 intermediate image); accumulation is fp32 throughout.
@@ -114,7 +114,7 @@ void stage_batch(vec4 fetched[FETCHES], int x_first) {
 // 2. Horizontal: staged texel first + j is tap j - k of sum first + k.
 #if HALF_HORIZONTAL
 // In packed half arithmetic: one FMA serves both channels, with no unpacking, which halves step 2's
-// arithmetic (r = 8 on the H100: 72 us instead of 81). Every FMA rounds to half, and rounds at the
+// arithmetic (docs/stream-tuning.md). Every FMA rounds to half, and rounds at the
 // size of its running sum, so each sum runs in two chains: the left taps up to the centre, then the
 // right taps, summed at the end. The right chain starts from the larger inner weights, but its
 // partial sums stay below about half the total; one chain of all taps nearly doubled the mean
@@ -170,7 +170,7 @@ void vertical(int lane, int i, int x, inout Pair window[WINDOW]) {
   // Half 0 stores rows 0-3 of the batch, half 1 rows 4-7; each hands the other the channels it
   // lacks. Both threads of a column are neighbours in a quad (see main()). fp16 outputs are
   // rounded to half before the swap, one 32-bit swap per texel half instead of two (the store of
-  // values that are already half is exact): r = 8 took 83.3 us on the H100 instead of 84.8.
+  // values that are already half is exact), which measured faster (docs/stream-tuning.md).
 #if STORE_HALF
   uint packed[B];
   [[unroll]] for (int k = 0; k < B; ++k) packed[k] = packHalf2x16(acc[k]);

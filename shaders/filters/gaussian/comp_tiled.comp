@@ -20,9 +20,9 @@
 // kept in registers, only the neighbours' rows through local memory), it is for RGBA on an NVIDIA
 // GPU: 16 RGBA sums in registers plus the fetches in flight took 120 registers at r = 1, 158 at
 // r = 2 and 252 (spilling) at r = 4, and a 4x4 block's stores hit every 32-byte sector four times.
-// Measured on an H200, 3840x2160 fp16: AMD's layout 171 us at r = 2 (v. 121 us for this one),
-// 272 us at r = 4 (v. 158 us). Every sum is still computed once, and with four adjacent columns
-// per task every fetched texel feeds up to four sums.
+// AMD's layout measured 1.4-1.7x slower at r = 2 and 4 on an H200 (docs/gaussian-tuning.md). Every
+// sum is still computed once, and with four adjacent columns per task every fetched texel feeds up
+// to four sums.
 //
 // Border classes, decided per group from gl_WorkGroupID and push constants (uniform, no
 // divergence inside a group):
@@ -32,8 +32,8 @@
 //                  branch-free). AMD stages an edge group's (32 + 2r)^2 texels in local memory
 //                  first; here that measured slower: staging needs either a second shared array
 //                  or the sums held in registers across a barrier, and either one is paid by every
-//                  group, since a pipeline has one register and shared-memory allocation (H200,
-//                  3840x2160 fp16: 111 v. 106 us at r = 1, 241 v. 158 us at r = 4).
+//                  group, since a pipeline has one register and shared-memory allocation
+//                  (docs/gaussian-tuning.md).
 //   free on write: the tile lies in the target ROI: plain stores.
 //   others:        each store is checked against the target ROI.
 // No pixel outside the source ROI is read and none outside the target ROI is written.
