@@ -255,7 +255,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   if (!family)
     throw filters::ChainError("unknown filter '" + options.filter +
                               "' (available: " + filters::registry().names() + ")");
-  const filters::Family& floor_family = *filters::registry().find("copy");
+  const filters::Family& floor_family = filters::registry().memory_floor();
+  // Benchmarking the floor's own family: its methods are the floor cases, timed once.
+  const bool family_is_floor = family == &floor_family;
   std::vector<const filters::Method*> methods;
   if (options.methods.empty())
     for (const filters::Method& m : family->methods) methods.push_back(&m);
@@ -283,7 +285,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   BenchResult result;
   result.device = ctx.report();
   const size_t total = options.sizes.size() * options.precisions.size() *
-                       (floor_family.methods.size() + points.size() * methods.size());
+                       (floor_family.methods.size() + (family_is_floor ? 0 : points.size() * methods.size()));
   size_t index = 0;
   const Clock::time_point start = Clock::now();
   auto report = [&](const std::string& label) {
@@ -341,6 +343,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
 
       const size_t timed_from = result.cases.size();
       for (const auto& point : points) {
+        if (family_is_floor) break;
         std::optional<common::ImageD> reference;  // per point, shared by the methods
         for (const filters::Method* method : methods)
           run_case(filters::resolve(make_step(*family, *method, point, precision)), reference);
@@ -425,12 +428,14 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; "
       "median, p5 and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of "
       "warm-up per case; inputs resident (uploaded once) and rotated every frame; copy_ratio divides by the "
-      "fastest of the copy family's methods at the same size and precision (the case marked floor)";
+      "fastest of the memory floor family's (floor_filter) methods at the same size and precision (the "
+      "case marked floor)";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
   j["warmup_ms"] = options.warmup_ms;
   j["inputs"] = options.inputs;
   j["filter"] = options.filter;
+  j["floor_filter"] = filters::registry().memory_floor().name;
   j["sweeps"] = json::object();
   for (const Sweep& sweep : options.sweeps) j["sweeps"][sweep.param] = sweep.values;
   j["params"] = json::object();
@@ -533,10 +538,12 @@ std::string format_bench_table(const BenchResult& result) {
     const std::string name = c.filter + "." + c.method + (c.floor ? " (floor)" : "");
     const std::string params = file_name_part(c.params);
     const std::optional<double> regs = registers(c);
-    std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10.2f %8.2f %7.2f %9.1f %10.3g %5s\n",
-                  name.c_str(), params.empty() ? "-" : params.c_str(), size_text(c.size).c_str(),
-                  c.precision.c_str(), c.gpu_us.median, c.gpu_us.p95, c.copy_ratio, c.cost.fetches,
-                  c.error ? c.error->max_abs : std::nan(""), regs ? std::to_string(int(*regs)).c_str() : "-");
+    char error[32] = "-";  // not measured (--no-error)
+    if (c.error) std::snprintf(error, sizeof error, "%.3g", c.error->max_abs);
+    std::snprintf(line, sizeof line, "%-34s %-16s %10s %5s %10.2f %8.2f %7.2f %9.1f %10s %5s\n", name.c_str(),
+                  params.empty() ? "-" : params.c_str(), size_text(c.size).c_str(), c.precision.c_str(),
+                  c.gpu_us.median, c.gpu_us.p95, c.copy_ratio, c.cost.fetches, error,
+                  regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
   for (const Skipped& s : result.skipped)

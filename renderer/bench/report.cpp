@@ -25,7 +25,8 @@ struct Case {
   uint32_t width = 0, height = 0;
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
-  bool floor = false;  // the fastest copy: what copy_ratio divides by
+  bool floor = false;            // the fastest copy: what copy_ratio divides by
+  bool of_floor_family = false;  // one of the copies the floor was chosen from
   json error;
   std::optional<double> registers;      // per thread, the most of the case's pipelines, where the driver told
   std::string flagged;                  // bench/peers.py: why a peer's error is far off the reference
@@ -198,6 +199,8 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
     source.fragment_on_few_units =
         source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
     sources.push_back(source);
+    // Files written before the key existed had the copy family as their floor.
+    const std::string floor_filter = j.value("floor_filter", std::string("copy"));
     std::vector<Case> cases;
     for (const json& c : j.at("cases")) {
       Case k;
@@ -213,6 +216,7 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
       k.copy_ratio = c.value("copy_ratio", 0.0);
       k.exact = c.value("exact", true);
       k.floor = c.value("floor", false);
+      k.of_floor_family = k.filter == floor_filter;
       k.error = c.value("error", json());
       for (const json& p : c.value("pipelines", json::array())) {
         const json statistics = p.value("statistics", json::object());  // kept alive for items()
@@ -271,21 +275,21 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
          << escape(s.date) << (s.revision.empty() ? "" : ", git " + escape(s.revision)) << "</li>\n";
   body << "</ul>\n";
 
-  // One section per family, size and precision; the copy cases give the floor line in the text.
+  // One section per family, size and precision; the floor family's cases give the floor line.
   std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> groups;
   for (const Case& c : cases)
-    if (c.filter != "copy") groups.insert({c.filter, c.width, c.height, c.precision});
+    if (!c.of_floor_family) groups.insert({c.filter, c.width, c.height, c.precision});
   for (const auto& [filter, width, height, precision] : groups) {
     const std::string size = std::to_string(width) + "x" + std::to_string(height);
     body << "<h2>" << escape(filter) << ", " << size << " " << escape(precision) << "</h2>\n<p>";
     for (const Case& c : cases)
-      if (c.filter == "copy" && c.width == width && c.height == height && c.precision == precision)
-        body << "copy " << escape(c.method) << (c.floor ? " (the memory floor)" : "") << " on " << escape(c.source)
-             << ": " << number(c.median_us, 4) << " µs. ";
+      if (c.of_floor_family && c.width == width && c.height == height && c.precision == precision)
+        body << escape(c.filter) << " " << escape(c.method) << (c.floor ? " (the memory floor)" : "")
+             << " on " << escape(c.source) << ": " << number(c.median_us, 4) << " µs. ";
     body << "</p>\n";
     std::set<std::string> stages;
     for (const Case& c : cases)
-      if (c.filter != "copy") stages.insert(c.stage);
+      if (!c.of_floor_family) stages.insert(c.stage);
     std::set<std::string> noted;
     for (const Source& s : sources)
       if (s.fragment_on_few_units && stages.count("fragment") && noted.insert(s.device).second)
@@ -296,7 +300,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       std::map<std::string, Series> by_name;
       std::vector<std::string> order;
       for (const Case& c : cases) {
-        if (c.filter != filter || c.width != width || c.height != height || c.precision != precision || !keep(c))
+        if (c.filter != filter || c.width != width || c.height != height || c.precision != precision ||
+            !keep(c))
           continue;
         const std::string key = c.source + "\n" + c.method;
         if (!by_name.count(key)) order.push_back(key);

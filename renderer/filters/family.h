@@ -173,6 +173,9 @@ struct Family {
   // `filterlab quality` tables this family (the paper's tables 1-4): every method against this one,
   // by radius, on the scene. Empty: not tabled.
   std::string quality_baseline;
+  // `filterlab bench` divides every time by the fastest of this family's methods, timed on the same
+  // inputs in the same run: the memory floor. One family in a registry says so (filters/copy).
+  bool memory_floor = false;
 
   const Method* find(const std::string& method) const;
   const Param* param(const std::string& name) const;

@@ -3,6 +3,8 @@
 #include "filters/copy/copy.h"
 #include "filters/gaussian/gaussian.h"
 
+#include <stdexcept>
+
 namespace filterlab::filters {
 
 const Family* Registry::find(const std::string& name) const {
@@ -15,6 +17,12 @@ std::string Registry::names() const {
   std::string out;
   for (const Family* f : families_) out += (out.empty() ? "" : " ") + f->name;
   return out;
+}
+
+const Family& Registry::memory_floor() const {
+  for (const Family* f : families_)
+    if (f->memory_floor) return *f;
+  throw std::logic_error("no family in the registry is marked memory_floor");
 }
 
 const Registry& registry() {

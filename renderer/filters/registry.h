@@ -13,7 +13,8 @@ class Registry {
   explicit Registry(std::vector<const Family*> families) : families_(std::move(families)) {}
   const std::vector<const Family*>& families() const { return families_; }
   const Family* find(const std::string& name) const;
-  std::string names() const;  // "copy gaussian"
+  std::string names() const;           // "copy gaussian"
+  const Family& memory_floor() const;  // the family marked memory_floor
 
  private:
   std::vector<const Family*> families_;

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 using namespace filterlab;
 using nlohmann::json;
@@ -224,15 +225,17 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
       dir + "/b.json --csv " + dir + "/b.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/b.json");
-  for (const char* key :
-       {"schema", "git_revision", "date", "device", "timings_are", "frames", "warmup", "inputs", "cases"})
+  for (const char* key : {"schema", "git_revision", "date", "device", "timings_are", "frames", "warmup",
+                          "inputs", "floor_filter", "cases"})
     EXPECT_TRUE(j.contains(key)) << key;
   for (const char* key : {"name", "driver", "api_version", "timestamp_period_ns", "timestamp_valid_bits",
                           "pipeline_statistics"})
     EXPECT_TRUE(j["device"].contains(key)) << key;
   EXPECT_NE(j["timings_are"].get<std::string>().find("cpu"), std::string::npos)
       << "lavapipe timings are CPU timings";
-  const size_t copy_methods = filters::registry().find("copy")->methods.size();
+  const filters::Family& floor_family = filters::registry().memory_floor();
+  EXPECT_EQ(j["floor_filter"], floor_family.name);
+  const size_t copy_methods = floor_family.methods.size();
   ASSERT_EQ(j["cases"].size(),
             2u * (copy_methods + 2 * 2));  // per precision: every copy + 2 radii x 2 methods
   int copies = 0, floors = 0;
@@ -260,9 +263,9 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
       EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).
-    const std::string expected = c["filter"] == "copy"          ? "filters/copy/copy.comp"
-                                 : c["method"] == "frag.full2d" ? "frag_full2d"
-                                                                : "frag_separable";
+    const std::string expected = c["filter"] == floor_family.name ? "filters/copy/copy.comp"
+                                 : c["method"] == "frag.full2d"   ? "frag_full2d"
+                                                                  : "frag_separable";
     ASSERT_EQ(c["pipelines"].size(), c["method"] == "frag.separable" ? 2u : 1u)
         << c.dump();  // one per direction
     for (const json& p : c["pipelines"])
@@ -278,8 +281,8 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
       ++floors;
       EXPECT_EQ(c["copy_ratio"].get<double>(), 1.0) << c.dump();
     }
-    copies += c["filter"] == "copy";
-    if (c["filter"] == "copy") {
+    copies += c["filter"] == floor_family.name;
+    if (c["filter"] == floor_family.name) {
       EXPECT_GE(c["copy_ratio"].get<double>(), 1.0) << c.dump();
       EXPECT_EQ(c["error"]["max_abs"].get<double>(), 0.0) << c.dump();  // a copy of half values is exact
       continue;
@@ -296,6 +299,23 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
   int lines = 0;
   while (std::getline(csv, line)) ++lines;
   EXPECT_EQ(lines, int(1 + j["cases"].size()));
+}
+
+TEST(Commands, BenchOfTheFloorFamilyTimesEachOfItsMethodsOnce) {
+  const std::string dir = test::temp_dir("bench_floor");
+  const filters::Family& floor_family = filters::registry().memory_floor();
+  auto r = test::run_binary(
+      "bench --validation --filter " + floor_family.name +
+      " --sizes 19x7 --frames 2 --warmup 1 --warmup-ms 0 --precision fp16,fp32 --json " + dir + "/b.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(dir + "/b.json");
+  std::multiset<std::string> seen;
+  for (const json& c : j["cases"])
+    seen.insert(c["method"].get<std::string>() + " " + c["precision"].get<std::string>());
+  ASSERT_EQ(seen.size(), 2 * floor_family.methods.size()) << j["cases"].dump();
+  for (const filters::Method& m : floor_family.methods)
+    for (const char* precision : {"fp16", "fp32"})
+      EXPECT_EQ(seen.count(m.name + " " + precision), 1u) << m.name;
 }
 
 TEST(Commands, BenchSkipsSayWhichSizeAndPrecision) {

@@ -126,8 +126,11 @@ TEST_F(FilterInputs, AStepReadsTheScenesDepthMotionCameraAndItsOwnHistory) {
       moving += motion.pixels[p * 2] != 0.0f;
     }
     // The camera moves on its orbit, except across the cut, where the previous pose is the current one.
-    if (frame == 3) EXPECT_EQ(moving, 0u) << "no camera motion across a cut";
-    else if (frame > 0) EXPECT_GT(moving, 0u);
+    if (frame == 3) {
+      EXPECT_EQ(moving, 0u) << "no camera motion across a cut";
+    } else if (frame > 0) {
+      EXPECT_GT(moving, 0u);
+    }
   }
 }
 

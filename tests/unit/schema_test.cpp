@@ -107,13 +107,15 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
     EXPECT_FALSE(family->description.empty()) << family->name;
     ASSERT_TRUE(family->reference) << family->name << " has no CPU reference";
     EXPECT_FALSE(family->test_points.empty()) << family->name << " gives the reference test no point";
-    EXPECT_GT(family->tolerance_fp32 + family->tolerance_fp16, -1.0);
+    EXPECT_TRUE(std::isfinite(family->tolerance_fp32) && family->tolerance_fp32 >= 0) << family->name;
+    EXPECT_TRUE(std::isfinite(family->tolerance_fp16) && family->tolerance_fp16 >= 0) << family->name;
     for (const filters::Param& p : family->params) {
       EXPECT_FALSE(p.help.empty()) << family->name << "." << p.name;
       if (p.type == filters::ParamType::Region) continue;
       EXPECT_TRUE(!p.fallback.empty() || p.derived) << family->name << "." << p.name << " has no default";
-      if (p.type == filters::ParamType::Choice)
+      if (p.type == filters::ParamType::Choice) {
         EXPECT_NE(std::find(p.choices.begin(), p.choices.end(), p.fallback), p.choices.end()) << p.name;
+      }
     }
     // Every method resolves at the family's defaults and at every test point.
     for (const filters::Method& m : family->methods) {
@@ -125,8 +127,9 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
             filters::parse_chain(family->name + "." + m.name + (point.empty() ? "" : ":" + point)).at(0)))
             << m.name << " " << point;
     }
-    if (!family->default_method.empty())
+    if (!family->default_method.empty()) {
       EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
+    }
   }
 }
 
@@ -149,4 +152,16 @@ TEST(Schema, DerivedQuantitiesThatBreakAreRefusedNamingTheParameter) {
   } catch (const filters::ChainError& e) {
     EXPECT_NE(std::string(e.what()).find("gaussian: sigma 1e-200"), std::string::npos) << e.what();
   }
+}
+
+TEST(Schema, ExactlyOneFamilyIsTheMemoryFloorAndItsMethodsAreExact) {
+  // bench divides every time by the fastest of the floor family's methods: a floor that changed
+  // the image, or two families each claiming to be the floor, would make every ratio meaningless.
+  int floors = 0;
+  for (const filters::Family* family : filters::registry().families()) floors += family->memory_floor;
+  EXPECT_EQ(floors, 1);
+  const filters::Family& floor = filters::registry().memory_floor();
+  EXPECT_FALSE(floor.methods.empty());
+  for (const filters::Method& m : floor.methods) EXPECT_TRUE(m.exact) << floor.name << "." << m.name;
+  EXPECT_THROW(filters::Registry({}).memory_floor(), std::logic_error);
 }
