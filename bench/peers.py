@@ -35,7 +35,7 @@ KERNELS = ("gaussian", "box", "binomial")
 MAX_RADIUS = 32  # filters::kMaxRadius
 DEFAULT_EPSILON = 1.0 / 255.0
 PEERS = ("torch.conv2d_separable", "torchvision.gaussian_blur", "cupy.gaussian_filter", "cupy.correlate1d",
-         "npp.row_column", "npp.gauss_advanced")
+         "npp.row_column", "npp.gauss_advanced", "npp.border_2d")
 FLAG_MAX_ABS = 1e-2  # a peer this far from the reference is still reported, but flagged
 EXIT_USAGE = 2
 
@@ -412,9 +412,11 @@ class Unsupported(Exception):
 # ---- NPP (NVIDIA Performance Primitives) through ctypes, on CuPy's arrays and stream ----------------
 # The image functions a CUDA user reaches for: nppiFilterRowBorder + nppiFilterColumnBorder (two
 # passes, our weights) and nppiFilterGaussAdvancedBorder (one call, our weights), with the replicate
-# border (clamp-to-edge). NPP filters four-channel float images in fp32 only: there is no 16f C4R
-# variant of these, so fp16 cases are skipped with that reason. The stream-context (_Ctx) entry points
-# run on CuPy's current stream, so CuPy's events time them.
+# border (clamp-to-edge). Those two take four-channel float images in fp32 only (NPP 13 has 8u, 16u,
+# 16s and 32f variants of them, no 16f); NPP's one four-channel half-float filter is the general 2D
+# convolution nppiFilterBorder32f_16f_C4R, which npp.border_2d runs with outer(w, w) (fp16; fp32 through
+# nppiFilterBorder_32f_C4R). The stream-context (_Ctx) entry points run on CuPy's current stream, so
+# CuPy's events time them.
 
 
 class NppiSize(ctypes.Structure):
@@ -487,9 +489,10 @@ def npp_check(status, what):
         raise RuntimeError(f"{what} returned NppStatus {status}")
 
 
-def npp_setup(lib, weights, precision):
-    if precision != "fp32":
-        raise Unsupported("NPP filters four-channel float images in fp32 only (no 16f or 64f C4R border filter)")
+def npp_setup(lib, weights, precision, offered=("fp32",)):
+    if precision not in offered:
+        raise Unsupported(f"NPP has this filter for four-channel images in {' and '.join(offered)} only "
+                          f"(its separable and Gaussian filters have no 16f variant: see npp.border_2d)")
     npp = Npp.get()
     # NPP wants the coefficients in reverse order; ours are symmetric, reversed all the same.
     kernel = lib.cupy.asarray(np.asarray(weights[::-1], dtype=np.float32))
@@ -549,6 +552,30 @@ def npp_gauss_advanced(lib, weights, radius, sigma, kernel, precision):
                           "on CuPy's stream"}
 
 
+def npp_border_2d(lib, weights, radius, sigma, kernel, precision):
+    """nppiFilterBorder32f_16f_C4R (fp16) or nppiFilterBorder_32f_C4R (fp32): a (2r+1)^2 kernel, outer(w, w),
+    replicate border, in one call: NPP's only four-channel half-float filter."""
+    npp, _ = npp_setup(lib, weights, precision, ("fp16", "fp32"))
+    name = "nppiFilterBorder32f_16f_C4R_Ctx" if precision == "fp16" else "nppiFilterBorder_32f_C4R_Ctx"
+    convolve = npp.function(name)
+    k = lib.cupy.asarray(np.outer(weights[::-1], weights[::-1]).astype(np.float32))
+    cupy, holder = lib.cupy, {}
+
+    def call(x):
+        if holder.get("shape") != x.shape:
+            holder.update(shape=x.shape, out=cupy.empty_like(x))
+        size, offset, step = npp_geometry(x)
+        out = holder["out"]
+        npp_check(convolve(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step,
+                           size, ctypes.c_void_p(k.data.ptr), NppiSize(2 * radius + 1, 2 * radius + 1),
+                           NppiPoint(radius, radius), NPP_BORDER_REPLICATE, npp.stream_context(cupy)), name)
+        return out
+
+    return call, {"taps_per_pixel": (2 * radius + 1) ** 2,
+                  "note": f"{name}, a (2r+1)x(2r+1) kernel outer(w, w) in float32, NPP_BORDER_REPLICATE, "
+                          "anchor (r, r); on CuPy's stream"}
+
+
 PEER_FACTORIES = {
     "torch.conv2d_separable": ("torch", torch_separable),
     "torchvision.gaussian_blur": ("torch", torchvision_blur),
@@ -556,6 +583,7 @@ PEER_FACTORIES = {
     "cupy.correlate1d": ("cupy", cupy_correlate1d),
     "npp.row_column": ("cupy", npp_row_column),
     "npp.gauss_advanced": ("cupy", npp_gauss_advanced),
+    "npp.border_2d": ("cupy", npp_border_2d),
 }
 
 
@@ -742,7 +770,7 @@ def peer_case(timing, peer, lib, inputs, reference, workload, copy_us):
     call, facts = make(lib, weights, radius, sigma, kernel, precision)
     try:
         check, exact_within = weights_check(lib, make, radius, sigma, kernel, weights), 1e-9
-    except Unsupported:  # NPP: fp32 only, so the weights are checked as float32 (one rounding each)
+    except Unsupported:  # NPP has no fp64: the weights are checked in float32 (one rounding each)
         check, exact_within = weights_check(lib, make, radius, sigma, kernel, weights, "fp32"), 1e-6
     error = error_stats(lib.download(call(inputs[0])), reference())
     timed = timing.run(lib, call, inputs)
@@ -920,6 +948,7 @@ def make_document(options, device, cases, skipped, reference_where):
         "warmup_ms": options.warmup_ms,
         "inputs": options.inputs,
         "filter": "gaussian",
+        "floor_filter": "copy",
         "sweeps": {"radius": sorted({c["radius"] for c in cases if c["filter"] != "copy"})},
         "params": {"kernel": options.kernel},
         "kernel": options.kernel,
