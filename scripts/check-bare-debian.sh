@@ -6,7 +6,7 @@
 # a change that touches scripts/install-deps.sh, the build or the README's commands lands:
 #   sudo ./scripts/check-bare-debian.sh [ROOT_DIR]      (default /var/tmp/filterlab-bare-debian)
 # It takes 15-25 minutes on 2 cores; the log is ROOT_DIR.log. It leaves the root in place for a look
-# (rm -rf it afterwards), and exits with the first failing command's status.
+# (the next run replaces it), and exits with the first failing command's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="${1:-/var/tmp/filterlab-bare-debian}"
@@ -17,9 +17,16 @@ command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y 
 
 exec > >(tee "$log") 2>&1
 echo "check-bare-debian: $(git rev-parse --short=12 HEAD) in $root ($(date -u +%FT%TZ))"
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-  rm -rf "$root"
+# Every run starts from a fresh minbase root: a root left by an earlier run has the packages that
+# run installed, and would hide a missing install step. The first run keeps the fresh root as a
+# tarball (ROOT_DIR.minbase.tar) so that later runs skip debootstrap's downloads.
+pristine="$root.minbase.tar"
+rm -rf "$root"
+if [ -f "$pristine" ]; then
+  mkdir -p "$root" && tar -C "$root" -xpf "$pristine"
+else
   debootstrap --variant=minbase bookworm "$root" "$mirror"
+  tar -C "$root" -cpf "$pristine.tmp" . && mv "$pristine.tmp" "$pristine"
 fi
 # What the README's reader has: the sources (committed files only) and nothing else.
 rm -rf "$root/src"

@@ -447,15 +447,16 @@ void main() { color = vec4(float(VALUE)); }
 }
 
 TEST_F(HotReload, WithoutGlslTheBuildsSpirvIsWatched) {
-  // The build's .spv of the copy shader in a folder of its own, replaced as `make` would.
+  // The build's .spv of the copy shader's fp16 variant in a folder of its own, replaced as `make`
+  // would.
   const fs::path spirv = dir_ / "spv";
-  fs::create_directories(spirv / "filters");
-  const fs::path file = spirv / "filters/copy.comp.spv";
-  fs::copy_file(fs::path(FILTERLAB_SHADER_DIR) / "filters/copy.comp.spv", file);
+  fs::create_directories(spirv / "filters/copy");
+  const fs::path file = spirv / "filters/copy/copy.comp.fp16.spv";
+  fs::copy_file(fs::path(FILTERLAB_SHADER_DIR) / "filters/copy/copy.comp.fp16.spv", file);
   vk::PipelineLibrary library(*context_, vk::ShaderSource{spirv, std::nullopt},
                               {2, std::chrono::milliseconds(0), true});
   vk::PipelineRef copy = library.add(vk::ComputePipelineDesc{
-      "filters/copy.comp",
+      "filters/copy/copy.comp#fp16",
       {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, 0},
       {}});
   ASSERT_EQ(library.watched_files().size(), 1u);
@@ -464,9 +465,10 @@ TEST_F(HotReload, WithoutGlslTheBuildsSpirvIsWatched) {
   write_file(file, "not SPIR-V");  // a half-written file
   EXPECT_EQ(library.poll(0).failed, 1u);
   ASSERT_EQ(library.errors().size(), 1u);
-  EXPECT_TRUE(ends_with(library.errors()[0].file, "copy.comp.spv")) << library.errors()[0].log;
+  EXPECT_TRUE(ends_with(library.errors()[0].file, "copy.comp.fp16.spv")) << library.errors()[0].log;
 
-  std::ifstream in(fs::path(FILTERLAB_SHADER_DIR) / "filters/copy_fp32.comp.spv", std::ios::binary);
+  std::ifstream in(fs::path(FILTERLAB_SHADER_DIR) / "filters/copy/copy.comp.fp32.spv", std::ios::binary);
+  ASSERT_TRUE(in) << "the build's fp32 variant";
   write_file(file, std::string(std::istreambuf_iterator<char>(in), {}));
   EXPECT_EQ(library.poll(1).rebuilt, 1u);
   EXPECT_TRUE(library.errors().empty());
