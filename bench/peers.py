@@ -531,25 +531,32 @@ def npp_row_column(lib, weights, radius, sigma, kernel, precision):
                           "our weights in float32, the pass between them stored as float32; on CuPy's stream"}
 
 
-def npp_gauss_advanced(lib, weights, radius, sigma, kernel, precision):
-    """nppiFilterGaussAdvancedBorder_32f_C4R: one call, our 2r+1 weights, replicate border."""
-    npp, k = npp_setup(lib, weights, precision)
-    gauss = npp.function("nppiFilterGaussAdvancedBorder_32f_C4R_Ctx")
-    cupy, holder = lib.cupy, {}
+def npp_one_call(lib, npp, name, kernel, kernel_arguments):
+    """A call of NPP's `name` from x into an output of x's shape, replicate border, on CuPy's stream;
+    `kernel_arguments` are those between the ROI size and the border type, and point into `kernel`
+    (a device array), which the call keeps alive."""
+    function = npp.function(name)
+    cupy, holder = lib.cupy, {"kernel": kernel}
 
     def call(x):
         if holder.get("shape") != x.shape:
             holder.update(shape=x.shape, out=cupy.empty_like(x))
         size, offset, step = npp_geometry(x)
         out = holder["out"]
-        npp_check(gauss(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step, size,
-                        2 * radius + 1, ctypes.c_void_p(k.data.ptr), NPP_BORDER_REPLICATE, npp.stream_context(cupy)),
-                  "nppiFilterGaussAdvancedBorder_32f_C4R_Ctx")
+        npp_check(function(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step, size,
+                           *kernel_arguments, NPP_BORDER_REPLICATE, npp.stream_context(cupy)), name)
         return out
 
+    return call
+
+
+def npp_gauss_advanced(lib, weights, radius, sigma, kernel, precision):
+    """nppiFilterGaussAdvancedBorder_32f_C4R: one call, our 2r+1 weights, replicate border."""
+    npp, k = npp_setup(lib, weights, precision)
+    name = "nppiFilterGaussAdvancedBorder_32f_C4R_Ctx"
+    call = npp_one_call(lib, npp, name, k, (2 * radius + 1, ctypes.c_void_p(k.data.ptr)))
     return call, {"taps_per_pixel": (2 * radius + 1) ** 2,
-                  "note": "nppiFilterGaussAdvancedBorder_32f_C4R_Ctx, NPP_BORDER_REPLICATE, our weights in float32; "
-                          "on CuPy's stream"}
+                  "note": f"{name}, NPP_BORDER_REPLICATE, our weights in float32; on CuPy's stream"}
 
 
 def npp_border_2d(lib, weights, radius, sigma, kernel, precision):
@@ -557,20 +564,9 @@ def npp_border_2d(lib, weights, radius, sigma, kernel, precision):
     replicate border, in one call: NPP's only four-channel half-float filter."""
     npp, _ = npp_setup(lib, weights, precision, ("fp16", "fp32"))
     name = "nppiFilterBorder32f_16f_C4R_Ctx" if precision == "fp16" else "nppiFilterBorder_32f_C4R_Ctx"
-    convolve = npp.function(name)
     k = lib.cupy.asarray(np.outer(weights[::-1], weights[::-1]).astype(np.float32))
-    cupy, holder = lib.cupy, {}
-
-    def call(x):
-        if holder.get("shape") != x.shape:
-            holder.update(shape=x.shape, out=cupy.empty_like(x))
-        size, offset, step = npp_geometry(x)
-        out = holder["out"]
-        npp_check(convolve(ctypes.c_void_p(x.data.ptr), step, size, offset, ctypes.c_void_p(out.data.ptr), step,
-                           size, ctypes.c_void_p(k.data.ptr), NppiSize(2 * radius + 1, 2 * radius + 1),
-                           NppiPoint(radius, radius), NPP_BORDER_REPLICATE, npp.stream_context(cupy)), name)
-        return out
-
+    call = npp_one_call(lib, npp, name, k, (ctypes.c_void_p(k.data.ptr), NppiSize(2 * radius + 1, 2 * radius + 1),
+                                            NppiPoint(radius, radius)))
     return call, {"taps_per_pixel": (2 * radius + 1) ** 2,
                   "note": f"{name}, a (2r+1)x(2r+1) kernel outer(w, w) in float32, NPP_BORDER_REPLICATE, "
                           "anchor (r, r); on CuPy's stream"}
