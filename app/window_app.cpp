@@ -2,9 +2,9 @@
 
 #include "filters/chain.h"
 #include "glfw_window.h"
+#include "live_graph.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
-#include "live_graph.h"
 #include "screenshot.h"
 #include "ui/imgui_layer.h"
 #include "ui/panel.h"
@@ -40,11 +40,11 @@ double cpu_seconds() {
 AppState initial_state(const runtime::RunOptions& options, const WindowOptions& window_options) {
   AppState state;
   state.graph.chain_a = ChainConfig::parse(options.chain);
-  filters::check_chain(state.graph.chain_a.enabled_steps());
+  filters::check_chain(state.graph.chain_a.enabled_steps(), options.size.width, options.size.height);
   if (window_options.compare_chain) {
     state.graph.compare = true;
     state.graph.chain_b = ChainConfig::parse(*window_options.compare_chain);
-    filters::check_chain(state.graph.chain_b.enabled_steps());
+    filters::check_chain(state.graph.chain_b.enabled_steps(), options.size.width, options.size.height);
   } else {
     state.graph.chain_b = state.graph.chain_a;
   }
@@ -126,7 +126,7 @@ class PresentedScreenshot {
     std::vector<uint8_t> rgba =
         vk::swapchain_pixels_to_rgba(buffer_->mapped(), buffer_->size(), swapchain_format);
     runtime::write_capture(graph::Readback{VK_FORMAT_R8G8B8A8_UNORM, extent_, std::move(rgba)}, path,
-                            exposure);
+                           exposure);
   }
 
  private:
@@ -260,6 +260,9 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
     state.compare.divider_x = int32_t(extent.width / 2);
   if (!(state.graph == graph.config())) {
     try {
+      for (const ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
+        filters::check_chain(chain->enabled_steps(), extent.width,
+                             extent.height);  // a ROI that leaves the view
       graph.build(state.graph, state, frame);
       readouts.metrics.reset();
       readouts.chain_error.clear();
@@ -270,6 +273,24 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
     }
   }
   if (graph.set_gpu_timing(state.gpu_timing, frame)) readouts.timings.clear();
+}
+
+// After a resize: a step whose parameters no longer fit the image (a ROI now outside the smaller
+// view) is turned off, rather than the frame refusing to record. Returns why, for the panel.
+std::string turn_off_steps_that_do_not_fit(AppState& state, VkExtent2D extent) {
+  std::string why;
+  for (ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
+    for (ChainEntry& entry : chain->entries) {
+      if (!entry.enabled) continue;
+      try {
+        filters::check_chain({entry.step}, extent.width, extent.height);
+      } catch (const filters::ChainError& e) {
+        entry.enabled = false;
+        why = std::string("turned off: ") + e.what();
+        std::fprintf(stderr, "filterlab: %s\n", why.c_str());
+      }
+    }
+  return why;
 }
 
 void poll_shaders(vk::PipelineLibrary* library, uint64_t frame, WindowResult& result) {
@@ -444,7 +465,10 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
                            result.present_mode};
     const bool take_screenshot =
         update_ui(renderer.ui, viewport_input, hooks, state, readouts, facts, frame, result);
+    const std::string turned_off =
+        fit == SwapchainKeeper::Fit::Rebuilt ? turn_off_steps_that_do_not_fit(state, swapchain.extent()) : "";
     apply_graph_edits(graph, state, swapchain.extent(), frame, readouts);
+    if (!turned_off.empty()) readouts.chain_error = turned_off;
     result.max_retired_graphs = std::max(result.max_retired_graphs, graph.retired_graphs());
     result.max_retired_executors = std::max(result.max_retired_executors, graph.retired_executors());
     graph.prepare(swapchain.extent());

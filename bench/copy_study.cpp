@@ -10,10 +10,11 @@
 //   upload  frames, plus the layout round trip to TRANSFER_DST and back before each dispatch that
 //           the benchmark's once-uploaded inputs went through every frame
 // Usage: filterlab_copy_study [--size WxH] [--pairs K] [--dispatches N] [--shader-dir DIR] [--json F]
+#include "bench/copy_study.h"  // shaders/bench: the bindings the shader declares
 #include "common/reference.h"
 #include "graph/gpu_timer.h"
-#include "runtime/stats.h"
 #include "io/image_io.h"
+#include "runtime/stats.h"
 #include "vk/formats.h"
 #include "vk/pipelines.h"
 #include "vk/resources.h"
@@ -43,8 +44,8 @@ struct Variant {
   uint32_t local_x = 16, local_y = 16, pixels = 1;
   std::string label() const {
     if (read == "transfer") return harness + " " + content + " vkCmdCopyImage";
-    return harness + " " + content + " " + read + " " + std::to_string(local_x) + "x" + std::to_string(local_y) +
-           " x" + std::to_string(pixels);
+    return harness + " " + content + " " + read + " " + std::to_string(local_x) + "x" +
+           std::to_string(local_y) + " x" + std::to_string(pixels);
   }
 };
 
@@ -110,26 +111,32 @@ class Study {
   // Fills every input with `content` and leaves every image in GENERAL.
   void fill(const std::string& content) {
     const VkExtent2D e = options_.size;
-    io::ImageF image = content == "noise" ? common::random_image(e.width, e.height, 4, 1000)
-                                          : io::ImageF{e.width, e.height, 4, std::vector<float>(size_t(e.width) * e.height * 4, 0.5f)};
-    vk::Buffer staging(ctx_, size_t(e.width) * e.height * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "staging");
+    io::ImageF image =
+        content == "noise"
+            ? common::random_image(e.width, e.height, 4, 1000)
+            : io::ImageF{e.width, e.height, 4, std::vector<float>(size_t(e.width) * e.height * 4, 0.5f)};
+    vk::Buffer staging(ctx_, size_t(e.width) * e.height * 8, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true,
+                       "staging");
     auto* out = static_cast<uint16_t*>(staging.mapped());
     for (size_t i = 0; i < image.pixels.size(); ++i) out[i] = vk::float_to_half(image.pixels[i]);
     for (uint32_t p = 0; p < options_.pairs; ++p) {
       one_shot_.run([&](VkCommandBuffer cmd) {
         std::vector<VkImageMemoryBarrier2> to_general;
         for (const vk::Image* img : {&images_[2 * p], &images_[2 * p + 1]})
-          to_general.push_back(layout_barrier(img->handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+          to_general.push_back(layout_barrier(img->handle(), VK_IMAGE_LAYOUT_UNDEFINED,
+                                              VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                              0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                                               VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT));
         barriers(cmd, to_general);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {e.width, e.height, 1};
-        vkCmdCopyBufferToImage(cmd, staging.handle(), images_[2 * p].handle(), VK_IMAGE_LAYOUT_GENERAL, 1, &region);
-        barriers(cmd, {}, {vk::memory_barrier(VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                              VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT)});
+        vkCmdCopyBufferToImage(cmd, staging.handle(), images_[2 * p].handle(), VK_IMAGE_LAYOUT_GENERAL, 1,
+                               &region);
+        barriers(cmd, {},
+                 {vk::memory_barrier(VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                     VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                     VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT)});
       });
     }
   }
@@ -140,8 +147,8 @@ class Study {
       pipeline = std::make_unique<vk::Pipeline>(
           ctx_, shaders,
           vk::ComputePipelineDesc{"bench/copy_study.comp",
-                                  {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                    VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
+                                  {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                    VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
                                    0},
                                   {v.local_x, v.local_y, v.pixels, v.read == "storage" ? 1u : 0u}});
     vk::Sampler nearest(ctx_, VK_FILTER_NEAREST, "nearest");
@@ -154,12 +161,14 @@ class Study {
       const vk::Image& src = images_[2 * (d % options_.pairs)];
       const vk::Image& dst = images_[2 * (d % options_.pairs) + 1];
       if (v.harness == "upload") {  // GENERAL -> TRANSFER_DST -> GENERAL, nothing written
-        barriers(cmd, {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
-                                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT)});
-        barriers(cmd, {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT)});
+        barriers(cmd,
+                 {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
+                                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT)});
+        barriers(cmd,
+                 {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT)});
       }
       barriers(cmd, {}, {between});
       vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries_, 2 * d);
@@ -167,13 +176,14 @@ class Study {
         VkImageCopy region{};
         region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.extent = {e.width, e.height, 1};
-        vkCmdCopyImage(cmd, src.handle(), VK_IMAGE_LAYOUT_GENERAL, dst.handle(), VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+        vkCmdCopyImage(cmd, src.handle(), VK_IMAGE_LAYOUT_GENERAL, dst.handle(), VK_IMAGE_LAYOUT_GENERAL, 1,
+                       &region);
       } else {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
         vk::DescriptorPush()
-            .sampled(0, src.view(), nearest.handle(), VK_IMAGE_LAYOUT_GENERAL)
-            .storage_image(1, src.view())
-            .storage_image(2, dst.view())
+            .sampled(STUDY_SAMPLED_SOURCE, src.view(), nearest.handle(), VK_IMAGE_LAYOUT_GENERAL)
+            .storage_image(STUDY_STORAGE_SOURCE, src.view())
+            .storage_image(STUDY_DESTINATION, dst.view())
             .push(ctx_, cmd, *pipeline);
         const uint32_t tile_y = v.local_y * v.pixels;
         vkCmdDispatch(cmd, (e.width + v.local_x - 1) / v.local_x, (e.height + tile_y - 1) / tile_y, 1);
@@ -224,7 +234,8 @@ class Study {
                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     std::vector<double> us;
     for (uint32_t d = 0; d < n; ++d)
-      us.push_back(graph::GpuTimer::elapsed_ms(stamps[2 * d], stamps[2 * d + 1], ctx_.report().timestamp_valid_bits,
+      us.push_back(graph::GpuTimer::elapsed_ms(stamps[2 * d], stamps[2 * d + 1],
+                                               ctx_.report().timestamp_valid_bits,
                                                ctx_.report().timestamp_period_ns) *
                    1000.0);
     return runtime::summarize(us);

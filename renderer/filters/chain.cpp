@@ -88,6 +88,14 @@ void check_chain(const std::vector<FilterStep>& steps, const Registry& registry)
   for (const FilterStep& step : steps) resolve(step, registry);
 }
 
+void check_chain(const std::vector<FilterStep>& steps, uint32_t width, uint32_t height,
+                 const Registry& registry) {
+  for (const FilterStep& step : steps) {
+    const ResolvedStep resolved = resolve(step, registry);
+    if (resolved.family->check_extent) resolved.family->check_extent(resolved.params, width, height);
+  }
+}
+
 Support device_support(const ResolvedStep& step, const vk::Context& device) {
   return step.method->support ? step.method->support(device, step.params) : Support{};
 }

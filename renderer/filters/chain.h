@@ -45,6 +45,9 @@ ParamValues parse_params(const Family& family, const Method& method, const std::
 // Finds the family and method and parses the parameters; no device needed. Throws ChainError.
 ResolvedStep resolve(const FilterStep& step, const Registry& registry = filters::registry());
 void check_chain(const std::vector<FilterStep>& steps, const Registry& registry = filters::registry());
+// The same, and each step's parameters against the size of the images it will filter.
+void check_chain(const std::vector<FilterStep>& steps, uint32_t width, uint32_t height,
+                 const Registry& registry = filters::registry());
 
 // Whether the device runs the step's method with its parameters: the method's availability and
 // per-parameter limits. Throws ChainError naming what is missing or the limit.

@@ -74,7 +74,7 @@ class ParamValues {
   const std::string& choice(const std::string& name) const;
   std::optional<common::Roi> region(const std::string& name) const;
   bool given(const std::string& name) const { return given_.count(name) > 0; }  // not defaulted
-  // The values as `key=value` in schema order, the given ones only (a chain step's spelling).
+  // The given values as `key=value`, in the order they were given (a chain step's spelling).
   std::string spec() const;
 
   using Value = std::variant<std::monostate, int, double, std::string, common::Roi>;
@@ -163,6 +163,10 @@ struct Family {
   // Cross-parameter and derived checks (a sigma whose weights underflow, a ROI pair of two sizes):
   // throws ChainError naming the parameter.
   std::function<void(const ParamValues&)> check;
+  // Checks the parameters against the size of the image the step filters (a ROI must lie inside
+  // it); throws ChainError naming the parameter. Run before any GPU work wherever the size is known
+  // (filter, run, the window before an edit and after a resize). Empty: any size will do.
+  std::function<void(const ParamValues&, uint32_t width, uint32_t height)> check_extent;
   // The double-precision CPU reference of the family's definition, clamp-to-edge border, on the
   // first min(channels, 4) channels.
   std::function<common::ImageD(const io::ImageF& input, const ParamValues&)> reference;

@@ -2,11 +2,11 @@
 
 #include "filters/chain.h"
 #include "graph/executor.h"
+#include "passes/scene_pass.h"
+#include "passes/tonemap_pass.h"
 #include "runtime/capture.h"
 #include "runtime/frame_graph.h"
 #include "runtime/frame_ring.h"
-#include "passes/scene_pass.h"
-#include "passes/tonemap_pass.h"
 #include "vk/resources.h"
 
 #include <nlohmann/json.hpp>
@@ -54,7 +54,7 @@ std::string reads_previous_output(const graph::CompiledGraph& compiled, size_t p
 
 RunResult run_headless(const RunOptions& options) {
   const std::vector<filters::FilterStep> steps = filters::parse_chain(options.chain);
-  filters::check_chain(steps);
+  filters::check_chain(steps, options.size.width, options.size.height);
 
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
@@ -147,7 +147,8 @@ std::string format_table(const RunResult& result, const RunOptions& options) {
     out << line;
     if (p.idle_frames)
       out << "  (idle in " << p.idle_frames << " of " << p.idle_frames + p.gpu_ms.count << " frames)";
-    if (!p.reads_from_previous.empty()) out << "  (L2-assisted: reads what " << p.reads_from_previous << " just wrote)";
+    if (!p.reads_from_previous.empty())
+      out << "  (L2-assisted: reads what " << p.reads_from_previous << " just wrote)";
     out << "\n";
   }
   double sum = 0;
@@ -184,18 +185,20 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
   j["validation_messages"] = result.validation_messages;
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass, 2 frames in flight, read without waiting; a pass "
-      "that reads what the pass before it just wrote names it in reads_from_previous (its input may be in the "
+      "that reads what the pass before it just wrote names it in reads_from_previous (its input may be in "
+      "the "
       "L2 cache: not a memory floor, which `bench` measures on rotated inputs); "
       "on a CPU device (lavapipe) each stamp is followed by a full memory barrier, so that it is written "
       "where it stands";
   j["passes"] = json::array();
   for (const PassStats& p : result.passes)
-    j["passes"].push_back({{"name", p.name},
-                           {"gpu_ms", summary(p.gpu_ms)},
-                           {"cpu_ms", summary(p.cpu_ms)},
-                           {"idle_frames", p.idle_frames},
-                           {"reads_from_previous", p.reads_from_previous.empty() ? nlohmann::json(nullptr)
-                                                                                 : nlohmann::json(p.reads_from_previous)}});
+    j["passes"].push_back(
+        {{"name", p.name},
+         {"gpu_ms", summary(p.gpu_ms)},
+         {"cpu_ms", summary(p.cpu_ms)},
+         {"idle_frames", p.idle_frames},
+         {"reads_from_previous",
+          p.reads_from_previous.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.reads_from_previous)}});
   j["frame_wall_ms"] = result.frame_wall_ms;
   j["culled"] = result.culled;
   io::write_file_atomically(path, j.dump(2) + "\n");

@@ -2,12 +2,13 @@
 // bench/copy_study.cpp's copy: one source read and one store per pixel, PIXELS rows per thread,
 // the source read through the sampler (texelFetch) or as a storage image (imageLoad).
 #extension GL_GOOGLE_include_directive : require
+#include "bench/copy_study.h"
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const int PIXELS = 1;  // pixels per thread
 layout(constant_id = 3) const bool STORAGE_READ = false;
-layout(set = 0, binding = 0) uniform sampler2D sampled_source;
-layout(set = 0, binding = 1, rgba16f) uniform readonly image2D storage_source;
-layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D destination;
+layout(set = 0, binding = STUDY_SAMPLED_SOURCE) uniform sampler2D sampled_source;
+layout(set = 0, binding = STUDY_STORAGE_SOURCE, rgba16f) uniform readonly image2D storage_source;
+layout(set = 0, binding = STUDY_DESTINATION, rgba16f) uniform writeonly image2D destination;
 
 void main() {
   const ivec2 size = imageSize(destination);

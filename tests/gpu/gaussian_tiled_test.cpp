@@ -5,7 +5,7 @@
 // family.cpp) implements AMD's ROI semantics. Validation on.
 #include "gaussian_fixture.h"
 
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 
 #include <cmath>
 #include <cstdio>
@@ -136,8 +136,8 @@ TEST_F(GaussianTiled, NothingOutsideTheSourceRoiIsRead) {
     }
 }
 
-// The image size is known only when the graph runs: a ROI that leaves the image throws ChainError
-// out of apply_filter (nothing submitted), and the device goes on working.
+// A ROI that leaves the image throws ChainError out of apply_filter before anything is recorded,
+// and the device goes on working.
 TEST_F(GaussianTiled, RoisThatDoNotFitAreRefused) {
   const io::ImageF image = common::random_image(64, 40, 4, 24);
   const char* bad[] = {

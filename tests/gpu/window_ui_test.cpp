@@ -345,6 +345,41 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
 }
 
+// A ROI is checked against the view before any frame records it: an edit that puts one outside is
+// refused and explained, and a resize that leaves one outside turns its step off, with the reason,
+// instead of ending the app.
+TEST(WindowUi, ARoiOutsideTheViewIsRefusedAndAResizeTurnsOffTheStepItLeaves) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string rois = ":src_roi=20x20+130+90:dst_roi=20x20+130+90";  // inside 160x120, not 128x96
+  runtime::RunOptions run = still_run(160, 120, "gaussian.comp.tiled:radius=2" + rois);
+  app::WindowOptions window;
+  window.frames = 16;
+  window.hot_reload = false;
+  window.test_resizes = {{8, {128, 96}}};
+  std::string refusal, chain_after_refusal, after_resize;
+  bool enabled_after_resize = true;
+  window.on_frame = [&](app::FrameProbe& p) {
+    app::GraphConfig& g = p.state.graph;
+    if (p.frame == 3) g.chain_a.entries[0].step.set("dst_roi", "20x20+150+0");
+    if (p.frame == 4) refusal = p.chain_error, chain_after_refusal = g.chain_a.spec();
+    if (p.frame == 14) after_resize = p.chain_error, enabled_after_resize = g.chain_a.entries[0].enabled;
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(r.frames, 16u);
+  EXPECT_NE(refusal.find("not applied: gaussian: dst_roi 20x20+150+0 does not fit in the 160x120 image"),
+            std::string::npos)
+      << refusal;
+  EXPECT_EQ(chain_after_refusal, "gaussian.comp.tiled:radius=2" + rois);
+  EXPECT_FALSE(enabled_after_resize);
+  EXPECT_NE(after_resize.find("turned off: gaussian: src_roi 20x20+130+90 does not fit in the 128x96 image"),
+            std::string::npos)
+      << after_resize;
+  EXPECT_EQ(r.final_extent.width, 128u);
+}
+
 TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
   SKIP_WITHOUT_DISPLAY();
   const std::filesystem::path shaders = temp_dir("window-reload") + "/shaders";

@@ -13,7 +13,7 @@
 // format. Tile shapes depend on the radius only (the fused method's also on the device's shared
 // memory, see there; its MethodCost is for 32 KiB), so MethodCost is a function of the radius; the
 // device decides up to which radius the tiles fit (Support::limits).
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
@@ -154,7 +154,8 @@ struct FusedTile {
   uint32_t shared_bytes;
 };
 
-constexpr uint32_t kFusedWidth = FUSED_GROUP_X, kFusedThreadRows = FUSED_GROUP_Y, kFusedThreads = kFusedWidth * kFusedThreadRows;
+constexpr uint32_t kFusedWidth = FUSED_GROUP_X, kFusedThreadRows = FUSED_GROUP_Y,
+                   kFusedThreads = kFusedWidth * kFusedThreadRows;
 constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator array
 
 // Rows per thread, by radius, as measured on the H100 (docs/gaussian-tuning.md, "comp.separable_fused"):
@@ -228,10 +229,9 @@ int fused_max_radius(uint32_t shared_bytes) {
 // The strip height is set by the number of groups: one wave, kStreamGroupsPerCore groups per
 // shader core where the driver reports its cores (vk::DeviceReport::shader_cores), else
 // kStreamGroupsUnknown, rounded down over the columns (4K: 60 columns of 11 groups, strips of 200
-// rows), with strips of at least kStreamMinRows. 5 per core is the H100's measure (132 SMs, so
-// 660 groups): at r = 1 (65 registers) and r = 8 (96) alike, 528, 600, 720, 792, 924 and 1020
-// groups were all slower where measured. Other GPUs are untested; 660 serves where the cores are
-// unknown.
+// rows), with strips of at least kStreamMinRows. 5 per core is the H100's best measured count, at
+// small and large radii alike (docs/stream-tuning.md, "Group counts"); other GPUs are untested, and
+// the H100's count serves where the cores are unknown.
 constexpr uint32_t kStreamStrip = STREAM_STRIP, kStreamThreads = STREAM_THREADS;
 constexpr uint32_t kStreamBatch = STREAM_BATCH, kStreamRun = STREAM_RUN, kStreamMinRows = 32;
 constexpr uint32_t kStreamGroupsPerCore = 5, kStreamGroupsUnknown = 660;
@@ -284,7 +284,8 @@ Support support_separable_shared(const vk::Context& device, const ParamValues&) 
   const uint32_t threads =
       std::max(kHorizontal.local_x * kHorizontal.local_y, kVertical.local_x * kVertical.local_y);
   const uint32_t needs = std::max(kHorizontal.cache_texels(1), kVertical.cache_texels(1)) * kTexelBytes;
-  return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads, needs);
+  return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads,
+                      needs);
 }
 
 Support support_separable_fused(const vk::Context& device, const ParamValues&) {
@@ -295,8 +296,8 @@ Support support_separable_fused(const vk::Context& device, const ParamValues&) {
 Support support_separable_stream(const vk::Context& device, const ParamValues& v) {
   if (Support quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available()) return quads;
   const bool fp32 = v.choice("precision") == "fp32";
-  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, fp32), kStreamThreads,
-                      stream_shared_bytes(1, fp32));
+  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, fp32),
+                      kStreamThreads, stream_shared_bytes(1, fp32));
 }
 
 // Half arithmetic is for images that are half already: on fp32 images it would throw away the
@@ -304,7 +305,8 @@ Support support_separable_stream(const vk::Context& device, const ParamValues& v
 Support support_separable_stream_half(const vk::Context& device, const ParamValues& v) {
   if (v.choice("precision") != "fp16")
     return {"computes in half precision, so serves fp16 images only (fp32: comp.separable_stream)"};
-  if (!device.report().shader_float16) return {"needs shaderFloat16 (half arithmetic in shaders), which the device lacks"};
+  if (!device.report().shader_float16)
+    return {"needs shaderFloat16 (half arithmetic in shaders), which the device lacks"};
   return support_separable_stream(device, v);
 }
 
@@ -318,9 +320,10 @@ GroupsFor groups_over(uint32_t tile_w, uint32_t tile_h) {
   return [=](VkExtent2D e) { return std::pair{ceil_div(e.width, tile_w), ceil_div(e.height, tile_h)}; };
 }
 
-void add_pass(graph::RenderGraph& graph, const passes::PassEnv& env, VkFormat format, const vk::Buffer& weights,
-              const std::string& size_of, const std::string& pass, const std::string& from, const std::string& shader,
-              std::vector<uint32_t> constants, GroupsFor groups, WeightsAs weights_as) {
+void add_pass(graph::RenderGraph& graph, const passes::PassEnv& env, VkFormat format,
+              const vk::Buffer& weights, const std::string& size_of, const std::string& pass,
+              const std::string& from, const std::string& shader, std::vector<uint32_t> constants,
+              GroupsFor groups, WeightsAs weights_as) {
   graph.declare_image(pass, {format, graph::SizeRule::relative_to(size_of)});
   passes::SimplePass p(env, pass, passes::ComputeShader{shader, std::move(constants)});
   p.sample(BINDING_SOURCE, from).store(BINDING_DESTINATION, pass);
@@ -340,14 +343,16 @@ class OneDispatch : public Filter {
       : env_(env.pass_env),
         kernel_(env.pass_env.vk, kernel_spec(env.params)),
         format_(precision_format(env.params)),
-        shader_("filters/gaussian/" + shader + "#" + (variant.empty() ? "" : variant + ".") + precision_variant(format_)),
+        shader_("filters/gaussian/" + shader + "#" + (variant.empty() ? "" : variant + ".") +
+                precision_variant(format_)),
         constants_(std::move(constants)),
         groups_(std::move(groups)),
         weights_as_(weights_as) {}
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
-    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, inputs.color, shader_, constants_, groups_,
-             weights_as_);
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
+    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, inputs.color, shader_, constants_,
+             groups_, weights_as_);
     return name;
   }
 
@@ -395,19 +400,22 @@ class SeparableShared : public Filter {
         format_(precision_format(env.params)),
         radius_(uint32_t(env.params.integer("radius"))) {}
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     const std::string horizontal = name + ".horizontal";
-    const std::string shader = std::string("filters/gaussian/comp_shared.comp#separable.") + precision_variant(format_);
+    const std::string shader =
+        std::string("filters/gaussian/comp_shared.comp#separable.") + precision_variant(format_);
     auto groups = [](const LinePass& p) {
       return [p](VkExtent2D e) { return std::pair{p.groups_x(e), p.groups_y(e)}; };
     };
     auto constants = [this](const LinePass& p) {
-      return std::vector<uint32_t>{radius_, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x, p.local_y};
+      return std::vector<uint32_t>{radius_, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x,
+                                   p.local_y};
     };
     add_pass(graph, env_, format_, kernel_.weights, inputs.color, horizontal, inputs.color, shader,
              constants(kHorizontal), groups(kHorizontal), WeightsAs::Storage);
-    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, horizontal, shader, constants(kVertical),
-             groups(kVertical), WeightsAs::Storage);
+    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, horizontal, shader,
+             constants(kVertical), groups(kVertical), WeightsAs::Storage);
     return name;
   }
 
@@ -443,41 +451,48 @@ std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_
 
 std::vector<Method> compute_methods() {
   std::vector<Method> methods = {
+      compute_method("comp.full2d_shared", true, 1,
+                     "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it "
+                     "(16x64 outputs per "
+                     "group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
+                     cost_full2d_shared, support_full2d_shared, create_full2d_shared),
       compute_method(
-          "comp.full2d_shared", true, 1,
-          "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it (16x64 outputs per "
-          "group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
-          cost_full2d_shared, support_full2d_shared, create_full2d_shared),
-      compute_method("comp.separable_shared", true, 2,
-                     "horizontal then vertical compute passes, each caching line segments plus apron in shared "
-                     "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
-                     cost_separable_shared, support_separable_shared,
-                     [](const FilterEnv& e) -> std::unique_ptr<Filter> { return std::make_unique<SeparableShared>(e); }),
+          "comp.separable_shared", true, 2,
+          "horizontal then vertical compute passes, each caching line segments plus apron in shared "
+          "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
+          cost_separable_shared, support_separable_shared,
+          [](const FilterEnv& e) -> std::unique_ptr<Filter> { return std::make_unique<SeparableShared>(e); }),
       compute_method(
           "comp.separable_fused", true, 1,
-          "one dispatch: tile plus apron staged once in shared memory (unclamped for interior groups), horizontal "
+          "one dispatch: tile plus apron staged once in shared memory (unclamped for interior groups), "
+          "horizontal "
           "sums in registers then over the staged texels, vertical sums stored directly, weights as uniform "
-          "operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 on 32 KiB, "
+          "operands (32 x 8K outputs per group, K <= 8 as tall as shared memory allows: 32x56 at r = 1 on 32 "
+          "KiB, "
           "32x64 on 48 KiB)",
           cost_separable_fused, support_separable_fused, create_separable_fused),
-      compute_method(
-          "comp.separable_stream", true, 1,
-          "one dispatch: each group walks down a strip of 64 columns, two threads a column (two channels each), in "
-          "batches of 8 rows, fetching the next batch while it filters this one; horizontal runs of 8 sums into "
-          "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and filters 8 outputs "
-          "from them (the vertical apron paid once per strip, one wave of groups)",
-          cost_separable_stream, support_separable_stream,
-          [](const FilterEnv& e) { return stream_dispatch(e, ""); }),
+      compute_method("comp.separable_stream", true, 1,
+                     "one dispatch: each group walks down a strip of 64 columns, two threads a column (two "
+                     "channels each), in "
+                     "batches of 8 rows, fetching the next batch while it filters this one; horizontal runs "
+                     "of 8 sums into "
+                     "shared memory, then each thread keeps its column's last 2r + 8 sums in registers and "
+                     "filters 8 outputs "
+                     "from them (the vertical apron paid once per strip, one wave of groups)",
+                     cost_separable_stream, support_separable_stream,
+                     [](const FilterEnv& e) { return stream_dispatch(e, ""); }),
       compute_method(
           "comp.separable_stream_half", false, 1,
-          "comp.separable_stream for fp16 images with its horizontal step in packed half arithmetic (one FMA for "
-          "two channels, each sum in two chains: the taps up to the centre, then the rest); the vertical step stays "
+          "comp.separable_stream for fp16 images with its horizontal step in packed half arithmetic (one FMA "
+          "for "
+          "two channels, each sum in two chains: the taps up to the centre, then the rest); the vertical "
+          "step stays "
           "fp32. Not exact: within 3 half-ulps at 1.0 on random images, where the exact method keeps 2",
           cost_separable_stream, support_separable_stream_half,
           [](const FilterEnv& e) { return stream_dispatch(e, "half"); }),
   };
-  // Half arithmetic: 3 half-ulps at 1.0 (lavapipe rounds each half product and sum apart, where
-  // the H100 fuses them: 1.9 to 2.0 half-ulps there against 1.55 on the H100).
+  // Half arithmetic: 3 half-ulps at 1.0, a bound that holds where each half product and sum is
+  // rounded apart (lavapipe) as well as where they are fused (docs/stream-tuning.md has both).
   methods.back().bound_fp16 = 3 * std::ldexp(1.0, -11);
   return methods;
 }

@@ -1,4 +1,4 @@
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "vk/formats.h"
@@ -12,7 +12,9 @@ namespace filterlab::filters::gaussian {
 
 namespace {
 
-constexpr int kSchemaMaxRadius = 256;  // the definition's; each method serves what it can
+// The definition's largest radius: the ideal sigma (boundary weight 1/255) exists while a box of
+// 2r+1 taps weighs more than 1/255 a tap, so up to r = 126. Each method serves what it can.
+constexpr int kSchemaMaxRadius = 126;
 
 Param radius_param() {
   Param p;
@@ -93,6 +95,20 @@ void check(const ParamValues& v) {
     throw ChainError("gaussian: src_roi and dst_roi must have the same size");
 }
 
+}  // namespace
+
+void check_rois_fit(const ParamValues& v, uint32_t width, uint32_t height) {
+  for (const char* key : {"src_roi", "dst_roi"}) {
+    const std::optional<common::Roi> roi = v.region(key);
+    if (roi && !roi->fits_in(width, height))
+      throw ChainError(std::string("gaussian: ") + key + " " + common::roi_text(*roi) +
+                       " does not fit in the " + std::to_string(width) + "x" + std::to_string(height) +
+                       " image");
+  }
+}
+
+namespace {
+
 io::ImageF crop(const io::ImageF& in, const common::Roi& r) {
   io::ImageF out{r.width, r.height, in.channels, {}};
   out.pixels.reserve(size_t(r.width) * r.height * in.channels);
@@ -142,6 +158,7 @@ Family make_family() {
   for (auto list : {fragment_methods, quad_methods, compute_methods, tiled_methods})
     for (Method& m : list()) f.methods.push_back(std::move(m));
   f.check = check;
+  f.check_extent = check_rois_fit;
   f.reference = reference;
   f.test_points = {"radius=1",
                    "radius=2",

@@ -1,6 +1,6 @@
 // Fragment-shader blurs: the baselines the quad-derivative paper compares against. A full-screen
 // triangle per pass; the radius is specialization constant 0 so loops unroll.
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"

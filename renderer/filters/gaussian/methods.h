@@ -11,8 +11,8 @@
 //   taps (BINDING_TAPS): vec2[r+1], (offset from the centre in texels, weight) of Chapman's
 //            bilinear taps.
 #include "common/kernel.h"
-#include "config.h"
 #include "filters/gaussian/gaussian.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "vk/resources.h"
 
 #include <utility>
@@ -20,6 +20,9 @@
 namespace filterlab::filters::gaussian {
 
 common::KernelSpec kernel_spec(const ParamValues& params);
+
+// Throws ChainError when src_roi or dst_roi does not lie inside a width x height image.
+void check_rois_fit(const ParamValues& params, uint32_t width, uint32_t height);
 
 struct KernelBuffers {
   KernelBuffers(const vk::Context& ctx, const common::KernelSpec& spec);

@@ -4,7 +4,7 @@
 // not exact: the paper's tables 3 and 4), subgroup quad swaps in a compute shader
 // (comp.quad_subgroup) or derivatives in a compute shader (comp.quad_derivative). One shader
 // source for all four: shaders/filters/gaussian/quad_common.glsl.
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"

@@ -10,15 +10,15 @@
 // input's size; its pixels outside dst_roi come from a second pass, `<name>.outside`, declared only
 // when ROIs are given, which runs first and writes only those pixels (the input's with
 // outside=copy, -1024 with outside=poison). The convolution pass then writes only inside dst_roi,
-// so a poisoned run shows it never wrote outside. ROIs that do not fit in the image throw
-// ChainError when the first of these passes is recorded (the image size is known only then): the
-// command buffer is abandoned before submission, so nothing runs.
+// so a poisoned run shows it never wrote outside. ROIs that do not fit in the image are refused by
+// the family's check_extent wherever the size is known before any GPU work, and again when the
+// first of these passes is recorded (the command buffer is then abandoned before submission).
 //
 // Shared memory: every group keeps its horizontal sums, (32 + 2r) x 32 RGBA fp32 = 512 (32 + 2r)
 // bytes, so the device limit sets the largest radius: (limit / 512 - 32) / 2, i.e. 16 at 32 KiB
 // (lavapipe) and 32 at 48 KiB (H100, H200). Larger radii are refused (Support::limits)
 // rather than served by a smaller tile.
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
@@ -56,7 +56,8 @@ class TiledBlur : public Filter {
         radius_(env.params.integer("radius")),
         src_roi_(env.params.region("src_roi")),
         dst_roi_(env.params.region("dst_roi")),
-        poison_(env.params.choice("outside") == "poison") {}
+        poison_(env.params.choice("outside") == "poison"),
+        params_(env.params) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
@@ -99,14 +100,11 @@ class TiledBlur : public Filter {
   }
 
  private:
-  // Throws ChainError when a ROI does not fit in the image (its size is known only when a frame is
-  // recorded: the command buffer is abandoned before submission, so nothing runs).
+  // The family's check_extent refuses a ROI that does not fit before any GPU work; this is the last
+  // line, should a frame be recorded at a size nobody checked (the command buffer is then
+  // abandoned before submission, so nothing runs).
   shader::TiledPush push_constants(VkExtent2D extent) const {
-    for (const auto& [key, roi] : {std::pair{"src_roi", src_roi_}, std::pair{"dst_roi", dst_roi_}})
-      if (roi && !roi->fits_in(extent.width, extent.height))
-        throw ChainError(std::string("comp.tiled: ") + key + " " + common::roi_text(*roi) +
-                         " does not fit in the " + std::to_string(extent.width) + "x" +
-                         std::to_string(extent.height) + " image");
+    check_rois_fit(params_, extent.width, extent.height);
     const common::Roi whole{0, 0, extent.width, extent.height};
     const common::Roi src = src_roi_.value_or(whole), dst = dst_roi_.value_or(whole);
     return {{int32_t(src.x), int32_t(src.y)},
@@ -121,6 +119,7 @@ class TiledBlur : public Filter {
   int radius_;
   std::optional<common::Roi> src_roi_, dst_roi_;
   bool poison_;
+  ParamValues params_;
 };
 
 // Per output pixel of a group that is free on read (the great majority; edge groups make the same

@@ -1,13 +1,13 @@
 #version 460
 // The copy family (renderer/filters/copy): one fetch and one store per pixel, PIXELS pixels a
 // thread, COPY_GROUP_Y rows apart so that each row of a group's loads stays one contiguous run.
-// More pixels a thread keep more loads in flight: on the H100, four a thread copied random RGBA16F
-// data about 9% faster than one (docs/copy-floor.md).
+// More pixels a thread keep more loads in flight, which copies random data faster on the H100
+// (docs/copy-floor.md).
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
-#include "config.h"
+#include "filters/copy/copy_config.h"
 
 layout(local_size_x = COPY_GROUP_X, local_size_y = COPY_GROUP_Y) in;
 layout(constant_id = 0) const int PIXELS = 1;

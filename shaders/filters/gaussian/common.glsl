@@ -2,7 +2,7 @@
 // kernel comes from the same C++ code as the CPU reference (renderer/common/kernel.cpp).
 #ifndef FILTERLAB_GAUSSIAN_COMMON_GLSL
 #define FILTERLAB_GAUSSIAN_COMMON_GLSL
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 
 layout(constant_id = 0) const int RADIUS = 2;
 

@@ -39,7 +39,7 @@
 //! variant fp32 OUTPUT_FORMAT=rgba32f STORE_HALF=0 HALF_HORIZONTAL=0
 //! variant half.fp16 OUTPUT_FORMAT=rgba16f STORE_HALF=1 HALF_HORIZONTAL=1
 #extension GL_GOOGLE_include_directive : require
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_quad : require

@@ -18,7 +18,7 @@
 //! variant separable.fp16 SEPARABLE_SHARED OUTPUT_FORMAT=rgba16f
 //! variant separable.fp32 SEPARABLE_SHARED OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #extension GL_EXT_control_flow_attributes : require
 
 layout(constant_id = 0) const int RADIUS = 2;

@@ -42,7 +42,7 @@
 //! variant outside.fp16 TILED_OUTSIDE OUTPUT_FORMAT=rgba16f
 //! variant outside.fp32 TILED_OUTSIDE OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 #extension GL_EXT_control_flow_attributes : require
 
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;

@@ -10,7 +10,7 @@
 // Compute variants also define OUTPUT_FORMAT (rgba16f or rgba32f) for the storage image.
 #ifndef FILTERLAB_QUAD_COMMON_GLSL
 #define FILTERLAB_QUAD_COMMON_GLSL
-#include "config.h"
+#include "filters/gaussian/gaussian_config.h"
 
 #extension GL_EXT_control_flow_attributes : require
 #if defined(QUAD_SUBGROUP)
@@ -123,9 +123,9 @@ vec4 quad_blur(ivec2 p) {
     const int i = 2 * a - RADIUS;
     vec4 row = vec4(0.0), row_for_x = vec4(0.0);
     // Unrolled, so the weights of the (r+1)^2 texels are constants; the r+1 rows look theirs up.
-    // Measured at 3840x2160 on an H200: forcing this made r = 16 and 32 four times faster than
-    // leaving it to the driver (frag 198 -> 51 ms, comp 6.0 -> 1.6 ms at r = 16). Unrolling the
-    // outer loop too took llvmpipe 12 s to build each r = 32 pipeline.
+    // Forced, because the driver left it rolled at large radii, four times slower there; the outer
+    // loop stays rolled, as unrolling it made llvmpipe's pipeline builds take seconds
+    // (docs/gaussian-tuning.md, "quad methods").
     [[unroll]] for (int b = 0; b <= RADIUS; ++b) {
       const int j = 2 * b - RADIUS;
       const vec4 texel = quad_fetch(p + ivec2(j, i));

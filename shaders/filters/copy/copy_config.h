@@ -1,0 +1,10 @@
+// The copy family's contracts (renderer/filters/copy, copy.comp): C++ and GLSL at once, as
+// shaders/config.h.
+#ifndef FILTERLAB_COPY_CONFIG_H
+#define FILTERLAB_COPY_CONFIG_H
+#include "config.h"
+
+#define COPY_GROUP_X 16
+#define COPY_GROUP_Y 16
+
+#endif  // FILTERLAB_COPY_CONFIG_H
