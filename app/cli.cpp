@@ -5,7 +5,9 @@
 #include "io/image_files.h"
 #include "runtime/capture.h"
 
+#include <algorithm>
 #include <charconv>
+#include <optional>
 
 namespace filterlab::app {
 
@@ -43,7 +45,8 @@ commands:
   methods [--json]    every filter method: stage, exactness, availability on this device, limits, cost
   filter              filter one image file (PNG, JPEG or PFM) with one method, no window
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
-  quality             MSE and SSIM of every method against frag.full2d on the scene (the paper's tables)
+  quality             MSE and SSIM of every method against its family's baseline on the scene, by
+                      radius (the paper's tables)
   report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html
   compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
                       exit 1 when either holds NaN or infinity (counted, left out of the metrics)
@@ -89,18 +92,18 @@ window options (run without --headless):
 filter options:
   --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
   --output FILE       .png (8-bit sRGB, or stored values with --raw) or .pfm (linear float, exact)
-  --filter F          a family (default gaussian; the list below)     --method M  one of its methods
-  --param KEY=VALUE   any of the family's parameters (repeatable); shorthands: --radius, --sigma,
-                      --kernel, --precision, --src-roi, --dst-roi, --outside
+  --filter F          a family (default: the first listed below)     --method M  one of its methods
+  --param KEY=VALUE   any of the family's parameters (repeatable); --KEY VALUE is short for it,
+                      with dashes for underscores (--radius 4, --src-roi 16x16+0+0)
   --raw
 
 bench options:
-  --filter F          the family to time (default gaussian); the copy family is always measured:
-                      its fastest method is the floor every ratio divides by
+  --filter F          the family to time (default: the first listed below); the memory-floor
+                      family is always measured: its fastest method is what every ratio divides by
   --methods A,B       methods to time (default: every method; unavailable ones are listed as skipped)
   --sweep KEY=V1,V2   time every value of a parameter (repeatable: the product of the sweeps)
   --radii 1,2,...     the same as --sweep radius=... (default 1,2,3,4,8,16,32 where there is a radius)
-  --param KEY=VALUE   a parameter fixed for every case (repeatable); --kernel K: --param kernel=K
+  --param KEY=VALUE   a parameter fixed for every case (repeatable); --KEY VALUE is short for it
   --sizes WxH,...     (default 3840x2160)   --precision fp16,fp32 (default fp16)
   --frames N (100)    --warmup N (20)
   --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
@@ -350,10 +353,16 @@ void parse_methods(Flags& flags, CliOptions& out) {
   }
 }
 
-// `--key value` shorthands for the parameters most steps take; `--param key=value` names any.
-const std::pair<const char*, const char*> kParamShorthands[] = {
-    {"--radius", "radius"},   {"--sigma", "sigma"},     {"--kernel", "kernel"},  {"--precision", "precision"},
-    {"--src-roi", "src_roi"}, {"--dst-roi", "dst_roi"}, {"--outside", "outside"}};
+// `--src-roi V` for `--param src_roi=V`: any parameter of a registered family, by its name with
+// dashes for underscores. The step's schema then refuses one its family or method does not take.
+std::optional<std::string> param_shorthand(const std::string& flag) {
+  if (flag.rfind("--", 0) != 0) return std::nullopt;
+  std::string name = flag.substr(2);
+  std::replace(name.begin(), name.end(), '-', '_');
+  for (const filters::Family* family : filters::registry().families())
+    if (family->param(name)) return name;
+  return std::nullopt;
+}
 
 // `key=value`, for --param.
 filters::RawParam key_value(const std::string& flag, const std::string& text) {
@@ -374,19 +383,17 @@ void check_step(const filters::FilterStep& step) {
 
 void parse_filter(Flags& flags, CliOptions& out) {
   FilterOptions& f = out.filter;
-  f.step.filter = "gaussian";
+  f.step.filter = filters::registry().default_family().name;
   bool have_input = false, have_output = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    const auto shorthand = std::find_if(std::begin(kParamShorthands), std::end(kParamShorthands),
-                                        [&](const auto& s) { return flag == s.first; });
+    const std::optional<std::string> shorthand = param_shorthand(flag);
     if (flag == "--input") f.input = flags.value(), have_input = true;
     else if (flag == "--output") f.output = flags.value(), have_output = true;
     else if (flag == "--filter") f.step.filter = flags.value();
     else if (flag == "--method") f.step.method = flags.value();
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
-    else if (shorthand != std::end(kParamShorthands))
-      f.step.params.emplace_back(shorthand->second, flags.value());
+    else if (shorthand) f.step.params.emplace_back(*shorthand, flags.value());
     else if (flag == "--raw") f.raw = true;
     else if (!parse_device_flag(flags, out.gpu))
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
@@ -436,8 +443,8 @@ void parse_bench(Flags& flags, CliOptions& out) {
       b.sweeps.push_back(sweep);
     } else if (flag == "--param") {
       b.params.push_back(key_value(flag, flags.value()));
-    } else if (flag == "--kernel") {
-      b.params.emplace_back("kernel", flags.value());
+      if (b.params.back().first == "precision")
+        throw UsageError("--param precision: bench times the precisions --precision lists");
     } else if (flag == "--sizes") {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
@@ -465,28 +472,46 @@ void parse_bench(Flags& flags, CliOptions& out) {
     } else if (flag == "--csv") {
       out.bench_csv = flags.value();
       check_writable(flag, *out.bench_csv);
+    } else if (const std::optional<std::string> shorthand = param_shorthand(flag)) {
+      b.params.emplace_back(*shorthand, flags.value());  // --kernel box: --param kernel=box
     } else if (!parse_device_flag(flags, out.gpu)) {
       throw UsageError("unknown option '" + flag + "' for bench (see filterlab --help)");
     }
   }
   // The default sweep is over the radius: a family without one is timed at its defaults.
+  if (b.filter.empty()) b.filter = filters::registry().default_family().name;
   const filters::Family* family = filters::registry().find(b.filter);
   if (!family)
     throw UsageError("--filter: unknown filter '" + b.filter +
                      "' (available: " + filters::registry().names() + ")");
   if (!swept && !family->param("radius")) b.sweeps.clear();
+  // A fixed radius (--radius 4) replaces the default sweep over it; one swept explicitly clashes.
+  if (!swept)
+    std::erase_if(b.sweeps, [&](const bench::Sweep& sweep) {
+      return std::any_of(b.params.begin(), b.params.end(),
+                         [&](const auto& p) { return p.first == sweep.param; });
+    });
+  for (const bench::Sweep& sweep : b.sweeps)
+    for (const filters::RawParam& fixed : b.params)
+      if (fixed.first == sweep.param)
+        throw UsageError(sweep.param + " is both fixed (--param or --" + sweep.param + ") and swept");
   for (const std::string& m : b.methods)
     if (!family->find(m))
       throw UsageError("--methods: unknown method '" + m + "' for " + family->name +
                        " (methods: " + family->method_names() + ")");
-  // Every case's step against the schema now, before any GPU work.
-  for (const filters::Method& m : family->methods)
+  // Every case's step (the methods asked for) against the schema now, before any GPU work.
+  for (const filters::Method& m : family->methods) {
+    if (!b.methods.empty() && std::find(b.methods.begin(), b.methods.end(), m.name) == b.methods.end())
+      continue;
+    filters::FilterStep step{family->name, m.name, b.params, ""};
+    check_step(step);
     for (const bench::Sweep& sweep : b.sweeps)
       for (const std::string& value : sweep.values) {
-        filters::FilterStep step{family->name, m.name, b.params, ""};
-        step.set(sweep.param, value);
-        check_step(step);
+        filters::FilterStep point = step;
+        point.set(sweep.param, value);
+        check_step(point);
       }
+  }
 }
 
 void parse_quality(Flags& flags, CliOptions& out) {

@@ -146,7 +146,9 @@ int list_methods(const CliOptions& options) {
                 ? int(s32.limits.count("radius") ? s32.limits.at("radius") : family->param("radius")->max)
                 : 0;
         json cost = json::object();
+        const filters::Param& radius = *family->param("radius");
         for (int r : kCostRadii) {
+          if (r < radius.min || r > radius.max) continue;
           filters::FilterStep step{family->name, m.name, {{"radius", std::to_string(r)}}, ""};
           const filters::MethodCost c = m.cost(filters::resolve(step).params);
           cost[std::to_string(r)] = {
@@ -154,7 +156,7 @@ int list_methods(const CliOptions& options) {
         }
         entry["cost_per_pixel_by_radius"] = cost;
       }
-      entry["fetches_per_pixel"] = m.cost ? m.cost(fp16.params).fetches : 0.0;
+      entry["fetches_per_pixel"] = m.cost(fp16.params).fetches;  // every method has a cost (schema test)
       json takes = json::array();
       for (const filters::Param& p : family->params)
         if (p.takes(m.name)) takes.push_back(p.name);
@@ -183,11 +185,7 @@ int filter_file(const CliOptions& options) {
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
   const io::ImageHeader header = checked_header(f.input);
   const filters::ResolvedStep step = filters::resolve(f.step);
-  for (const filters::Param& p : step.family->params)
-    if (const std::optional<common::Roi> roi =
-            p.type == filters::ParamType::Region ? step.params.region(p.name) : std::nullopt;
-        roi && !roi->fits_in(header.width, header.height))
-      throw UsageError(p.name + " " + common::roi_text(*roi) + " leaves the " + size_text(header) + " image");
+  filters::check_chain({f.step}, header.width, header.height);  // a ROI that leaves the image
   const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
                                                           : VK_FORMAT_R32G32B32A32_SFLOAT;
 
@@ -263,9 +261,10 @@ int quality_tables(const CliOptions& options) {
       rule += " --- | --- |";
     }
     table += "\n" + rule + "\n";
+    // A tabled family has a radius (the schema test checks); the precision where it has one.
     auto filtered = [&](const std::string& method, int r, const char* precision) {
-      const filters::FilterStep step{
-          family->name, method, {{"radius", std::to_string(r)}, {"precision", precision}}, ""};
+      filters::FilterStep step{family->name, method, {{"radius", std::to_string(r)}}, ""};
+      if (family->param("precision")) step.set("precision", precision);
       return filters::apply_filter(ctx, shaders, image, step);
     };
     std::map<int, io::ImageF> baseline;

@@ -32,7 +32,7 @@ import numpy as np
 
 SCHEMA = "filterlab.bench/1"
 KERNELS = ("gaussian", "box", "binomial")
-MAX_RADIUS = 32  # filters::kMaxRadius
+MAX_RADIUS = 32  # GAUSSIAN_UNIFORM_MAX_RADIUS: every gaussian method serves up to here
 DEFAULT_EPSILON = 1.0 / 255.0
 PEERS = ("torch.conv2d_separable", "torchvision.gaussian_blur", "cupy.gaussian_filter", "cupy.correlate1d",
          "npp.row_column", "npp.gauss_advanced", "npp.border_2d")

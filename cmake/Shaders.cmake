@@ -15,10 +15,10 @@ function(filterlab_add_shaders target)
   foreach(source ${ARG_SOURCES})
     file(RELATIVE_PATH rel ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${source})
     file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} variant_lines REGEX "^//! variant ")
-    if(variant_lines)
-      # A new or changed variant line re-runs the configuration.
-      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${source})
-    else()
+    # A variant line added, changed or removed changes the outputs: every shader source re-runs the
+    # configuration when it changes (the first variant of a shader too).
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+    if(NOT variant_lines)
       set(variant_lines "//! variant")  # one build, no defines, no variant suffix
     endif()
     foreach(line ${variant_lines})

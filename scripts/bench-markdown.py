@@ -9,16 +9,19 @@ import sys
 def table(path):
     bench = json.load(open(path))
     device = bench["device"]
+    floor_filter = bench.get("floor_filter", "copy")  # files from before the key had the copy family
     lines = []
     for (width, height, precision) in sorted({(c["width"], c["height"], c["precision"]) for c in bench["cases"]}):
         cases = [c for c in bench["cases"]
                  if (c["width"], c["height"], c["precision"]) == (width, height, precision)]
-        copies = [c for c in cases if c["filter"] == "copy"]
+        copies = [c for c in cases if c["filter"] == floor_filter]
+        if not copies:
+            sys.exit(f"{path}: no {floor_filter} case at {width}x{height} {precision}: no floor to divide by")
         copy = next((c for c in copies if c.get("floor")), min(copies, key=lambda c: c["median_us"]))
-        radii = sorted({c["radius"] for c in cases if c["filter"] != "copy"})
+        radii = sorted({c["radius"] for c in cases if c["filter"] != floor_filter})
         methods = []
         for c in cases:
-            if c["filter"] != "copy" and c["method"] not in methods:
+            if c["filter"] != floor_filter and c["method"] not in methods:
                 methods.append(c["method"])
         api = str(device["api_version"])
         api = api if not api[:1].isdigit() else "Vulkan " + api  # peers write e.g. "CUDA 13.0"

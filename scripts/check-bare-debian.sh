@@ -21,7 +21,16 @@ echo "check-bare-debian: $(git rev-parse --short=12 HEAD) in $root ($(date -u +%
 # run installed, and would hide a missing install step. The first run keeps the fresh root as a
 # tarball (ROOT_DIR.minbase.tar) so that later runs skip debootstrap's downloads.
 pristine="$root.minbase.tar"
-rm -rf "$root"
+# A run that was killed may have left the host's /proc, /sys and /dev bound inside the old root:
+# unmount them before deleting it, and never let rm cross into another file system.
+for m in dev/pts dev sys proc; do
+  if mountpoint -q "$root/$m" 2>/dev/null; then umount -l "$root/$m"; fi
+done
+if grep -qF " $root/" /proc/mounts; then
+  echo "check-bare-debian: something is still mounted under $root; unmount it first" >&2
+  exit 1
+fi
+rm -rf --one-file-system "$root"
 if [ -f "$pristine" ]; then
   mkdir -p "$root" && tar -C "$root" -xpf "$pristine"
 else

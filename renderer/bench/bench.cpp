@@ -251,7 +251,8 @@ void describe(CaseResult& c, const filters::ResolvedStep& step) {
 
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress) {
   // Every step is checked against its family's schema before any GPU work: bad input is exit 2.
-  const filters::Family* family = filters::registry().find(options.filter);
+  const filters::Family* family = options.filter.empty() ? &filters::registry().default_family()
+                                                         : filters::registry().find(options.filter);
   if (!family)
     throw filters::ChainError("unknown filter '" + options.filter +
                               "' (available: " + filters::registry().names() + ")");

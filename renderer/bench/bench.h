@@ -23,7 +23,7 @@ struct Sweep {
 };
 
 struct BenchOptions {
-  std::string filter = "gaussian";   // the family timed
+  std::string filter;                // the family timed (empty: the registry's default family)
   std::vector<std::string> methods;  // empty: every method (unavailable ones are skipped with the reason)
   std::vector<Sweep> sweeps = {{"radius", {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
   std::vector<filters::RawParam> params;  // fixed for every case (`--param kernel=box`)
@@ -53,7 +53,7 @@ struct CaseError {
 
 // One pipeline a case ran and its compiler statistics (empty where the driver gives none).
 struct PipelineReport {
-  std::string name;  // the shader, e.g. "filters/blur/comp_separable_stream_fp16.comp"
+  std::string name;  // the shader and variant, e.g. "filters/gaussian/comp_separable_stream.comp#fp16"
   std::vector<vk::PipelineStatistic> statistics;
 };
 

@@ -25,10 +25,15 @@ const Family& Registry::memory_floor() const {
   throw std::logic_error("no family in the registry is marked memory_floor");
 }
 
+const Family& Registry::default_family() const {
+  if (families_.empty()) throw std::logic_error("the registry has no families");
+  return *families_.front();
+}
+
 const Registry& registry() {
   static const Registry built_in({
+      &gaussian::family(),  // first: the default family
       &copy::family(),
-      &gaussian::family(),
   });
   return built_in;
 }

@@ -15,6 +15,8 @@ class Registry {
   const Family* find(const std::string& name) const;
   std::string names() const;           // "copy gaussian"
   const Family& memory_floor() const;  // the family marked memory_floor
+  // The first family registered: what `filter` and `bench` take without --filter.
+  const Family& default_family() const;
 
  private:
   std::vector<const Family*> families_;

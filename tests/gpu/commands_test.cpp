@@ -162,6 +162,9 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
        "src_roi is for comp.tiled"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --bogus",
        "unknown option '--bogus'"},
+      {"--input " + dir + "/ok.pfm --output " + out +
+           " --method comp.tiled --src-roi 15,0,10,5 --dst-roi 0,0,10,5",
+       "src_roi 10x5+15+0 does not fit in the 20x10 image"},
   };
   for (const auto& [args, message] : cases) {
     auto r = test::run_binary("filter " + args);
@@ -287,7 +290,7 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
       EXPECT_EQ(c["error"]["max_abs"].get<double>(), 0.0) << c.dump();  // a copy of half values is exact
       continue;
     }
-    // fp16: output rounding plus the fp16 intermediate of a two-pass method (as in blur_test.cpp).
+    // fp16: output rounding plus the fp16 intermediate of a two-pass method.
     const double tolerance = c["precision"] == "fp32" ? 1e-5 : 2 * std::ldexp(1.0, -11);
     EXPECT_LE(c["error"]["max_abs"].get<double>(), tolerance) << c.dump();
     EXPECT_GT(c["error"]["ssim"].get<double>(), 0.999) << c.dump();

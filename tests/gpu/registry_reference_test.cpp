@@ -93,6 +93,15 @@ class RegistryReference : public test::ValidatedSuite, public testing::WithParam
     vk::PipelineLibrary library(*context_, *shaders_, {1, std::chrono::milliseconds(0), false});
     const passes::PassEnv env{*context_, *shaders_, 1, &library};
     const std::vector<io::ImageF> outputs = filters::apply_to_each(env, inputs, step);
+    // A step asked for fp16 stores halves: a method that ignored the precision would pass the
+    // bounds below, not this.
+    const bool half = resolved.family->param("precision") && resolved.params.choice("precision") == "fp16";
+    for (size_t i = 0; half && i < outputs.size(); ++i) {
+      size_t not_half = 0;
+      for (float v : outputs[i].pixels) not_half += vk::half_to_float(vk::float_to_half(v)) != v;
+      EXPECT_EQ(not_half, 0u) << step.text << " on " << inputs[i].width << "x" << inputs[i].height << " "
+                              << what << ": values that are not halves";
+    }
     for (size_t i = 0; i < inputs.size(); ++i) {
       const common::ErrorStats e =
           common::compare(outputs[i], c.family->reference(inputs[i], resolved.params));

@@ -110,12 +110,19 @@ TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
   EXPECT_EQ(sweep.bench.sweeps[0].param, "sigma");
   EXPECT_EQ(sweep.bench.params, (std::vector<filters::RawParam>{{"kernel", "gaussian"}}));
   EXPECT_TRUE(app::parse_cli({"bench", "--filter", "copy"}, "/bin").bench.sweeps.empty());  // no radius
+  // A fixed radius replaces the default sweep; parameters are checked for the methods asked for
+  // only (outside is comp.tiled's); --KEY VALUE is --param KEY=VALUE for any family's parameter.
+  const auto fixed =
+      app::parse_cli({"bench", "--radius", "4", "--methods", "comp.tiled", "--outside", "poison"}, "/bin");
+  EXPECT_TRUE(fixed.bench.sweeps.empty());
+  EXPECT_EQ(fixed.bench.params, (std::vector<filters::RawParam>{{"radius", "4"}, {"outside", "poison"}}));
+  EXPECT_EQ(fixed.bench.filter, filters::registry().default_family().name);
   EXPECT_EQ(b.bench.device, "llvm");
   EXPECT_EQ(b.bench.shader_dir, std::filesystem::path("/bin/shaders"));
 }
 
 TEST(Cli, RejectsBadInputWithAClearMessage) {
-  expect_usage_error({"bench", "--radii", "0"}, "gaussian: radius wants a whole number in 1..256, got '0'");
+  expect_usage_error({"bench", "--radii", "0"}, "gaussian: radius wants a whole number in 1..126, got '0'");
   expect_usage_error({"bench", "--sweep", "sigma=1e-200"}, "gaussian: sigma wants a number in 0.05..10000");
   expect_usage_error({"bench", "--sweep", "radius"}, "--sweep wants key=value");
   expect_usage_error({"bench", "--radii", "2", "--sweep", "radius=3"}, "radius is swept twice");
@@ -123,6 +130,11 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
   expect_usage_error({"bench", "--param", "blend=2"}, "gaussian: unknown parameter 'blend'");
   expect_usage_error({"bench", "--radii", "1,,2"}, "comma-separated");
   expect_usage_error({"bench", "--methods", "frag.fastest"}, "unknown method 'frag.fastest'");
+  expect_usage_error({"bench", "--param", "precision=fp32"},
+                     "--param precision: bench times the precisions --precision");
+  expect_usage_error({"bench", "--radius", "4", "--radii", "1,2"}, "radius is both fixed");
+  expect_usage_error({"bench", "--methods", "frag.full2d", "--outside", "poison"}, "outside");
+  expect_usage_error({"bench", "--no-such-thing", "1"}, "unknown option '--no-such-thing' for bench");
   expect_usage_error({"filter", "--input", "a.png"}, "needs --output");
   expect_usage_error({"filter", "--input", "a.tga", "--output", "b.png", "--method", "frag.full2d"},
                      "unsupported file type");

@@ -130,6 +130,11 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
     if (!family->default_method.empty()) {
       EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
     }
+    // `quality` tables a family by radius against one of its methods.
+    if (!family->quality_baseline.empty()) {
+      EXPECT_NE(family->param("radius"), nullptr) << family->name;
+      EXPECT_NE(family->find(family->quality_baseline), nullptr) << family->name;
+    }
   }
 }
 
@@ -152,6 +157,25 @@ TEST(Schema, DerivedQuantitiesThatBreakAreRefusedNamingTheParameter) {
   } catch (const filters::ChainError& e) {
     EXPECT_NE(std::string(e.what()).find("gaussian: sigma 1e-200"), std::string::npos) << e.what();
   }
+}
+
+// Every value a schema admits resolves, derived defaults included: the ends of each range, for every
+// method that takes the parameter (device limits come later, from the methods).
+TEST(Schema, TheEndsOfEveryRangeResolve) {
+  for (const filters::Family* family : filters::registry().families())
+    for (const filters::Param& p : family->params) {
+      if (p.type != filters::ParamType::Integer && p.type != filters::ParamType::Number) continue;
+      for (const filters::Method& m : family->methods) {
+        if (!p.takes(m.name)) continue;
+        for (double end : {p.min, p.max}) {
+          std::ostringstream value;
+          value << end;
+          const filters::FilterStep step{family->name, m.name, {{p.name, value.str()}}, ""};
+          EXPECT_NO_THROW(filters::resolve(step))
+              << family->name << "." << m.name << " " << p.name << "=" << value.str();
+        }
+      }
+    }
 }
 
 TEST(Schema, ExactlyOneFamilyIsTheMemoryFloorAndItsMethodsAreExact) {
