@@ -59,9 +59,10 @@ Method fragment_method(const char* name, bool exact, bool two_pass, const char* 
   m.name = name;
   m.stage = Stage::Fragment;
   m.exact = exact;
-  // GPUs quantize the sampler's sub-texel weights (commonly 8 bits: up to ~1/512 of the value
-  // range); lavapipe filters in float, 7.8e-6 worst over r = 1..32 on 257x131. This bound still
-  // catches a wrong tap offset or weight, which costs > 1e-2.
+  // The bound holds where the sampler blends in float, as lavapipe does (the reference test's
+  // device): it catches a wrong tap offset or weight, which costs > 1e-2. GPUs that quantize the
+  // sub-texel weights (commonly 8 bits) exceed it, by design of the method; their measured errors
+  // are in docs/families/gaussian.md.
   if (!exact) m.bound_fp32 = 1e-4;
   m.passes = two_pass ? 2 : 1;
   m.description = description;
