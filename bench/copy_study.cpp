@@ -9,7 +9,10 @@
 //   frames  one submission per dispatch with two in flight, as `filterlab bench` records frames
 //   upload  frames, plus the layout round trip to TRANSFER_DST and back before each dispatch that
 //           the benchmark's once-uploaded inputs went through every frame
+// vkCmdCopyImage runs on images in GENERAL, as the compute copies do, so that only the copy differs:
+// with --validation that is one performance warning per copy, and no other message is expected.
 // Usage: filterlab_copy_study [--size WxH] [--pairs K] [--dispatches N] [--shader-dir DIR] [--json F]
+//                             [--validation]
 #include "bench/copy_study.h"  // shaders/bench: the bindings the shader declares
 #include "common/reference.h"
 #include "graph/gpu_timer.h"
@@ -21,10 +24,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,7 +42,21 @@ struct Options {
   uint32_t pairs = 4, dispatches = 200;
   std::filesystem::path shader_dir;
   std::string json;
+  bool validation = false;
 };
+
+constexpr const char* kUsage =
+    "usage: filterlab_copy_study [--size WxH] [--pairs K] [--dispatches N] [--shader-dir DIR] [--json FILE] "
+    "[--validation]\n";
+
+// A whole number in [lo, hi], or nullopt.
+std::optional<uint32_t> count(const std::string& text, uint32_t lo, uint32_t hi) {
+  uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+    return std::nullopt;
+  return v;
+}
 
 struct Variant {
   std::string harness, content, read;  // read: "sampled", "storage" or "transfer"
@@ -48,22 +67,6 @@ struct Variant {
            std::to_string(local_y) + " x" + std::to_string(pixels);
   }
 };
-
-VkImageMemoryBarrier2 layout_barrier(VkImage image, VkImageLayout from, VkImageLayout to,
-                                     VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
-                                     VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
-  VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-  b.srcStageMask = src_stage;
-  b.srcAccessMask = src_access;
-  b.dstStageMask = dst_stage;
-  b.dstAccessMask = dst_access;
-  b.oldLayout = from;
-  b.newLayout = to;
-  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = image;
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  return b;
-}
 
 void barriers(VkCommandBuffer cmd, const std::vector<VkImageMemoryBarrier2>& images,
               const std::vector<VkMemoryBarrier2>& memory = {}) {
@@ -123,10 +126,10 @@ class Study {
       one_shot_.run([&](VkCommandBuffer cmd) {
         std::vector<VkImageMemoryBarrier2> to_general;
         for (const vk::Image* img : {&images_[2 * p], &images_[2 * p + 1]})
-          to_general.push_back(layout_barrier(img->handle(), VK_IMAGE_LAYOUT_UNDEFINED,
-                                              VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                              0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                              VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT));
+          to_general.push_back(vk::image_barrier(img->handle(), VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+                                                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                                 VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                                 VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL));
         barriers(cmd, to_general);
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -161,14 +164,14 @@ class Study {
       const vk::Image& src = images_[2 * (d % options_.pairs)];
       const vk::Image& dst = images_[2 * (d % options_.pairs) + 1];
       if (v.harness == "upload") {  // GENERAL -> TRANSFER_DST -> GENERAL, nothing written
-        barriers(cmd,
-                 {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT,
-                                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT)});
-        barriers(cmd,
-                 {layout_barrier(src.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                                 VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT)});
+        barriers(cmd, {vk::image_barrier(src.handle(), VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                         VK_ACCESS_2_MEMORY_READ_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                                         VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL)});
+        barriers(cmd, {vk::image_barrier(src.handle(), VK_PIPELINE_STAGE_2_COPY_BIT,
+                                         VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                         VK_ACCESS_2_MEMORY_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                         VK_IMAGE_LAYOUT_GENERAL)});
       }
       barriers(cmd, {}, {between});
       vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries_, 2 * d);
@@ -258,24 +261,44 @@ int main(int argc, char** argv) {
   Options options;
   std::error_code ec;
   options.shader_dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "shaders";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
+  // Bad input: one line and exit 2, before any GPU work.
+  auto usage_error = [](const std::string& what) {
+    std::fprintf(stderr, "filterlab_copy_study: %s\n%s", what.c_str(), kUsage);
+    return 2;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (flag == "--validation") {
+      options.validation = true;
+      continue;
+    }
+    if (i + 1 >= argc) return usage_error(flag + " needs a value");
+    const std::string value = argv[++i];
     if (flag == "--size") {
-      std::sscanf(value.c_str(), "%ux%u", &options.size.width, &options.size.height);
-    } else if (flag == "--pairs") {
-      options.pairs = uint32_t(std::stoul(value));
-    } else if (flag == "--dispatches") {
-      options.dispatches = uint32_t(std::stoul(value));
+      const size_t x = value.find('x');
+      const auto w = count(value.substr(0, x), 1, 16384);
+      const auto h = x == std::string::npos ? std::nullopt : count(value.substr(x + 1), 1, 16384);
+      if (!w || !h) return usage_error("--size wants WxH, each side in 1..16384, got '" + value + "'");
+      options.size = {*w, *h};
+    } else if (flag == "--pairs" || flag == "--dispatches") {
+      const auto v = count(value, 1, 100000);
+      if (!v) return usage_error(flag + " wants a whole number in 1..100000, got '" + value + "'");
+      (flag == "--pairs" ? options.pairs : options.dispatches) = *v;
     } else if (flag == "--shader-dir") {
       options.shader_dir = value;
     } else if (flag == "--json") {
       options.json = value;
     } else {
-      std::fprintf(stderr, "unknown option %s\n", flag.c_str());
-      return 2;
+      return usage_error("unknown option '" + flag + "'");
     }
   }
-  vk::Context ctx(vk::ContextOptions{});
+  vk::ContextOptions context_options;
+  context_options.validation = options.validation;
+  vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, std::nullopt};
   Study study(ctx, options);
   std::vector<Variant> variants;
@@ -319,5 +342,10 @@ int main(int argc, char** argv) {
                                {"p95_us", s.p95}});
   }
   if (!options.json.empty()) std::ofstream(options.json) << out.dump(2) << "\n";
+  if (ctx.validation_messages()) {
+    std::fprintf(stderr, "filterlab_copy_study: %u validation message(s) reported\n",
+                 ctx.validation_messages());
+    return 4;
+  }
   return 0;
 }

@@ -91,6 +91,11 @@ inline VkBufferMemoryBarrier2 buffer_barrier(const Buffer& buffer, VkPipelineSta
 }
 VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                                 VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+// A layout transition of a single-level, single-layer colour image, for code outside the render
+// graph (the swapchain copy, the copy study); graph passes never write barriers.
+VkImageMemoryBarrier2 image_barrier(VkImage image, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                    VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access,
+                                    VkImageLayout old_layout, VkImageLayout new_layout);
 // Transfer writes made visible to the host reads that follow a fence or semaphore wait.
 inline VkMemoryBarrier2 copy_to_host_barrier() {
   return memory_barrier(VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
