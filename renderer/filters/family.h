@@ -174,6 +174,9 @@ struct Family {
   // on odd sizes, and holds exact methods to these bounds (max |error| on inputs in [0, 1)).
   std::vector<std::string> test_points;
   double tolerance_fp32 = 1e-5, tolerance_fp16 = 0;
+  // A bound of its own for some steps (variance: the standard deviation, whose square root
+  // magnifies the variance's rounding near 0): (params, fp16) -> bound; empty: the two above.
+  std::function<double(const ParamValues&, bool fp16)> tolerance_for;
   // `filterlab quality` tables this family (the paper's tables 1-4): every method against this one,
   // by radius, on the scene. Empty: not tabled.
   std::string quality_baseline;

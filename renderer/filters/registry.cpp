@@ -1,7 +1,10 @@
 #include "filters/registry.h"
 
+#include "filters/bilateral/bilateral.h"
 #include "filters/copy/copy.h"
 #include "filters/gaussian/gaussian.h"
+#include "filters/tent/tent.h"
+#include "filters/variance/variance.h"
 
 #include <stdexcept>
 
@@ -34,6 +37,9 @@ const Registry& registry() {
   static const Registry built_in({
       &gaussian::family(),  // first: the default family
       &copy::family(),
+      &tent::family(),
+      &variance::family(),
+      &bilateral::family(),
   });
   return built_in;
 }

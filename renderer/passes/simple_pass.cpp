@@ -58,7 +58,7 @@ SimplePass& SimplePass::storage_buffer(uint32_t binding, const vk::Buffer& buffe
 }
 
 SimplePass& SimplePass::color(const std::string& image) {
-  color_ = image;
+  colors_.push_back(image);
   return *this;
 }
 
@@ -105,12 +105,12 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
         vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders,
                           vk::ComputePipelineDesc{compute_->shader, layout, compute_->specialization});
   } else {
-    if (color_.empty()) throw std::logic_error("fragment pass '" + name_ + "' has no colour attachment");
+    if (colors_.empty()) throw std::logic_error("fragment pass '" + name_ + "' has no colour attachment");
     vk::GraphicsPipelineDesc desc;
     desc.vertex_shader = "filters/common/fullscreen.vert";
     desc.fragment_shader = fragment_->shader;
     desc.layout = layout;
-    desc.color_formats = {fragment_->color_format};
+    desc.color_formats.assign(colors_.size(), fragment_->color_format);
     desc.specialization = fragment_->specialization;
     state->pipeline = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders, desc);
   }
@@ -129,7 +129,7 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
       case Kind::StorageBuffer: break;  // the filter's own buffers: written once, before any frame
     }
   }
-  if (fragment_) pass.color_overwrite(color_);
+  for (const std::string& image : colors_) pass.color_overwrite(image);
   pass.execute([state](graph::PassContext& ctx) {
     if (state->idle && state->idle(ctx)) {
       ctx.skip();

@@ -55,7 +55,8 @@ class SimplePass {
   SimplePass& store_part(uint32_t binding, const std::string& image);
   SimplePass& uniform(uint32_t binding, const vk::Buffer& buffer);
   SimplePass& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
-  SimplePass& color(const std::string& image);  // the fragment shader's output, covered whole
+  // The fragment shader's outputs, covered whole: location 0, 1, ... in the order given.
+  SimplePass& color(const std::string& image);
 
   // Push constants, copied when the pass is recorded: a value, or made from the frame's context.
   template <typename T>
@@ -99,7 +100,7 @@ class SimplePass {
   std::optional<ComputeShader> compute_;
   std::optional<FragmentShader> fragment_;
   std::vector<Binding> bindings_;
-  std::string color_;
+  std::vector<std::string> colors_;
   uint32_t push_size_ = 0;
   std::function<void(graph::PassContext&, std::vector<uint8_t>&)> push_;
   std::function<std::array<uint32_t, 2>(graph::PassContext&)> groups_;

@@ -265,14 +265,7 @@ int stream_max_radius(uint32_t shared_limit, bool fp32) {
 
 // ---- support ------------------------------------------------------------------------------------
 Support support_from(const vk::Context& device, int max_radius, uint32_t threads, uint32_t needs_bytes) {
-  const vk::DeviceReport& report = device.report();
-  if (report.max_compute_workgroup_invocations < threads)
-    return {"needs " + std::to_string(threads) + " invocations per workgroup, the device allows " +
-            std::to_string(report.max_compute_workgroup_invocations)};
-  if (max_radius < 1)
-    return {"needs " + std::to_string(needs_bytes) + " bytes of shared memory at radius 1, the device has " +
-            std::to_string(report.max_compute_shared_memory)};
-  return {{}, {{"radius", max_radius}}};
+  return shared_memory_support(device, max_radius, threads, needs_bytes);
 }
 
 Support support_full2d_shared(const vk::Context& device, const ParamValues&) {

@@ -11,6 +11,7 @@
 //   taps (BINDING_TAPS): vec2[r+1], (offset from the centre in texels, weight) of Chapman's
 //            bilinear taps.
 #include "common/kernel.h"
+#include "filters/device_checks.h"
 #include "filters/gaussian/gaussian.h"
 #include "filters/gaussian/gaussian_config.h"
 #include "vk/resources.h"
@@ -35,11 +36,6 @@ constexpr int kDesignMaxRadius = GAUSSIAN_UNIFORM_MAX_RADIUS;
 
 // Available with no more than the core device, up to kDesignMaxRadius.
 Support up_to_design_radius();
-
-// For compute shaders that number their threads by subgroup position and swap values within
-// quads: unavailable unless the device has quad operations in compute shaders and full subgroups
-// of 4 to `threads` invocations tile a group of `threads`.
-Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
 
 // comp.separable_stream's dispatch for an image of `extent`: {strips across, groups down each
 // strip} on a device with `shader_cores` (vk::DeviceReport::shader_cores, 0: not reported), one

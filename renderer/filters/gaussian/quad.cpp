@@ -4,12 +4,12 @@
 // not exact: the paper's tables 3 and 4), subgroup quad swaps in a compute shader
 // (comp.quad_subgroup) or derivatives in a compute shader (comp.quad_derivative). One shader
 // source for all four: shaders/filters/gaussian/quad_common.glsl.
+#include "filters/device_checks.h"
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
 
-#include <algorithm>
 #include <bit>
 
 namespace filterlab::filters::gaussian {
@@ -67,20 +67,9 @@ class QuadBlur : public Filter {
   std::string shader_;
 };
 
-bool contains(const std::vector<std::string>& list, const char* item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
 Support support_compute_derivatives(const vk::Context& device, const ParamValues&) {
-  const vk::DeviceReport& r = device.report();
-  if (!r.compute_shader_derivatives)
-    return {
-        "device lacks VK_KHR_compute_shader_derivatives (and VK_NV_compute_shader_derivatives) with quad "
-        "groups"};
-  if (!r.compute_derivatives_enabled)
-    return {"not enabled: " + r.compute_derivatives_extension +
-            " is there but the context was created without ContextOptions::compute_derivatives"};
-  return up_to_design_radius();
+  const Support s = compute_derivatives(device);
+  return s.available() ? up_to_design_radius() : s;
 }
 
 // Every pixel reads the (r+1)^2 texels at offsets T x T, T = {-r, -r+2, ..., r}; the three
@@ -104,17 +93,6 @@ Method quad_method(const char* name, Stage stage, bool exact, const char* varian
 }
 
 }  // namespace
-
-Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
-  const vk::DeviceReport& r = device.report();
-  if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
-  if (!contains(r.subgroup_stages, "compute"))
-    return {"device has no subgroup operations in compute shaders"};
-  if (r.subgroup_size < 4 || r.subgroup_size > threads)
-    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
-            std::to_string(threads) + "-invocation workgroup in quads"};
-  return {};
-}
 
 std::vector<Method> quad_methods() {
   auto always = [](const vk::Context&, const ParamValues&) { return up_to_design_radius(); };

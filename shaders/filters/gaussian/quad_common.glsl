@@ -13,30 +13,8 @@
 #include "filters/gaussian/gaussian_config.h"
 
 #extension GL_EXT_control_flow_attributes : require
-#if defined(QUAD_SUBGROUP)
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_quad : require
-#elif defined(QUAD_COMPUTE_DERIVATIVES)
-// glslang 11 has no GLSL name for the KHR extension; the NV one gives the same capability.
-#extension GL_NV_compute_shader_derivatives : require
-#endif
-
-// t = +1 in even columns (rows), whose quad neighbour lies at +1; -1 in odd ones.
-#if defined(QUAD_FRAGMENT_FINE) || defined(QUAD_COMPUTE_DERIVATIVES)
-vec4 from_x_neighbour(vec4 v, float t) { return v + t * dFdxFine(v); }
-vec4 from_y_neighbour(vec4 v, float t) { return v + t * dFdyFine(v); }
-#elif defined(QUAD_FRAGMENT_COARSE)
-// One derivative for the whole quad, taken from one row (column): the other row (column)
-// receives that pair's values instead of its own neighbour's.
-vec4 from_x_neighbour(vec4 v, float t) { return v + t * dFdxCoarse(v); }
-vec4 from_y_neighbour(vec4 v, float t) { return v + t * dFdyCoarse(v); }
-#elif defined(QUAD_SUBGROUP)
-// Quad lanes 0, 1, 2, 3 hold pixels (0,0), (1,0), (0,1), (1,1): see quad_pixel below.
-vec4 from_x_neighbour(vec4 v, float t) { return subgroupQuadSwapHorizontal(v); }
-vec4 from_y_neighbour(vec4 v, float t) { return subgroupQuadSwapVertical(v); }
-#else
-#error "define QUAD_FRAGMENT_FINE, QUAD_FRAGMENT_COARSE, QUAD_SUBGROUP or QUAD_COMPUTE_DERIVATIVES"
-#endif
+#define QUAD_TILE QUAD_GROUP
+#include "filters/common/quad_exchange.glsl"
 
 layout(constant_id = 0) const int RADIUS = 2;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
@@ -153,29 +131,7 @@ void main() { result = quad_blur(ivec2(gl_FragCoord.xy)); }  // quads start at e
 #else
 // QUAD_GROUP x QUAD_GROUP pixels per workgroup, 2x2 per quad. Invocations past the image compute
 // like the others (their quads need them) and only skip the store.
-const int kTile = QUAD_GROUP;
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D destination;
-
-#if defined(QUAD_SUBGROUP)
-layout(local_size_x = kTile * kTile) in;
-
-ivec2 quad_pixel() {
-  // Subgroup quads are invocations 4k..4k+3 of a subgroup, whatever local index the driver gave
-  // them, so the pixel follows from the subgroup position: lane bit 0 is x and bit 1 is y, which
-  // is what QuadSwapHorizontal (lane ^ 1) and QuadSwapVertical (lane ^ 2) exchange. 64 is a
-  // multiple of every subgroup size up to 64, so full subgroups tile the workgroup.
-  const uint slot = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  const uint quad = slot >> 2, lane = slot & 3u;
-  const ivec2 block = ivec2(quad % uint(kTile / 2), quad / uint(kTile / 2));
-  return ivec2(gl_WorkGroupID.xy) * kTile + 2 * block + ivec2(lane & 1u, lane >> 1);
-}
-#else
-layout(local_size_x = kTile, local_size_y = kTile) in;
-// Derivatives pair local invocations (2x, 2y), (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1).
-layout(derivative_group_quadsNV) in;
-
-ivec2 quad_pixel() { return ivec2(gl_GlobalInvocationID.xy); }
-#endif
 
 void main() {
   const ivec2 p = quad_pixel();

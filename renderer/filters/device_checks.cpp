@@ -1,0 +1,48 @@
+#include "filters/device_checks.h"
+
+#include <algorithm>
+
+namespace filterlab::filters {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const char* item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
+  const vk::DeviceReport& r = device.report();
+  if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
+  if (!contains(r.subgroup_stages, "compute"))
+    return {"device has no subgroup operations in compute shaders"};
+  if (r.subgroup_size < 4 || r.subgroup_size > threads)
+    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
+            std::to_string(threads) + "-invocation workgroup in quads"};
+  return {};
+}
+
+Support compute_derivatives(const vk::Context& device) {
+  const vk::DeviceReport& r = device.report();
+  if (!r.compute_shader_derivatives)
+    return {
+        "device lacks VK_KHR_compute_shader_derivatives (and VK_NV_compute_shader_derivatives) with quad "
+        "groups"};
+  if (!r.compute_derivatives_enabled)
+    return {"not enabled: " + r.compute_derivatives_extension +
+            " is there but the context was created without ContextOptions::compute_derivatives"};
+  return {};
+}
+
+Support shared_memory_support(const vk::Context& device, int max_radius, uint32_t threads, uint32_t bytes) {
+  const vk::DeviceReport& report = device.report();
+  if (report.max_compute_workgroup_invocations < threads)
+    return {"needs " + std::to_string(threads) + " invocations per workgroup, the device allows " +
+            std::to_string(report.max_compute_workgroup_invocations)};
+  if (max_radius < 1)
+    return {"needs " + std::to_string(bytes) + " bytes of shared memory at radius 1, the device has " +
+            std::to_string(report.max_compute_shared_memory)};
+  return {{}, {{"radius", max_radius}}};
+}
+
+}  // namespace filterlab::filters

@@ -1,0 +1,132 @@
+#include "filters/tent/tent.h"
+
+#include "filters/precision.h"
+#include "filters/tent/tent_config.h"
+#include "filters/window_methods.h"
+
+#include <bit>
+#include <cmath>
+#include <sstream>
+
+namespace filterlab::filters::tent {
+namespace {
+
+constexpr int kMaxRadius = 64;
+
+struct Kernel {
+  bool rank2;
+  int radius;
+  double k, b;
+  double separable(int i) const { return std::max(k - b * std::abs(i), 0.0); }
+  double rank2_at(int i, int j) const { return k - b * (std::abs(i) + std::abs(j)); }
+  double weight(int i, int j) const { return rank2 ? rank2_at(i, j) : separable(i) * separable(j); }
+  double sum() const {
+    double s = 0;
+    for (int j = -radius; j <= radius; ++j)
+      for (int i = -radius; i <= radius; ++i) s += weight(i, j);
+    return s;
+  }
+  double sum_1d() const {
+    double s = 0;
+    for (int i = -radius; i <= radius; ++i) s += separable(i);
+    return s;
+  }
+};
+
+Kernel kernel(const ParamValues& v) {
+  return {v.choice("kernel") == "rank2", v.integer("radius"), v.number("k"), v.number("b")};
+}
+
+Param number_param(const char* name, const char* help) {
+  Param p;
+  p.name = name;
+  p.type = ParamType::Number;
+  p.min = -1e6;
+  p.max = 1e6;
+  p.help = help;
+  return p;
+}
+
+Param kernel_param() {
+  Param p;
+  p.name = "kernel";
+  p.type = ParamType::Choice;
+  p.choices = {"rank2", "separable"};
+  p.fallback = "rank2";
+  p.help = "rank2: k - b(|i|+|j|), the paper's (6); separable: max(k-b|i|,0) max(k-b|j|,0), its (5)";
+  return p;
+}
+
+// No weight may be negative and the sum must be positive: the filter is then a weighted mean.
+void check(const ParamValues& v) {
+  const Kernel kn = kernel(v);
+  std::ostringstream text;
+  if (kn.rank2 && std::min(kn.rank2_at(0, 0), kn.rank2_at(kn.radius, kn.radius)) < 0)
+    text << "tent: k " << kn.k << " and b " << kn.b << " make a weight negative at radius " << kn.radius
+         << " (the rank-2 tent needs k >= 0 and k - 2br >= 0)";
+  else if (!(kn.sum() > 0))
+    text << "tent: k " << kn.k << " and b " << kn.b << " give the kernel a sum of zero";
+  if (!text.str().empty()) throw ChainError(text.str());
+}
+
+// See tent_window.glsl: a(i) = A - B|i| with the kernel's normalization folded in.
+std::vector<uint32_t> constants(const ParamValues& v) {
+  const Kernel kn = kernel(v);
+  const double a = kn.rank2 ? kn.k / (2 * kn.sum()) : kn.k / kn.sum_1d();
+  const double b = kn.rank2 ? kn.b / kn.sum() : kn.b / kn.sum_1d();
+  return {kn.rank2 ? 1u : 0u, std::bit_cast<uint32_t>(float(a)), std::bit_cast<uint32_t>(float(b))};
+}
+
+common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
+  const Kernel kn = kernel(v);
+  const double sum = kn.sum();
+  return window_reference(input, kn.radius, [&](const auto& values, int r, std::array<double, 4>& out) {
+    out = {0, 0, 0, 0};
+    const int side = 2 * r + 1;
+    for (int j = -r; j <= r; ++j)
+      for (int i = -r; i <= r; ++i) {
+        const double w = kn.weight(i, j) / sum;
+        for (int c = 0; c < 4; ++c) out[c] += w * values[size_t(j + r) * side + i + r][c];
+      }
+  });
+}
+
+Family make_family() {
+  Family f;
+  f.name = "tent";
+  f.description =
+      "the paper's tent: rank 2, k - b(|i|+|j|) (6), or separable, max(k-b|i|,0) max(k-b|j|,0) (5); "
+      "normalized, clamp-to-edge border";
+  Param k = number_param("k", "the tent's height (kernels (5) and (6))");
+  k.derived = [](const ParamValues& v) { return 2.0 * v.integer("radius") + 1; };
+  k.derived_text = "2r+1: every weight positive with b = 1";
+  Param b = number_param("b", "the tent's slope per pixel");
+  b.fallback = "1";
+  f.params = {window_radius_param(kMaxRadius, 2), k, b, kernel_param(), precision_param()};
+  WindowFamily w;
+  w.shaders = "filters/tent/tent";
+  w.acc_vec4s = 2;
+  w.constants = constants;
+  w.max_radius = kMaxRadius;
+  f.methods = window_methods(w);
+  f.methods.push_back(window_method(w, WindowMethod::Separable));
+  f.default_method = "frag.full2d";
+  f.check = check;
+  f.reference = reference;
+  f.test_points = {"radius=1",          "radius=2", "radius=3",
+                   "radius=5",          "radius=8", "radius=3:kernel=separable",
+                   "radius=2:k=4:b=0.5"};
+  f.tolerance_fp32 = 1e-5;                      // fp32 rounding of a weighted mean of values in [0, 1)
+  f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // and the output rounded to half: 2 half-ulps at 1
+  f.quality_baseline = "frag.full2d";
+  return f;
+}
+
+}  // namespace
+
+const Family& family() {
+  static const Family f = make_family();
+  return f;
+}
+
+}  // namespace filterlab::filters::tent

@@ -1,0 +1,53 @@
+#pragma once
+// The methods every window family shares (a filter whose output at a pixel is a function of the
+// (2r+1)^2 texels around it: the tent, the variance statistics, the bilateral). The family writes
+// what it sums in one GLSL file and includes filters/common/window.glsl, whose drivers make each
+// method of it; here each method becomes a Method of the family's, built from these few facts.
+//
+//   frag.full2d                 the fetch loop, (2r+1)^2 fetches (the paper's default)
+//   frag.quad_derivative        the quad exchange through fine derivatives (section 3.3)
+//   frag.quad_derivative_coarse the same with coarse ones: wrong by design (tables 3, 4)
+//   comp.full2d_shared          the tile and its apron in shared memory, 16x16 threads
+//   comp.quad_subgroup          the quad exchange by subgroup quad swaps
+//   comp.quad_derivative        the quad exchange through compute-shader derivatives
+//   comp.separable_shared       row sums staged in shared memory, then column sums
+#include "filters/family.h"
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace filterlab::filters {
+
+struct WindowFamily {
+  std::string shaders;     // "filters/tent/tent": the family's <shaders>.frag and <shaders>.comp
+  uint32_t acc_vec4s = 1;  // the shader's ACC_VEC4S: the bytes its separable tile stages per sum
+  // The family's specialization constants, numbered from WINDOW_FAMILY_CONSTANT (window_config.h).
+  std::function<std::vector<uint32_t>(const ParamValues&)> constants;
+  // The images a step writes, as suffixes of the step's name ("" is the name itself), and which
+  // of them continues the chain. Default: one, the name itself.
+  std::function<std::vector<std::string>(const ParamValues&)> outputs;
+  std::function<size_t(const ParamValues&)> continuing;
+  // Why comp.separable_shared cannot compute a step (a window that does not factor); empty: it can.
+  std::function<std::string(const ParamValues&)> not_separable;
+  int max_radius = 1;  // the schema's: what the methods without shared memory serve
+};
+
+enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };
+
+Method window_method(const WindowFamily& family, WindowMethod which);
+
+// The radius every window family takes: 1..max_radius, default `fallback`.
+Param window_radius_param(int max_radius, int fallback);
+
+// A window family's reference: out(x, y) = window(values), where values[(j + r)(2r + 1) + i + r]
+// is the input at (x + i, y + j) clamped to the edge, every channel up to four; in double.
+using WindowFunction = std::function<void(const std::vector<std::array<double, 4>>& values, int radius,
+                                          std::array<double, 4>& out)>;
+common::ImageD window_reference(const io::ImageF& input, int radius, const WindowFunction& window);
+
+// Every method above but Separable, in that order (the family adds Separable if its sums factor).
+std::vector<Method> window_methods(const WindowFamily& family);
+
+}  // namespace filterlab::filters

@@ -1,0 +1,17 @@
+// The variance family's contracts (renderer/filters/variance and the shaders beside this file).
+#ifndef FILTERLAB_VARIANCE_CONFIG_H
+#define FILTERLAB_VARIANCE_CONFIG_H
+#include "filters/common/window_config.h"
+
+// Specialization constants after the radius.
+#define VARIANCE_STATS_ID (WINDOW_FAMILY_CONSTANT + 0)  // VARIANCE_MOMENTS or VARIANCE_RANGE
+#define VARIANCE_SHAPE_ID (WINDOW_FAMILY_CONSTANT + 1)  // VARIANCE_SQUARE or VARIANCE_PLUS
+#define VARIANCE_SPACE_ID (WINDOW_FAMILY_CONSTANT + 2)  // VARIANCE_RGB or VARIANCE_YCOCG
+#define VARIANCE_MOMENTS 0  // writes the mean, then the standard deviation
+#define VARIANCE_RANGE 1    // writes the minimum, then the maximum
+#define VARIANCE_SQUARE 0   // the (2r+1)^2 window
+#define VARIANCE_PLUS 1     // its middle row and column: 4r+1 texels
+#define VARIANCE_RGB 0
+#define VARIANCE_YCOCG 1  // Y = R/4 + G/2 + B/4, Co = R/2 - B/2, Cg = -R/4 + G/2 - B/4; alpha kept
+
+#endif  // FILTERLAB_VARIANCE_CONFIG_H

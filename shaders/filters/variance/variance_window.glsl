@@ -1,0 +1,74 @@
+// The variance family's window sums (filters/common/window.glsl): per channel, over the window,
+// either the mean and the standard deviation (Zubatov & Shcherbakov, (7) and (8)) or the minimum and
+// the maximum, in RGB or YCoCg, over a square or plus-shaped window: what TAA's rectification reads.
+// An accumulator is two vec4s: (sum of d, sum of d^2) with d = x - anchor, or (min, max).
+//
+// The standard deviation: E[x^2] - E[x]^2 cancels catastrophically when the values are large against
+// their spread (1000 + noise in fp32 keeps nothing). The sums are of d = x - anchor, where the anchor
+// is one texel of the pixel's own window that is common to its whole 2x2 quad (the quad's even
+// corner; for comp.separable_shared the tile's corner, common to the tile), so that partial sums
+// can still cross the quad. Then |d| is at most the window's range, the cancellation loses no more
+// than the window's spread against its range, and mean = anchor + E[d].
+#ifndef FILTERLAB_VARIANCE_WINDOW_GLSL
+#define FILTERLAB_VARIANCE_WINDOW_GLSL
+#include "filters/variance/variance_config.h"
+
+#define WINDOW_OUTPUTS 2
+#define WINDOW_CENTRE  // min and max start from the target's own value (see acc_empty)
+
+layout(constant_id = VARIANCE_STATS_ID) const int STATS = VARIANCE_MOMENTS;
+layout(constant_id = VARIANCE_SHAPE_ID) const int SHAPE = VARIANCE_SQUARE;
+layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
+
+vec4 window_value(vec4 c) {
+  if (SPACE == VARIANCE_YCOCG)
+    return vec4(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b, c.a);
+  return c;
+}
+
+bool in_window(ivec2 o) { return SHAPE == VARIANCE_SQUARE || o.x == 0 || o.y == 0; }
+
+// No terms yet. Min and max start from a value of the window (the target's own) rather than from
+// infinities: partial sums cross the quad as v + t * (v' - v), which an infinity turns into NaN.
+Acc acc_empty(vec4 member) {
+  Acc a;
+  a.v[0] = STATS == VARIANCE_MOMENTS ? vec4(0.0) : member;
+  a.v[1] = a.v[0];
+  return a;
+}
+
+void acc_add(inout Acc a, vec4 v, ivec2 o, vec4 centre, vec4 anchor) {
+  if (STATS == VARIANCE_MOMENTS) {
+    const vec4 d = v - anchor;
+    a.v[0] += d;
+    a.v[1] += d * d;
+  } else {
+    a.v[0] = min(a.v[0], v);
+    a.v[1] = max(a.v[1], v);
+  }
+}
+
+Acc acc_join(Acc a, Acc b) {
+  if (STATS == VARIANCE_MOMENTS) {
+    a.v[0] += b.v[0];
+    a.v[1] += b.v[1];
+  } else {
+    a.v[0] = min(a.v[0], b.v[0]);
+    a.v[1] = max(a.v[1], b.v[1]);
+  }
+  return a;
+}
+
+vec4 window_result(Acc a, int k, vec4 centre, vec4 anchor) {
+  if (STATS != VARIANCE_MOMENTS) return a.v[k];
+  const float n = SHAPE == VARIANCE_SQUARE ? float((2 * RADIUS + 1) * (2 * RADIUS + 1)) : float(4 * RADIUS + 1);
+  const vec4 mean_d = a.v[0] / n;
+  if (k == 0) return anchor + mean_d;
+  return sqrt(max(a.v[1] / n - mean_d * mean_d, vec4(0.0)));
+}
+
+// comp.separable_shared (square windows only): a row's sum, then the rows'.
+void acc_add_row(inout Acc a, vec4 v, int j, vec4 anchor) { acc_add(a, v, ivec2(j, 0), vec4(0.0), anchor); }
+void acc_add_rows(inout Acc a, Acc row, int i) { a = acc_join(a, row); }
+
+#endif
