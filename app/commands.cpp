@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 namespace filterlab::app {
 
@@ -225,6 +227,33 @@ int run_benchmark(const CliOptions& options) {
   return 0;
 }
 
+namespace {
+
+// The paper's MSE is on the 0..255 scale of 8-bit values; ours are on 0..1.
+constexpr double kPaperMseScale = 255.0 * 255.0;
+
+// A method's image against the baseline's: MSE (0..255 scale) and SSIM over RGB (alpha is 1).
+nlohmann::json quality_cell(const io::ImageF& out, const io::ImageF& baseline) {
+  const common::ImageMetrics m = common::image_metrics(out, baseline, 3);
+  return {{"mse", m.mse}, {"mse_255", m.mse * kPaperMseScale}, {"ssim", m.ssim.value_or(std::nan(""))}};
+}
+
+std::string quality_text(const nlohmann::json& cell) {
+  if (cell.contains("skipped")) return " n/a | n/a |";
+  char text[64];
+  std::snprintf(text, sizeof text, " %.3g | %.4f |", cell["mse_255"].get<double>(), cell["ssim"].get<double>());
+  return text;
+}
+
+// The parameters of a quality column ("output=mean:radius=2"), as a step's.
+void set_params(filters::FilterStep& step, const std::string& params) {
+  std::istringstream items(params);
+  for (std::string item; std::getline(items, item, ':');)
+    if (!item.empty()) step.set(item.substr(0, item.find('=')), item.substr(item.find('=') + 1));
+}
+
+}  // namespace
+
 int quality_tables(const CliOptions& options) {
   const QualityOptions& q = options.quality;
   // The displayed scene (tonemapped, 8-bit sRGB as stored / 255) stands in for the paper's photographs.
@@ -248,67 +277,132 @@ int quality_tables(const CliOptions& options) {
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   using nlohmann::json;
-  json tables = json::array();
+  json tables = json::array(), pairs = json::array();
   std::string text;
+  // The paper's tables 1-4: per column, per radius, the fine and the coarse method's cells.
+  struct PaperColumn {
+    std::string label;
+    std::map<int, json> fine, coarse;
+  };
+  std::vector<PaperColumn> paper;
+  std::string head = "| method | exact |", rule = "| --- | --- |";
+  for (int r : q.radii) {
+    const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
+    head += " MSE " + k + " | SSIM " + k + " |";
+    rule += " --- | --- |";
+  }
+  const std::string where = " on the tonemapped scene (" + std::to_string(q.size.width) + "x" +
+                            std::to_string(q.size.height) +
+                            ", 8-bit sRGB values / 255), MSE on the 0..255 scale, SSIM over RGB, device " +
+                            ctx.report().name;
   for (const filters::Family* family : filters::registry().families()) {
     if (family->quality_baseline.empty()) continue;
-    json rows = json::array();
-    std::string table = "| method | exact |";
-    std::string rule = "| --- | --- |";
-    for (int r : q.radii) {
-      const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
-      table += " MSE " + k + " | SSIM " + k + " |";
-      rule += " --- | --- |";
-    }
-    table += "\n" + rule + "\n";
     // A tabled family has a radius (the schema test checks); the precision where it has one.
-    auto filtered = [&](const std::string& method, int r, const char* precision) {
+    auto filtered = [&](const std::string& method, int r, const std::string& params, const char* precision) {
       filters::FilterStep step{family->name, method, {{"radius", std::to_string(r)}}, ""};
+      set_params(step, params);
       if (family->param("precision")) step.set("precision", precision);
       return filters::apply_filter(ctx, shaders, image, step);
     };
-    std::map<int, io::ImageF> baseline;
-    for (int r : q.radii) baseline[r] = filtered(family->quality_baseline, r, "fp32");
-    for (const filters::Method& m : family->methods) {
-      // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
-      const bool fp32_served = filters::device_support(default_step(*family, m, "fp32"), ctx).available();
-      const bool fp16_only =
-          !fp32_served && filters::device_support(default_step(*family, m, "fp16"), ctx).available();
-      // Served in neither: the fp16 attempt records the reason that is not about the precision.
-      const char* precision = fp32_served ? "fp32" : "fp16";
-      const std::string label = m.name + (fp16_only ? " (fp16)" : "");
-      std::string line = "| " + label + " | " + (m.exact ? "yes" : "no") + " |";
-      json row = {{"method", m.name},
-                  {"exact", m.exact},
-                  {"stage", filters::stage_name(m.stage)},
-                  {"precision", precision},
-                  {"by_radius", json::object()}};
+    std::vector<filters::Family::QualityColumn> columns = family->quality_columns;
+    if (columns.empty()) columns.push_back({family->name, ""});
+    for (const filters::Family::QualityColumn& column : columns) {
+      PaperColumn& paper_column = paper.emplace_back(PaperColumn{column.label, {}, {}});
+      json rows = json::array();
+      std::string table = head + "\n" + rule + "\n";
+      std::map<int, io::ImageF> baseline;
+      for (int r : q.radii) baseline[r] = filtered(family->quality_baseline, r, column.params, "fp32");
+      for (const filters::Method& m : family->methods) {
+        // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
+        const bool fp32_served = filters::device_support(default_step(*family, m, "fp32"), ctx).available();
+        const bool fp16_only =
+            !fp32_served && filters::device_support(default_step(*family, m, "fp16"), ctx).available();
+        // Served in neither: the fp16 attempt records the reason that is not about the precision.
+        const char* precision = fp32_served ? "fp32" : "fp16";
+        std::string line = "| " + m.name + (fp16_only ? " (fp16)" : "") + " | " + (m.exact ? "yes" : "no") + " |";
+        json row = {{"method", m.name},
+                    {"exact", m.exact},
+                    {"stage", filters::stage_name(m.stage)},
+                    {"precision", precision},
+                    {"by_radius", json::object()}};
+        for (int r : q.radii) {
+          json cell;
+          try {
+            cell = quality_cell(filtered(m.name, r, column.params, precision), baseline[r]);
+          } catch (const filters::ChainError& e) {
+            cell = {{"skipped", e.what()}};
+          }
+          line += quality_text(cell);
+          row["by_radius"][std::to_string(r)] = cell;
+          if (m.name == "frag.quad_derivative") paper_column.fine[r] = cell;
+          if (m.name == "frag.quad_derivative_coarse") paper_column.coarse[r] = cell;
+        }
+        table += line + "\n";
+        rows.push_back(row);
+      }
+      const std::string title = family->name + (column.params.empty() ? "" : " (" + column.params + ")");
+      text += "### " + title + "\n\nEvery method against " + family->quality_baseline + where + ".\n\n" + table + "\n";
+      tables.push_back({{"filter", family->name},
+                        {"column", column.label},
+                        {"params", column.params},
+                        {"baseline", family->quality_baseline},
+                        {"methods", rows}});
+    }
+    for (const filters::Family::QualityPair& pair : family->quality_pairs) {
+      std::string line = "| " + pair.label + " |";
+      json by_radius = json::object();
       for (int r : q.radii) {
-        io::ImageF out;
-        try {
-          out = filtered(m.name, r, precision);
-        } catch (const filters::ChainError& e) {
-          line += " n/a | n/a |";
-          row["by_radius"][std::to_string(r)] = {{"skipped", e.what()}};
+        const json cell = quality_cell(filtered(family->quality_baseline, r, pair.params_a, "fp32"),
+                                       filtered(family->quality_baseline, r, pair.params_b, "fp32"));
+        line += quality_text(cell);
+        by_radius[std::to_string(r)] = cell;
+      }
+      text += "### " + family->name + ": " + pair.label + "\n\n" + family->quality_baseline + where + ".\n\n" +
+              "| images |" + head.substr(head.find(" MSE")) + "\n| --- |" + rule.substr(rule.find(" ---", 5)) +
+              "\n" + line + "\n\n";
+      pairs.push_back({{"filter", family->name},
+                       {"label", pair.label},
+                       {"a", pair.params_a},
+                       {"b", pair.params_b},
+                       {"by_radius", by_radius}});
+    }
+  }
+  // The paper's tables 1-4: frag.quad_derivative (fine) and frag.quad_derivative_coarse against the
+  // baseline, one column per family (and per quality column), one row per window size.
+  const char* titles[] = {"Table 1: MSE, fine derivatives against the default", "Table 2: SSIM, fine derivatives",
+                          "Table 3: MSE, coarse derivatives against the default", "Table 4: SSIM, coarse derivatives"};
+  json paper_json = json::array();
+  for (int t = 0; t < 4; ++t) {
+    const bool coarse = t >= 2, mse = t % 2 == 0;
+    std::string table = "| area |", line_rule = "| --- |";
+    for (const PaperColumn& c : paper) {
+      table += " " + c.label + " |";
+      line_rule += " ---: |";
+    }
+    table += "\n" + line_rule + "\n";
+    json rows = json::array();
+    for (int r : q.radii) {
+      const std::string area = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
+      table += "| " + area + " |";
+      json row = {{"area", area}};
+      for (const PaperColumn& c : paper) {
+        const std::map<int, json>& cells = coarse ? c.coarse : c.fine;
+        const auto it = cells.find(r);
+        if (it == cells.end() || it->second.contains("skipped")) {
+          table += " n/a |";
           continue;
         }
-        // RGB only: alpha is 1 everywhere. MSE on the 0..1 scale, SSIM as the mean of the channels.
-        const common::ImageMetrics metrics = common::image_metrics(out, baseline[r], 3);
-        const double mse = metrics.mse, ssim = metrics.ssim.value_or(std::nan(""));
-        char cell[64];
-        std::snprintf(cell, sizeof cell, " %.3g | %.6f |", mse, ssim);
-        line += cell;
-        row["by_radius"][std::to_string(r)] = {{"mse", mse}, {"ssim", ssim}};
+        const double v = it->second[mse ? "mse_255" : "ssim"].get<double>();
+        char cell[32];
+        std::snprintf(cell, sizeof cell, mse ? " %.3g |" : " %.4f |", v);
+        table += cell;
+        row[c.label] = v;
       }
-      table += line + "\n";
+      table += "\n";
       rows.push_back(row);
     }
-    text +=
-        "### " + family->name + "\n\nEvery method against " + family->quality_baseline +
-        " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
-        ", 8-bit sRGB values / 255, fp32 filtering where the method serves it, default parameters), device " +
-        ctx.report().name + ".\n\n" + table + "\n";
-    tables.push_back({{"filter", family->name}, {"baseline", family->quality_baseline}, {"methods", rows}});
+    text += std::string("### ") + titles[t] + "\n\n" + table + "\n";
+    paper_json.push_back({{"title", titles[t]}, {"rows", rows}});
   }
   std::cout << text;
   if (q.markdown) write_text(*q.markdown, text);
@@ -316,7 +410,10 @@ int quality_tables(const CliOptions& options) {
     json out = {{"device", ctx.report().name},
                 {"size", {q.size.width, q.size.height}},
                 {"image", "tonemapped scene, 8-bit sRGB values / 255"},
-                {"tables", tables}};
+                {"mse_scale", "mse: 0..1 values; mse_255: 0..255 values, the paper's scale"},
+                {"tables", tables},
+                {"pairs", pairs},
+                {"paper_tables", paper_json}};
     write_text(*q.json, out.dump(2) + "\n");
   }
   return validation_exit_code(ctx);

@@ -180,6 +180,19 @@ struct Family {
   // `filterlab quality` tables this family (the paper's tables 1-4): every method against this one,
   // by radius, on the scene. Empty: not tabled.
   std::string quality_baseline;
+  // Its columns in those tables: a label and the parameters each is measured at (variance: "VC" at
+  // output=mean, the paper's figure 10, and "VC stddev" at output=stddev). Empty: one column, the
+  // family's name, at the defaults.
+  struct QualityColumn {
+    std::string label, params;
+  };
+  std::vector<QualityColumn> quality_columns;
+  // Two parameter sets `quality` compares with the baseline method at each radius (the tent's
+  // separable kernel (5) against its rank-2 kernel (6)).
+  struct QualityPair {
+    std::string label, params_a, params_b;
+  };
+  std::vector<QualityPair> quality_pairs;
   // `filterlab bench` divides every time by the fastest of this family's methods, timed on the same
   // inputs in the same run: the memory floor. One family in a registry says so (filters/copy).
   bool memory_floor = false;

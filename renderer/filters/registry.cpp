@@ -37,9 +37,10 @@ const Registry& registry() {
   static const Registry built_in({
       &gaussian::family(),  // first: the default family
       &copy::family(),
+      // The paper's order (its tables' columns): Gaussian, tent, bilateral, variance clipping.
       &tent::family(),
-      &variance::family(),
       &bilateral::family(),
+      &variance::family(),
   });
   return built_in;
 }

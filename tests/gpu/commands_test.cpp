@@ -359,7 +359,26 @@ TEST(Commands, QualityTableCoversEveryMethod) {
                             "/q.md --json " + dir + "/q.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/q.json");
-  ASSERT_EQ(j["tables"].size(), 1u);  // the gaussian family names a quality baseline
+  // One table per quality column of every family that names a baseline, in the registry's order.
+  std::vector<std::string> columns;
+  for (const filters::Family* f : filters::registry().families()) {
+    if (f->quality_baseline.empty()) continue;
+    if (f->quality_columns.empty()) columns.push_back(f->name);
+    for (const filters::Family::QualityColumn& c : f->quality_columns) columns.push_back(c.label);
+  }
+  ASSERT_EQ(j["tables"].size(), columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) EXPECT_EQ(j["tables"][i]["column"], columns[i]);
+  // The paper's four tables, a column each, a row per radius; the fine method is exact here.
+  ASSERT_EQ(j["paper_tables"].size(), 4u);
+  for (const json& t : j["paper_tables"]) {
+    ASSERT_EQ(t["rows"].size(), 2u) << t.dump();
+    for (const std::string& c : columns)
+      EXPECT_TRUE(t["rows"][0].contains(c)) << c << " in " << t.dump();
+  }
+  EXPECT_LT(j["paper_tables"][0]["rows"][0]["Tent"].get<double>(), 1e-6);  // MSE, 0..255 scale
+  // The tent's separable kernel against its rank-2 one: different kernels, so not 0.
+  ASSERT_EQ(j["pairs"].size(), 1u);
+  EXPECT_GT(j["pairs"][0]["by_radius"]["2"]["mse_255"].get<double>(), 0.0);
   EXPECT_EQ(j["tables"][0]["filter"], "gaussian");
   EXPECT_EQ(j["tables"][0]["baseline"], "frag.full2d");
   const filters::Family& gaussian = *filters::registry().find("gaussian");

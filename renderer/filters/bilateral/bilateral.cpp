@@ -82,6 +82,7 @@ Family make_family() {
   f.tolerance_fp32 = 1e-5;
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the output rounded to half: 2 half-ulps at 1
   f.quality_baseline = "frag.full2d";
+  f.quality_columns = {{"Bilateral", ""}};
   return f;
 }
 

@@ -11,19 +11,25 @@ namespace {
 
 class Copy : public Filter {
  public:
-  Copy(const FilterEnv& env, uint32_t pixels_per_thread)
-      : env_(env.pass_env), format_(precision_format(env.params)), pixels_(pixels_per_thread) {}
+  Copy(const FilterEnv& env, uint32_t pixels_per_thread, bool two_images)
+      : env_(env.pass_env),
+        format_(precision_format(env.params)),
+        pixels_(pixels_per_thread),
+        two_images_(two_images) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
-    passes::SimplePass(
-        env_, name,
-        passes::ComputeShader{std::string("filters/copy/copy.comp#") + precision_variant(format_), {pixels_}})
-        .sample(BINDING_SOURCE, inputs.color)
-        .store(BINDING_DESTINATION, name)
-        .dispatch_over(name, COPY_GROUP_X, COPY_GROUP_Y * pixels_)
-        .add_to(graph);
+    passes::SimplePass pass(env_, name,
+                            passes::ComputeShader{std::string("filters/copy/copy.comp#") +
+                                                      (two_images_ ? "two_images." : "") + precision_variant(format_),
+                                                  {pixels_}});
+    pass.sample(BINDING_SOURCE, inputs.color).store(BINDING_DESTINATION, name);
+    if (two_images_) {
+      graph.declare_image(name + ".second", {format_, graph::SizeRule::relative_to(inputs.color)});
+      pass.store(BINDING_COPY_SECOND, name + ".second");
+    }
+    pass.dispatch_over(name, COPY_GROUP_X, COPY_GROUP_Y * pixels_).add_to(graph);
     return name;
   }
 
@@ -31,16 +37,17 @@ class Copy : public Filter {
   passes::PassEnv env_;
   VkFormat format_;
   uint32_t pixels_;
+  bool two_images_;
 };
 
-Method copy_method(const char* name, uint32_t pixels, const char* description) {
+Method copy_method(const char* name, uint32_t pixels, const char* description, bool two_images = false) {
   Method m;
   m.name = name;
   m.stage = Stage::Compute;
   m.description = description;
   m.cost = [](const ParamValues&) { return MethodCost{1, 0, 0}; };
-  m.create = [pixels](const FilterEnv& env) -> std::unique_ptr<Filter> {
-    return std::make_unique<Copy>(env, pixels);
+  m.create = [pixels, two_images](const FilterEnv& env) -> std::unique_ptr<Filter> {
+    return std::make_unique<Copy>(env, pixels, two_images);
   };
   return m;
 }
@@ -57,6 +64,10 @@ Family make_family() {
       copy_method("comp.fetch", 1, "texelFetch and imageStore, one pixel a thread, 16x16 threads"),
       copy_method("comp.fetch_x2", 2, "the same, two pixels a thread, 16 rows apart (more loads in flight)"),
       copy_method("comp.fetch_x4", 4, "the same, four pixels a thread, 16 rows apart"),
+      copy_method("comp.fetch_x4_two_images", 4,
+                  "comp.fetch_x4 storing each pixel to two images: the yardstick of a step that writes two "
+                  "(variance), never the floor",
+                  true),
   };
   f.default_method = "comp.fetch_x4";
   f.reference = [](const io::ImageF& input, const ParamValues&) {

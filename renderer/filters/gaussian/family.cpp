@@ -171,6 +171,7 @@ Family make_family() {
   // The output rounded to half, and for two-pass methods an fp16 intermediate too: 2 half-ulps at 1.
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);
   f.quality_baseline = "frag.full2d";
+  f.quality_columns = {{"Gaussian", ""}};
   return f;
 }
 

@@ -37,12 +37,12 @@ Kernel kernel(const ParamValues& v) {
   return {v.choice("kernel") == "rank2", v.integer("radius"), v.number("k"), v.number("b")};
 }
 
-Param number_param(const char* name, const char* help) {
+Param number_param(const char* name, const char* help, double min, double max) {
   Param p;
   p.name = name;
   p.type = ParamType::Number;
-  p.min = -1e6;
-  p.max = 1e6;
+  p.min = min;
+  p.max = max;
   p.help = help;
   return p;
 }
@@ -97,11 +97,14 @@ Family make_family() {
   f.description =
       "the paper's tent: rank 2, k - b(|i|+|j|) (6), or separable, max(k-b|i|,0) max(k-b|j|,0) (5); "
       "normalized, clamp-to-edge border";
-  Param k = number_param("k", "the tent's height (kernels (5) and (6))");
+  // The normalized kernel depends on k / b alone, so b stays in [0, 1] and k scales: any tent is
+  // reachable, and every value of each range gives a valid kernel with the other's default.
+  Param k = number_param("k", "the tent's height (kernels (5) and (6))", 1e-3, 1e6);
   k.derived = [](const ParamValues& v) { return 2.0 * v.integer("radius") + 1; };
-  k.derived_text = "2r+1: every weight positive with b = 1";
-  Param b = number_param("b", "the tent's slope per pixel");
-  b.fallback = "1";
+  k.derived_text = "2r+1";
+  Param b = number_param("b", "the tent's slope per pixel; with k, only k/b matters", 0, 1);
+  b.derived = [](const ParamValues& v) { return v.number("k") / (2.0 * v.integer("radius") + 1); };
+  b.derived_text = "k/(2r+1): 1 with the default k, every weight positive";
   f.params = {window_radius_param(kMaxRadius, 2), k, b, kernel_param(), precision_param()};
   WindowFamily w;
   w.shaders = "filters/tent/tent";
@@ -115,10 +118,13 @@ Family make_family() {
   f.reference = reference;
   f.test_points = {"radius=1",          "radius=2", "radius=3",
                    "radius=5",          "radius=8", "radius=3:kernel=separable",
-                   "radius=2:k=4:b=0.5"};
+                   "radius=2:k=4:b=0.5", "radius=4:k=1:b=0"};
   f.tolerance_fp32 = 1e-5;                      // fp32 rounding of a weighted mean of values in [0, 1)
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // and the output rounded to half: 2 half-ulps at 1
   f.quality_baseline = "frag.full2d";
+  f.quality_columns = {{"Tent", ""}};
+  // The paper calls (6) "almost equal" to (5): measured, at the default k and b.
+  f.quality_pairs = {{"separable tent (5) against rank-2 tent (6)", "kernel=separable", "kernel=rank2"}};
   return f;
 }
 

@@ -136,6 +136,7 @@ Family make_family() {
     return fp16 ? std::max(bound, 2 * std::ldexp(1.0, -11)) : bound;
   };
   f.quality_baseline = "frag.full2d";
+  f.quality_columns = {{"VC", "output=mean"}, {"VC stddev", "output=stddev"}};
   return f;
 }
 

@@ -49,6 +49,23 @@ struct Acc {
 };
 
 layout(constant_id = 0) const int RADIUS = 1;
+
+#if defined(WINDOW_QUAD)
+Acc acc_from_x(Acc a, float t) {
+  Acc r;
+  [[unroll]] for (int k = 0; k < ACC_VEC4S; ++k) r.v[k] = from_x_neighbour(a.v[k], t);
+  return r;
+}
+Acc acc_from_y(Acc a, float t) {
+  Acc r;
+  [[unroll]] for (int k = 0; k < ACC_VEC4S; ++k) r.v[k] = from_y_neighbour(a.v[k], t);
+  return r;
+}
+
+// The quad exchange for any window sum (window_main.glsl); a family's own quad_sum may fall back
+// on it for the windows its shortcut does not cover.
+Acc quad_sum_any(ivec2 p, vec4 centre, vec4 anchor);
+#endif
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 
 // Clamp to edge, like every reference.

@@ -65,17 +65,6 @@ void main() {
 
 // ---- the quad exchange ----------------------------------------------------------------------------
 #elif defined(WINDOW_QUAD)
-Acc acc_from_x(Acc a, float t) {
-  Acc r;
-  [[unroll]] for (int k = 0; k < ACC_VEC4S; ++k) r.v[k] = from_x_neighbour(a.v[k], t);
-  return r;
-}
-Acc acc_from_y(Acc a, float t) {
-  Acc r;
-  [[unroll]] for (int k = 0; k < ACC_VEC4S; ++k) r.v[k] = from_y_neighbour(a.v[k], t);
-  return r;
-}
-
 // Zubatov & Shcherbakov, section 3.3, for any window sum: nonuniform sampling. Each pixel of the
 // quad reads the (r+1)^2 texels at p + (i t_x, j t_y), i, j in T = {-r, -r+2, ..., r}, facing away
 // from its neighbours: the four read sets are disjoint and cover the quad's (2r+2)^2 block, so
@@ -85,10 +74,9 @@ Acc acc_from_y(Acc a, float t) {
 //   for its y-neighbour --x--> + for the diagonal --y--> + for the x-neighbour --x--> + its own.
 // The x-neighbour's sum for its y-neighbour is a sum for our diagonal, and so on round the quad;
 // at the end each pixel holds the sums of all four readers for its own window. A family with a
-// cheaper exchange for its kernel (the tent's rank 2, section 3.2) defines FAMILY_QUAD_SUM and its
-// own quad_sum().
-#ifndef FAMILY_QUAD_SUM
-Acc quad_sum(ivec2 p, vec4 centre, vec4 anchor) {
+// cheaper exchange for its kernel (the tent's rank 2, section 3.2; the variance's square windows)
+// defines FAMILY_QUAD_SUM and its own quad_sum(), and may call this one for the rest.
+Acc quad_sum_any(ivec2 p, vec4 centre, vec4 anchor) {
   const ivec2 s = ivec2((p.x & 1) == 0 ? 1 : -1, (p.y & 1) == 0 ? 1 : -1);
   const vec2 t = vec2(s);
   // The targets: x-neighbour, y-neighbour, diagonal; offsets from them are o - their offset.
@@ -123,6 +111,9 @@ Acc quad_sum(ivec2 p, vec4 centre, vec4 anchor) {
   const Acc x_neighbour = acc_join(acc_from_y(diagonal, t.y), for_x);
   return acc_join(acc_from_x(x_neighbour, t.x), own);
 }
+
+#ifndef FAMILY_QUAD_SUM
+Acc quad_sum(ivec2 p, vec4 centre, vec4 anchor) { return quad_sum_any(p, centre, anchor); }
 #endif
 
 void main() {

@@ -7,4 +7,7 @@
 #define COPY_GROUP_X 16
 #define COPY_GROUP_Y 16
 
+// comp.fetch_x4_two_images: its second image.
+#define BINDING_COPY_SECOND BINDING_FAMILY_DATA
+
 #endif  // FILTERLAB_COPY_CONFIG_H

@@ -71,4 +71,43 @@ vec4 window_result(Acc a, int k, vec4 centre, vec4 anchor) {
 void acc_add_row(inout Acc a, vec4 v, int j, vec4 anchor) { acc_add(a, v, ivec2(j, 0), vec4(0.0), anchor); }
 void acc_add_rows(inout Acc a, Acc row, int i) { a = acc_join(a, row); }
 
+#if defined(WINDOW_QUAD)
+// Section 3.3 for a square window, whose weights are all 1: with nonuniform sampling, p + (i t_x,
+// j t_y) for i, j in T, a texel belongs to the x-neighbour's window unless i = -r (the column
+// facing away), to the y-neighbour's unless j = -r, to the diagonal's unless either. So each texel
+// is added once, into one of four regions, A (i, j in Q = T \ {-r}), B (i = -r, j in Q),
+// C (i in Q, j = -r), D (both -r), and the partial sums are unions of regions: diagonal A, y-neighbour
+// A + B, x-neighbour A + C, own A + B + C + D. (r+1)^2 additions per pixel, not 4(r+1)^2 as in the
+// general exchange (quad_sum_any), which plus-shaped windows keep.
+#define FAMILY_QUAD_SUM
+Acc quad_sum(ivec2 p, vec4 centre, vec4 anchor) {
+  if (SHAPE != VARIANCE_SQUARE) return quad_sum_any(p, centre, anchor);
+  const ivec2 s = ivec2((p.x & 1) == 0 ? 1 : -1, (p.y & 1) == 0 ? 1 : -1);
+  const vec2 t = vec2(s);
+  // Every region lies in the square windows of all four pixels, which hold p too: min and max may
+  // start from our own value.
+  Acc a = acc_empty(centre), b = acc_empty(centre), c = acc_empty(centre), d = acc_empty(centre);
+  for (int row = 0; row <= RADIUS; ++row) {
+    const int j = 2 * row - RADIUS;
+    Acc in_a = acc_empty(centre), in_b = acc_empty(centre);
+    for (int col = 0; col <= RADIUS; ++col) {
+      const vec4 v = window_value(texel_clamped(p + ivec2(2 * col - RADIUS, j) * s));
+      if (col == 0) acc_add(in_b, v, ivec2(0), centre, anchor);
+      else acc_add(in_a, v, ivec2(0), centre, anchor);
+    }
+    if (row == 0) {
+      c = acc_join(c, in_a);
+      d = acc_join(d, in_b);
+    } else {
+      a = acc_join(a, in_a);
+      b = acc_join(b, in_b);
+    }
+  }
+  const Acc for_y = acc_join(a, b), for_x = acc_join(a, c), own = acc_join(for_y, acc_join(c, d));
+  const Acc diagonal = acc_join(acc_from_x(for_y, t.x), a);
+  const Acc x_neighbour = acc_join(acc_from_y(diagonal, t.y), for_x);
+  return acc_join(acc_from_x(x_neighbour, t.x), own);
+}
+#endif
+
 #endif
