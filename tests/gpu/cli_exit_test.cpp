@@ -76,6 +76,18 @@ TEST(CliExit, OutputsAreCheckedByCreatingThemNotByPermissionBits) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliExit, KernelsThatAreNotWeightedMeansAreRefused) {
+  // The tent's weights must be non-negative with a positive sum: a negative corner weight is bad
+  // input, named, before any GPU work; so are a statistic a method does not compute and values
+  // out of range.
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --chain tent:radius=2:k=1:b=1", 2,
+                       "make a weight negative");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --chain variance.comp.stream:output=min", 2,
+                       "min and max do not");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --chain variance:output=median", 2, "median");
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --chain bilateral:sigma_r=0", 2, "sigma_r");
+}
+
 TEST(CliExit, ReportRefusesFoldersAndFilesThatAreNotBenchJson) {
   const std::string dir = filterlab::test::temp_dir("report-bad");
   std::ofstream(dir + "/image.png", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\x01\x02\xfe\xff", 12);

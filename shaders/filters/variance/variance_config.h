@@ -14,4 +14,12 @@
 #define VARIANCE_RGB 0
 #define VARIANCE_YCOCG 1  // Y = R/4 + G/2 + B/4, Co = R/2 - B/2, Cg = -R/4 + G/2 - B/4; alpha kept
 
+// comp.stream (variance_stream.comp): a group of VARIANCE_STREAM_THREADS threads walks down a strip
+// VARIANCE_STREAM_COLS outputs wide and VARIANCE_STREAM_ROWS tall, VARIANCE_STREAM_BATCH rows at a time.
+#define VARIANCE_STREAM_COLS 64
+#define VARIANCE_STREAM_THREADS 128
+#define VARIANCE_STREAM_ROWS 128
+#define VARIANCE_STREAM_BATCH 8
+#define VARIANCE_STREAM_RUN 4  // adjacent outputs a thread sums along a row
+
 #endif  // FILTERLAB_VARIANCE_CONFIG_H
