@@ -13,16 +13,10 @@ namespace {
 constexpr uint32_t kVec4Bytes = 16;
 constexpr uint32_t kPreferredSharedBytes = 32 * 1024;
 
-// comp.full2d_shared: a (16 + 2r) x (16K + 2r) tile of vec4.
-uint32_t shared_tile_bytes(int r, uint32_t k = 1) {
-  return (WINDOW_SHARED_GROUP + 2 * uint32_t(r)) * (WINDOW_SHARED_GROUP * k + 2 * uint32_t(r)) * kVec4Bytes;
-}
-
-// Its K: the largest of 4, 2, 1 whose tile fits `budget` (1 when none does: support decides).
-uint32_t shared_k(int r, uint32_t budget) {
-  for (uint32_t k = WINDOW_SHARED_MAX_K; k > 1; k /= 2)
-    if (shared_tile_bytes(r, k) <= budget) return k;
-  return 1;
+// comp.full2d_shared: a (16 + 2r)^2 tile of vec4.
+uint32_t shared_tile_bytes(int r) {
+  const uint32_t side = WINDOW_SHARED_GROUP + 2 * uint32_t(r);
+  return side * side * kVec4Bytes;
 }
 
 // comp.separable_shared: (8K + 2r) rows of 32 sums of acc_vec4s vec4s.
@@ -63,8 +57,7 @@ MethodInfo info(WindowMethod which) {
               "as frag.quad_derivative with coarse derivatives: wrong by design (the paper's tables 3, 4)"};
     case WindowMethod::Shared:
       return {"comp.full2d_shared", Stage::Compute, true, "shared",
-              "16x16 threads, the tile and an apron of r in shared memory, each texel read there fed to K "
-              "outputs"};
+              "16x16 threads, the tile and an apron of r in shared memory, (2r+1)^2 reads from it"};
     case WindowMethod::QuadSubgroup:
       return {"comp.quad_subgroup", Stage::Compute, true, "subgroup",
               "(r+1)^2 fetches, partial sums passed round the quad by subgroup quad swaps"};
@@ -90,16 +83,11 @@ class WindowFilter : public Filter {
     const int radius = env.params.integer("radius");
     spec_ = {uint32_t(radius)};
     for (uint32_t word : family.constants(env.params)) spec_.push_back(word);
-    const uint32_t budget = std::min(kPreferredSharedBytes, env.pass_env.vk.report().max_compute_shared_memory);
-    if (which == WindowMethod::Shared) {
-      k_ = shared_k(radius, budget);
-      spec_.resize(WINDOW_SHARED_K_ID + 1, 0);
-      spec_[WINDOW_SHARED_K_ID] = k_;
-    }
     if (which == WindowMethod::Separable) {
-      k_ = separable_k(radius, family.acc_vec4s, budget);
+      k_ = separable_k(radius, family.acc_vec4s,
+                       std::min(kPreferredSharedBytes, env.pass_env.vk.report().max_compute_shared_memory));
       if (k_ == 0) k_ = 1;  // the method's support admitted the radius on this device
-      spec_.resize(std::max<size_t>(spec_.size(), WINDOW_SEPARABLE_K_ID + 1), 0);
+      spec_.resize(WINDOW_SEPARABLE_K_ID + 1, 0);
       spec_[WINDOW_SEPARABLE_K_ID] = k_;
     }
     outputs_ = family.outputs ? family.outputs(env.params) : std::vector<std::string>{""};
@@ -122,7 +110,7 @@ class WindowFilter : public Filter {
       pass.store(BINDING_DESTINATION, first);
       if (outputs_.size() > 1) pass.store(BINDING_DESTINATION_2, name + outputs_[1]);
       switch (which_) {
-        case WindowMethod::Shared: pass.dispatch_over(first, WINDOW_SHARED_GROUP, WINDOW_SHARED_GROUP * k_); break;
+        case WindowMethod::Shared: pass.dispatch_over(first, WINDOW_SHARED_GROUP, WINDOW_SHARED_GROUP); break;
         case WindowMethod::Separable:
           pass.dispatch_over(first, WINDOW_SEPARABLE_GROUP_X, WINDOW_SEPARABLE_GROUP_Y * k_);
           break;
@@ -149,10 +137,9 @@ MethodCost cost(WindowMethod which, const ParamValues& v) {
   const double r = v.integer("radius"), n = (2 * r + 1) * (2 * r + 1);
   switch (which) {
     case WindowMethod::Full2d: return {n};
-    case WindowMethod::Shared: {  // for the 32 KiB tiles
-      const double k = shared_k(int(r), kPreferredSharedBytes), g = WINDOW_SHARED_GROUP;
-      const double staged = (g + 2 * r) * (g * k + 2 * r) / (g * g * k);
-      return {staged, (2 * r + k) * (2 * r + 1) / k, staged};
+    case WindowMethod::Shared: {
+      const double side = WINDOW_SHARED_GROUP + 2 * r, tile = WINDOW_SHARED_GROUP * WINDOW_SHARED_GROUP;
+      return {side * side / tile, n, side * side / tile};
     }
     case WindowMethod::Separable: {
       const double k = WINDOW_SEPARABLE_MAX_K, rows = WINDOW_SEPARABLE_GROUP_Y * k;

@@ -7,10 +7,8 @@
 // A window filter's second output image (variance writes two).
 #define BINDING_DESTINATION_2 BINDING_FAMILY_DATA_2
 
-// comp.full2d_shared: 16 x 16 threads, K outputs down a column each (specialization constant
-// WINDOW_SHARED_K_ID, at most WINDOW_SHARED_MAX_K), from a (16 + 2r) x (16K + 2r) tile of vec4.
+// comp.full2d_shared: 16 x 16 threads, one output each, from a (16 + 2r)^2 tile of vec4.
 #define WINDOW_SHARED_GROUP 16
-#define WINDOW_SHARED_MAX_K 4
 // The quad methods' compute workgroup: WINDOW_QUAD_GROUP x WINDOW_QUAD_GROUP pixels.
 #define WINDOW_QUAD_GROUP 8
 // comp.separable_shared: 32 x 8 threads own a tile 32 outputs wide and 8K tall (K outputs down a
@@ -23,7 +21,6 @@
 
 // Specialization constants: 0 is the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT.
 #define WINDOW_SEPARABLE_K_ID 15
-#define WINDOW_SHARED_K_ID 14
 #define WINDOW_FAMILY_CONSTANT 1
 
 #endif  // FILTERLAB_WINDOW_CONFIG_H

@@ -128,50 +128,32 @@ void main() {
 
 // ---- comp.full2d_shared -------------------------------------------------------------------------
 #elif defined(WINDOW_SHARED)
-// The paper's compute baseline, 16x16 threads with the tile and an apron of r in shared memory
-// (window values), each thread looping over its window there; with K outputs down a column per
-// thread (WINDOW_SHARED_K_ID, 1, 2 or 4 by what fits), each texel read from shared memory is fed
-// to every one of the thread's windows that holds it: (2r+K)(2r+1) reads for K outputs, not
-// K(2r+1)^2, since reading shared memory is what bounds the cheap sums.
 layout(local_size_x = WINDOW_SHARED_GROUP, local_size_y = WINDOW_SHARED_GROUP) in;
-layout(constant_id = WINDOW_SHARED_K_ID) const int K = 1;
-const int TILE_H = WINDOW_SHARED_GROUP * K;
-const int CACHE_W = WINDOW_SHARED_GROUP + 2 * RADIUS, CACHE_H = TILE_H + 2 * RADIUS;
-shared vec4 cache[CACHE_W * CACHE_H];
+const int CACHE_SIDE = WINDOW_SHARED_GROUP + 2 * RADIUS;
+shared vec4 cache[CACHE_SIDE * CACHE_SIDE];
 
-vec4 cached(ivec2 c) { return cache[c.y * CACHE_W + c.x]; }
-
+// The paper's compute baseline: the group stages its 16x16 tile and an apron of r (window values),
+// then each thread loops over its window in shared memory.
 void main() {
-  const ivec2 tile = ivec2(gl_WorkGroupID.xy) * ivec2(WINDOW_SHARED_GROUP, TILE_H);
+  const ivec2 tile = ivec2(gl_WorkGroupID.xy) * WINDOW_SHARED_GROUP;
   const int threads = WINDOW_SHARED_GROUP * WINDOW_SHARED_GROUP;
-  for (int i = int(gl_LocalInvocationIndex); i < CACHE_W * CACHE_H; i += threads)
-    cache[i] = window_read(tile - RADIUS + ivec2(i % CACHE_W, i / CACHE_W));
+  for (int i = int(gl_LocalInvocationIndex); i < CACHE_SIDE * CACHE_SIDE; i += threads)
+    cache[i] = window_read(tile - RADIUS + ivec2(i % CACHE_SIDE, i / CACHE_SIDE));
   barrier();
-  // Output k is pixel (x, y0 + k) of the tile, at (x, y0 + k) + r in the cache.
-  const int x = int(gl_LocalInvocationID.x), y0 = int(gl_LocalInvocationID.y) * K;
-  vec4 centre[WINDOW_SHARED_MAX_K], anchor[WINDOW_SHARED_MAX_K];
-  Acc sums[WINDOW_SHARED_MAX_K];
-  [[unroll]] for (int k = 0; k < WINDOW_SHARED_MAX_K; ++k) {
-    centre[k] = cached(ivec2(x, y0 + k) + RADIUS);
-    anchor[k] = cached(quad_anchor(ivec2(x, y0 + k)) + RADIUS);  // tiles start at even coordinates
-    sums[k] = acc_empty(centre[k]);
+  const ivec2 local = ivec2(gl_LocalInvocationID.xy);
+  const ivec2 p = tile + local;
+  const ivec2 c = local + RADIUS;  // p in the cache
+  const vec4 centre = cache[c.y * CACHE_SIDE + c.x];
+  const ivec2 q = quad_anchor(local) + RADIUS;  // tiles start at even coordinates
+  const vec4 anchor = cache[q.y * CACHE_SIDE + q.x];
+  Acc a = acc_empty(centre);
+  for (int y = -RADIUS; y <= RADIUS; ++y) {
+    Acc row = acc_empty(centre);
+    for (int x = -RADIUS; x <= RADIUS; ++x)
+      if (in_window(ivec2(x, y))) acc_add(row, cache[(c.y + y) * CACHE_SIDE + c.x + x], ivec2(x, y), centre, anchor);
+    a = acc_join(a, row);
   }
-  // Row n of the thread's 2r + K cached rows is row n - k - r of output k's window.
-  for (int n = 0; n < 2 * RADIUS + K; ++n) {
-    Acc rows[WINDOW_SHARED_MAX_K];
-    [[unroll]] for (int k = 0; k < WINDOW_SHARED_MAX_K; ++k) rows[k] = acc_empty(centre[k]);
-    for (int i = -RADIUS; i <= RADIUS; ++i) {
-      const vec4 v = cached(ivec2(x + RADIUS + i, y0 + n));
-      [[unroll]] for (int k = 0; k < WINDOW_SHARED_MAX_K; ++k) {
-        const ivec2 o = ivec2(i, n - k - RADIUS);
-        if (k < K && abs(o.y) <= RADIUS && in_window(o)) acc_add(rows[k], v, o, centre[k], anchor[k]);
-      }
-    }
-    [[unroll]] for (int k = 0; k < WINDOW_SHARED_MAX_K; ++k)
-      if (k < K) sums[k] = acc_join(sums[k], rows[k]);
-  }
-  [[unroll]] for (int k = 0; k < WINDOW_SHARED_MAX_K; ++k)
-    if (k < K) write_results(tile + ivec2(x, y0 + k), sums[k], centre[k], anchor[k]);
+  write_results(p, a, centre, anchor);
 }
 
 // ---- comp.separable_shared ----------------------------------------------------------------------
