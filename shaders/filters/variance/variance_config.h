@@ -18,7 +18,7 @@
 // VARIANCE_STREAM_COLS outputs wide and VARIANCE_STREAM_ROWS tall, VARIANCE_STREAM_BATCH rows at a time.
 #define VARIANCE_STREAM_COLS 64
 #define VARIANCE_STREAM_THREADS 128
-#define VARIANCE_STREAM_ROWS 128
+#define VARIANCE_STREAM_ROWS 32
 #define VARIANCE_STREAM_BATCH 8
 #define VARIANCE_STREAM_RUN 4  // adjacent outputs a thread sums along a row
 

@@ -8,7 +8,9 @@
 // thread slides a run of VARIANCE_STREAM_RUN horizontal sums along a row of them.
 // The anchor is the strip's corner texel: one number for every sum the group adds or subtracts,
 // as the exchange of partial sums needs (variance_window.glsl). A sliding sum drifts by about one
-// rounding a step; a strip's 128 + 2r steps keep that far below the family's bound.
+// rounding a step; a strip's 32 + 2r steps keep that far below the family's bound. Strips of 32
+// rows, not 128: a thread's walk is a chain of dependent fetches, so it is the number of groups
+// in flight that hides their latency (docs/families/variance.md).
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
