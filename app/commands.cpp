@@ -241,7 +241,8 @@ nlohmann::json quality_cell(const io::ImageF& out, const io::ImageF& baseline) {
 std::string quality_text(const nlohmann::json& cell) {
   if (cell.contains("skipped")) return " n/a | n/a |";
   char text[64];
-  std::snprintf(text, sizeof text, " %.3g | %.4f |", cell["mse_255"].get<double>(), cell["ssim"].get<double>());
+  std::snprintf(text, sizeof text, " %.3g | %.4f |", cell["mse_255"].get<double>(),
+                cell["ssim"].get<double>());
   return text;
 }
 
@@ -291,10 +292,9 @@ int quality_tables(const CliOptions& options) {
     head += " MSE " + k + " | SSIM " + k + " |";
     rule += " --- | --- |";
   }
-  const std::string where = " on the tonemapped scene (" + std::to_string(q.size.width) + "x" +
-                            std::to_string(q.size.height) +
-                            ", 8-bit sRGB values / 255), MSE on the 0..255 scale, SSIM over RGB, device " +
-                            ctx.report().name;
+  const std::string where =
+      " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
+      ", 8-bit sRGB values / 255), MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
   for (const filters::Family* family : filters::registry().families()) {
     if (family->quality_baseline.empty()) continue;
     // A tabled family has a radius (the schema test checks); the precision where it has one.
@@ -319,7 +319,8 @@ int quality_tables(const CliOptions& options) {
             !fp32_served && filters::device_support(default_step(*family, m, "fp16"), ctx).available();
         // Served in neither: the fp16 attempt records the reason that is not about the precision.
         const char* precision = fp32_served ? "fp32" : "fp16";
-        std::string line = "| " + m.name + (fp16_only ? " (fp16)" : "") + " | " + (m.exact ? "yes" : "no") + " |";
+        std::string line =
+            "| " + m.name + (fp16_only ? " (fp16)" : "") + " | " + (m.exact ? "yes" : "no") + " |";
         json row = {{"method", m.name},
                     {"exact", m.exact},
                     {"stage", filters::stage_name(m.stage)},
@@ -341,7 +342,8 @@ int quality_tables(const CliOptions& options) {
         rows.push_back(row);
       }
       const std::string title = family->name + (column.params.empty() ? "" : " (" + column.params + ")");
-      text += "### " + title + "\n\nEvery method against " + family->quality_baseline + where + ".\n\n" + table + "\n";
+      text += "### " + title + "\n\nEvery method against " + family->quality_baseline + where + ".\n\n" +
+              table + "\n";
       tables.push_back({{"filter", family->name},
                         {"column", column.label},
                         {"params", column.params},
@@ -357,9 +359,9 @@ int quality_tables(const CliOptions& options) {
         line += quality_text(cell);
         by_radius[std::to_string(r)] = cell;
       }
-      text += "### " + family->name + ": " + pair.label + "\n\n" + family->quality_baseline + where + ".\n\n" +
-              "| images |" + head.substr(head.find(" MSE")) + "\n| --- |" + rule.substr(rule.find(" ---", 5)) +
-              "\n" + line + "\n\n";
+      text += "### " + family->name + ": " + pair.label + "\n\n" + family->quality_baseline + where +
+              ".\n\n" + "| images |" + head.substr(head.find(" MSE")) + "\n| --- |" +
+              rule.substr(rule.find(" ---", 5)) + "\n" + line + "\n\n";
       pairs.push_back({{"filter", family->name},
                        {"label", pair.label},
                        {"a", pair.params_a},
@@ -369,8 +371,9 @@ int quality_tables(const CliOptions& options) {
   }
   // The paper's tables 1-4: frag.quad_derivative (fine) and frag.quad_derivative_coarse against the
   // baseline, one column per family (and per quality column), one row per window size.
-  const char* titles[] = {"Table 1: MSE, fine derivatives against the default", "Table 2: SSIM, fine derivatives",
-                          "Table 3: MSE, coarse derivatives against the default", "Table 4: SSIM, coarse derivatives"};
+  const char* titles[] = {
+      "Table 1: MSE, fine derivatives against the default", "Table 2: SSIM, fine derivatives",
+      "Table 3: MSE, coarse derivatives against the default", "Table 4: SSIM, coarse derivatives"};
   json paper_json = json::array();
   for (int t = 0; t < 4; ++t) {
     const bool coarse = t >= 2, mse = t % 2 == 0;

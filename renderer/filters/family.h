@@ -128,7 +128,8 @@ class Filter {
  public:
   virtual ~Filter() = default;
   // Declares the step's images and passes; returns the image that continues the chain, named
-  // `name`. Other images it declares are named `name.<something>`.
+  // `name`. Other images it declares are named `name.<something>`; a step that writes several
+  // (variance: name.mean and name.stddev) makes `name` an alias of the one that continues.
   virtual std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                              const std::string& name) = 0;
 };

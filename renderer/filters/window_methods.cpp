@@ -118,7 +118,10 @@ class WindowFilter : public Filter {
       }
       pass.add_to(graph);
     }
-    return name + outputs_.at(continuing_);
+    // The step's own name is the image that continues the chain (an alias where it has a suffix).
+    const std::string& suffix = outputs_.at(continuing_);
+    if (!suffix.empty()) graph.alias_image(name, name + suffix);
+    return name;
   }
 
  private:

@@ -10,7 +10,8 @@ namespace filterlab::graph {
 
 // ---- PassContext -----------------------------------------------------------------------------
 
-PassContext::BoundImage PassContext::image(const std::string& name, std::optional<uint32_t> mip) const {
+PassContext::BoundImage PassContext::image(const std::string& alias, std::optional<uint32_t> mip) const {
+  const std::string& name = graph_ ? graph_->canonical(alias) : alias;
   for (const Access& a : accesses_) {
     if (a.name != name || a.history) continue;
     if (mip && (*mip < a.base_mip || *mip >= a.base_mip + a.mip_count)) continue;
@@ -24,7 +25,8 @@ PassContext::BoundImage PassContext::image(const std::string& name, std::optiona
                    " without declaring it");
 }
 
-VkImage PassContext::image_handle(const std::string& name) const {
+VkImage PassContext::image_handle(const std::string& alias) const {
+  const std::string& name = graph_ ? graph_->canonical(alias) : alias;
   for (const Access& a : accesses_)
     if (a.name == name && !a.history) return a.image->handle();
   throw GraphError("pass uses image '" + name + "' without declaring it");
@@ -42,7 +44,8 @@ VkExtent2D PassContext::extent(const std::string& image) const {
   throw GraphError("pass asks for the size of image '" + image + "', which the compiled graph does not have");
 }
 
-PassContext::BoundImage PassContext::history(const std::string& name) const {
+PassContext::BoundImage PassContext::history(const std::string& alias) const {
+  const std::string& name = graph_ ? graph_->canonical(alias) : alias;
   for (const Access& a : accesses_)
     if (a.name == name && a.history) return {a.image->view(), a.layout, a.image->mip_extent(0), a.generation};
   throw GraphError("pass reads the previous frame of '" + name + "' without declaring it");
@@ -52,8 +55,8 @@ PassContext::Binder::Binder(PassContext& ctx, const vk::Pipeline& pipeline) : ct
   vkCmdBindPipeline(ctx.cmd, pipeline.bind_point(), pipeline.handle());
 }
 
-PassContext::Binder& PassContext::Binder::sampled(uint32_t binding, const std::string& image, Sampling sampling,
-                                                  std::optional<uint32_t> mip) {
+PassContext::Binder& PassContext::Binder::sampled(uint32_t binding, const std::string& image,
+                                                  Sampling sampling, std::optional<uint32_t> mip) {
   BoundImage b = ctx_.image(image, mip);
   push_.sampled(binding, b.view, ctx_.sampler(sampling), b.layout);
   return *this;

@@ -98,6 +98,15 @@ void RenderGraph::declare_image(const std::string& name, const ImageDesc& desc) 
   images_.push_back({name, desc});
 }
 
+void RenderGraph::alias_image(const std::string& alias, const std::string& image) {
+  check_new_name(alias);
+  auto target = aliases_.find(image);
+  const std::string& name = target == aliases_.end() ? image : target->second;
+  if (!has_image(name))
+    throw GraphError("alias '" + alias + "' names image '" + image + "', which is not declared");
+  aliases_[alias] = name;
+}
+
 void RenderGraph::declare_buffer(const std::string& name, const BufferDesc& desc) {
   check_new_name(name);
   buffers_.push_back({name, desc, {}, {}});
@@ -120,11 +129,13 @@ PassBuilder RenderGraph::add_pass(const std::string& name, PassKind kind) {
 std::vector<std::string> RenderGraph::image_names() const {
   std::vector<std::string> names;
   for (const ImageEntry& image : images_) names.push_back(image.name);
+  for (const auto& [alias, image] : aliases_) names.push_back(alias);
   return names;
 }
 
 bool RenderGraph::has_image(const std::string& name) const {
-  return std::any_of(images_.begin(), images_.end(), [&](auto& i) { return i.name == name; });
+  return aliases_.count(name) > 0 ||
+         std::any_of(images_.begin(), images_.end(), [&](auto& i) { return i.name == name; });
 }
 
 bool RenderGraph::has_buffer(const std::string& name) const {
@@ -132,14 +143,22 @@ bool RenderGraph::has_buffer(const std::string& name) const {
 }
 
 const ImageDesc& RenderGraph::image_desc(const std::string& name) const {
+  auto alias = aliases_.find(name);
+  const std::string& target = alias == aliases_.end() ? name : alias->second;
   for (const ImageEntry& image : images_)
-    if (image.name == name) return image.desc;
+    if (image.name == target) return image.desc;
   throw GraphError("image '" + name + "' is not declared");
 }
 
+const std::string& CompiledGraph::canonical(const std::string& name) const {
+  auto alias = aliases.find(name);
+  return alias == aliases.end() ? name : alias->second;
+}
+
 std::optional<uint32_t> CompiledGraph::find_image(const std::string& name) const {
+  const std::string& target = canonical(name);
   for (uint32_t i = 0; i < images.size(); ++i)
-    if (images[i].name == name) return i;
+    if (images[i].name == target) return i;
   return std::nullopt;
 }
 
@@ -466,6 +485,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkEx
     throw GraphError("output size must be at least 1x1");
   NameIndex index;
   for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
+  for (const auto& [alias, image] : aliases_) index[alias] = index.at(image);
   NameIndex buffer_index;
   for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
 
@@ -480,6 +500,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkEx
   const std::vector<bool> live = live_passes(subs, frame_end_needs(outputs, index, written_anywhere));
   CompiledGraph out = emit_live_passes(live, outputs, index, buffer_index, extents, sizes);
   out.output_extent = output_extent;
+  out.aliases = aliases_;
   return out;
 }
 

@@ -184,13 +184,18 @@ struct CompiledGraph {
   std::vector<CompiledPass> passes;  // live passes, in execution order
   std::vector<std::string> culled;   // passes whose writes reach no output and no host read
   VkExtent2D output_extent{};
-  std::optional<uint32_t> find_image(const std::string& name) const;
+  std::map<std::string, std::string> aliases;                   // alias -> image (RenderGraph::alias_image)
+  const std::string& canonical(const std::string& name) const;  // the image an alias names, or name
+  std::optional<uint32_t> find_image(const std::string& name) const;  // by name or alias
   std::optional<uint32_t> find_buffer(const std::string& name) const;
 };
 
 class RenderGraph {
  public:
   void declare_image(const std::string& name, const ImageDesc& desc);
+  // A second name for a declared image: passes, outputs and readbacks may use either (a step that
+  // writes several images names the one that continues the chain after itself).
+  void alias_image(const std::string& alias, const std::string& image);
   // A transient buffer: the executor creates it, sized at compile, and it holds nothing between
   // frames that a pass may rely on (read it only after a pass of the same frame wrote it).
   void declare_buffer(const std::string& name, const BufferDesc& desc);
@@ -247,6 +252,7 @@ class RenderGraph {
   void need_all_mips(std::set<Sub>& needs, uint32_t image) const;
   void check_new_name(const std::string& name) const;
   std::vector<ImageEntry> images_;
+  std::map<std::string, std::string> aliases_;
   std::vector<BufferEntry> buffers_;
   std::vector<PassDecl> passes_;
 };

@@ -93,7 +93,8 @@ TEST_F(VarianceShift, EveryMethodHoldsTheStandardDeviationOfLargeValues) {
   }
 }
 
-// Both images of a step: the pass writes .mean and .stddev whichever continues the chain.
+// Both images of a step: the pass writes .mean and .stddev whichever continues the chain, and the
+// step's own name is the one that does.
 TEST_F(VarianceShift, AStepWritesBothImages) {
   const filters::Family& family = *filters::registry().find("variance");
   const io::ImageF input = common::random_image(19, 11, 4, 3);
@@ -111,9 +112,9 @@ TEST_F(VarianceShift, AStepWritesBothImages) {
     passes::UploadPass upload(env, input, VK_FORMAT_R32G32B32A32_SFLOAT);
     upload.add_to(graph, "input");
     static const passes::CameraFeed still;
-    EXPECT_EQ(filter->add_to(graph, {"input", {}, {}, &still}, "v"), "v.mean") << m.name;
+    EXPECT_EQ(filter->add_to(graph, {"input", {}, {}, &still}, "v"), "v") << m.name;
     graph::Executor executor(*context_, 1, false);
-    executor.prepare(graph, {"v.mean", "v.stddev"}, {input.width, input.height});
+    executor.prepare(graph, {"v", "v.mean", "v.stddev"}, {input.width, input.height});
     vk::OneShotCommands commands(*context_);
     commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
     filters::FilterStep probe = step;
@@ -121,6 +122,10 @@ TEST_F(VarianceShift, AStepWritesBothImages) {
     const common::ErrorStats sd = common::compare(graph::to_float_image(executor.read_image("v.stddev")),
                                                   family.reference(input, filters::resolve(probe).params));
     EXPECT_LE(sd.max_abs, 1e-5) << m.name << ": v.stddev";
+    // `v` is the step's continuing image (output=mean, the default): the mean, under its alias.
+    const io::ImageF v = graph::to_float_image(executor.read_image("v"));
+    const io::ImageF mean = graph::to_float_image(executor.read_image("v.mean"));
+    EXPECT_EQ(v.pixels, mean.pixels) << m.name;
   }
 }
 

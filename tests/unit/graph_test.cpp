@@ -112,6 +112,35 @@ TEST(GraphCull, PassReachingNoOutputIsCulled) {
   EXPECT_FALSE(c.find_image("unused").has_value());
 }
 
+// A step that writes two images names the one that continues the chain after itself: an alias.
+// Reading, sizing and asking for the alias are reading, sizing and asking for its image.
+TEST(GraphAlias, AnAliasIsItsImage) {
+  RenderGraph g;
+  declare(g, {"scene", "stats.mean", "stats.stddev", "final"});
+  g.add_pass("scene", PassKind::Graphics).color("scene", VkClearColorValue{}).execute(noop);
+  g.add_pass("stats", PassKind::Compute)
+      .read("scene", Usage::SampledCompute)
+      .write("stats.mean", Usage::StorageWriteCompute)
+      .write("stats.stddev", Usage::StorageWriteCompute)
+      .execute(noop);
+  g.alias_image("stats", "stats.mean");
+  g.alias_image("stats.continuing", "stats");  // an alias of an alias names the image
+  g.declare_image("half", sized(SizeRule::relative_to("stats", 0.5f)));
+  filter(g, "tonemap", "stats", "final");
+  filter(g, "half", "stats.continuing", "half");
+  EXPECT_TRUE(g.has_image("stats"));
+  const CompiledGraph c = g.compile({"final", "half", "stats"}, kExtent);
+  EXPECT_EQ(live(c), (Names{"scene", "stats", "tonemap", "half"}));
+  EXPECT_EQ(c.find_image("stats"), c.find_image("stats.mean"));
+  EXPECT_EQ(c.find_image("stats.continuing"), c.find_image("stats.mean"));
+  EXPECT_EQ(c.canonical("stats.continuing"), "stats.mean");
+  EXPECT_EQ(image(c, "half").extent.width, kExtent.width / 2);
+  // A name taken, or an image that is not there, is refused.
+  EXPECT_NE(error_of([&] { g.alias_image("final", "stats.mean"); }).find("already declared"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { g.alias_image("ghost.alias", "ghost"); }).find("not declared"), std::string::npos);
+}
+
 TEST(GraphCull, ChainSurvivesSideBranchIsCulled) {
   RenderGraph g;
   declare(g, {"scene", "blurred", "final", "hist", "hist_vis"});

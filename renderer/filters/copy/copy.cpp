@@ -20,10 +20,11 @@ class Copy : public Filter {
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
-    passes::SimplePass pass(env_, name,
-                            passes::ComputeShader{std::string("filters/copy/copy.comp#") +
-                                                      (two_images_ ? "two_images." : "") + precision_variant(format_),
-                                                  {pixels_}});
+    passes::SimplePass pass(
+        env_, name,
+        passes::ComputeShader{std::string("filters/copy/copy.comp#") + (two_images_ ? "two_images." : "") +
+                                  precision_variant(format_),
+                              {pixels_}});
     pass.sample(BINDING_SOURCE, inputs.color).store(BINDING_DESTINATION, name);
     if (two_images_) {
       graph.declare_image(name + ".second", {format_, graph::SizeRule::relative_to(inputs.color)});

@@ -30,16 +30,17 @@ class Stream : public Filter {
                      const std::string& name) override {
     for (const char* suffix : {".mean", ".stddev"})
       graph.declare_image(name + suffix, {format_, graph::SizeRule::relative_to(inputs.color)});
-    passes::SimplePass(env_, name,
-                       passes::ComputeShader{std::string("filters/variance/variance_stream.comp#") +
-                                                 precision_variant(format_),
-                                             spec_})
+    passes::SimplePass(
+        env_, name,
+        passes::ComputeShader{
+            std::string("filters/variance/variance_stream.comp#") + precision_variant(format_), spec_})
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name + ".mean")
         .store(BINDING_DESTINATION_2, name + ".stddev")
         .dispatch_over(name + ".mean", VARIANCE_STREAM_COLS, VARIANCE_STREAM_ROWS)
         .add_to(graph);
-    return name + "." + output_;
+    graph.alias_image(name, name + "." + output_);  // the one that continues the chain
+    return name;
   }
 
  private:
@@ -61,21 +62,20 @@ Method stream_method() {
   m.cost = [](const ParamValues& v) {
     const double r = v.integer("radius"), rows = VARIANCE_STREAM_ROWS, cols = VARIANCE_STREAM_COLS;
     const double span = (cols + 2 * r) / cols;
-    return MethodCost{2 * span * (rows + 2 * r) / rows, (2 * r + VARIANCE_STREAM_RUN) / VARIANCE_STREAM_RUN * 2.0,
-                      2 * span};
+    return MethodCost{2 * span * (rows + 2 * r) / rows,
+                      (2 * r + VARIANCE_STREAM_RUN) / VARIANCE_STREAM_RUN * 2.0, 2 * span};
   };
   m.support = [](const vk::Context& device, const ParamValues& v) -> Support {
     const std::string& out = v.choice("output");
-    if (out != "mean" && out != "stddev") return {"computes the mean and stddev only (sums slide; min and max do not)"};
+    if (out != "mean" && out != "stddev")
+      return {"computes the mean and stddev only (sums slide; min and max do not)"};
     if (v.choice("shape") != "square") return {"slides square windows only"};
     const uint32_t shared = device.report().max_compute_shared_memory;
     int largest = 0;
     for (int r = 1; r <= kMaxRadius && shared_bytes(r) <= shared; ++r) largest = r;
     return shared_memory_support(device, largest, VARIANCE_STREAM_THREADS, shared_bytes(1));
   };
-  m.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> {
-    return std::make_unique<Stream>(env);
-  };
+  m.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> { return std::make_unique<Stream>(env); };
   return m;
 }
 
