@@ -57,13 +57,12 @@ Method stream_method() {
   m.name = "comp.stream";
   m.stage = Stage::Compute;
   m.description =
-      "mean and stddev of a square window as box sums sliding down strips 64 wide: the same cost at every "
-      "radius";
+      "mean and stddev of a square window as box sums sliding down strips 64 wide: vertical sums cost the "
+      "same at every radius";
   m.cost = [](const ParamValues& v) {
     const double r = v.integer("radius"), rows = VARIANCE_STREAM_ROWS, cols = VARIANCE_STREAM_COLS;
     const double span = (cols + 2 * r) / cols;
-    return MethodCost{2 * span * (rows + 2 * r) / rows,
-                      (2 * r + VARIANCE_STREAM_RUN) / VARIANCE_STREAM_RUN * 2.0, 2 * span};
+    return MethodCost{2 * span * (rows + 2 * r) / rows, (2 * r + 1) * 2.0, 2 * span};
   };
   m.support = [](const vk::Context& device, const ParamValues& v) -> Support {
     const std::string& out = v.choice("output");

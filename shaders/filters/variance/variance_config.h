@@ -20,6 +20,5 @@
 #define VARIANCE_STREAM_THREADS 128
 #define VARIANCE_STREAM_ROWS 32
 #define VARIANCE_STREAM_BATCH 8
-#define VARIANCE_STREAM_RUN 4  // adjacent outputs a thread sums along a row
 
 #endif  // FILTERLAB_VARIANCE_CONFIG_H

@@ -5,7 +5,7 @@
 // d = x - anchor) of input column t of the strip and its apron, and slides them down a row at a
 // time: add the row entering the window, subtract the row leaving it (fetched again; it is in
 // the cache). Every VARIANCE_STREAM_BATCH rows the vertical sums go to shared memory, and each
-// thread slides a run of VARIANCE_STREAM_RUN horizontal sums along a row of them.
+// output sums its row's 2r + 1 of them.
 // The anchor is the strip's corner texel: one number for every sum the group adds or subtracts,
 // as the exchange of partial sums needs (variance_window.glsl). A sliding sum drifts by about one
 // rounding a step; a strip's 32 + 2r steps keep that far below the family's bound. Strips of 32
@@ -27,7 +27,6 @@ layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly unifor
 const int COLS = VARIANCE_STREAM_COLS;
 const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
 const int BATCH = VARIANCE_STREAM_BATCH;
-const int RUN = VARIANCE_STREAM_RUN;
 shared vec4 column_sum[BATCH * SPAN], column_sum_sq[BATCH * SPAN];
 
 vec4 value(ivec2 p) {
@@ -66,20 +65,17 @@ void main() {
         column_sum_sq[k * SPAN + t] = sum_sq;
       }
     barrier();
-    // Thread t: row t / (COLS / RUN) of the batch, outputs RUN (t % (COLS / RUN)) .. + RUN - 1.
-    const int k = t / (COLS / RUN), first = (t % (COLS / RUN)) * RUN;
-    vec4 s = vec4(0.0), s2 = vec4(0.0);
-    for (int i = 0; i <= 2 * RADIUS; ++i) {
-      s += column_sum[k * SPAN + first + i];
-      s2 += column_sum_sq[k * SPAN + first + i];
-    }
-    [[unroll]] for (int j = 0; j < RUN; ++j) {
-      if (j > 0) {
-        const int enters = k * SPAN + first + j + 2 * RADIUS, leaves = k * SPAN + first + j - 1;
-        s += column_sum[enters] - column_sum[leaves];
-        s2 += column_sum_sq[enters] - column_sum_sq[leaves];
+    // Thread t: column t % COLS of the strip, rows t / COLS, + 2, + 4, ... of the batch, so that a
+    // warp's stores are adjacent pixels of a row (a run of adjacent outputs a thread, sliding
+    // along the row, read less shared memory but stored with a stride and measured 3x slower).
+    const int x = t % COLS;
+    for (int k = t / COLS; k < BATCH; k += VARIANCE_STREAM_THREADS / COLS) {
+      vec4 s = vec4(0.0), s2 = vec4(0.0);
+      for (int i = 0; i <= 2 * RADIUS; ++i) {
+        s += column_sum[k * SPAN + x + i];
+        s2 += column_sum_sq[k * SPAN + x + i];
       }
-      const ivec2 p = ivec2(corner.x + first + j, top + k);
+      const ivec2 p = ivec2(corner.x + x, top + k);
       const vec4 mean_d = s / n;
       if (p.x < size.x && p.y < last) {
         imageStore(mean_image, p, anchor + mean_d);
