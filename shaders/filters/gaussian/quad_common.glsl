@@ -1,13 +1,10 @@
 // Shared by the quad-exchange blurs, Zubatov & Shcherbakov section 3.1 for any separable kernel
 // w(i) w(j). Each invocation of a 2x2 quad reads the (r+1)^2 texels at offsets T x T,
 // T = {-r, -r+2, ..., r}, and hands its quad neighbours the partial sums they need, weighted with
-// *their* kernel offsets. Variants differ only in how a value crosses the quad; quad.frag and
-// quad.comp define one of these in their variants and include this file before any declaration:
-//   QUAD_FRAGMENT_FINE, QUAD_FRAGMENT_COARSE: fragment shader, dFdxFine/dFdyFine or the coarse
-//     ones (equations 9 and 10: v + t * ddx(v)); coarse is not exact (tables 3 and 4).
-//   QUAD_SUBGROUP: compute shader, subgroupQuadSwapHorizontal/Vertical.
-//   QUAD_COMPUTE_DERIVATIVES: compute shader, dFdxFine/dFdyFine over derivative_group_quadsNV.
-// Compute variants also define OUTPUT_FORMAT (rgba16f or rgba32f) for the storage image.
+// *their* kernel offsets. Variants differ only in how a value crosses the quad
+// (filters/common/quad_exchange.glsl: QUAD_FRAGMENT_FINE, QUAD_FRAGMENT_COARSE, QUAD_SUBGROUP,
+// QUAD_COMPUTE_DERIVATIVES, which quad.frag and quad.comp define in their variants). Compute
+// variants also define OUTPUT_FORMAT (rgba16f or rgba32f) for the storage image.
 #ifndef FILTERLAB_QUAD_COMMON_GLSL
 #define FILTERLAB_QUAD_COMMON_GLSL
 #include "filters/gaussian/gaussian_config.h"
