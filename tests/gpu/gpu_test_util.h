@@ -26,9 +26,13 @@ inline runtime::RunOptions validated_run(uint32_t width, uint32_t height) {
 // would dominate the run time. Any validation message fails the case that caused it.
 class ValidatedSuite : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
+  static void SetUpTestSuite() { set_up(false); }
+  // As the application asks for it: compute-shader derivatives where the device has them (suites
+  // that run every method call this from their SetUpTestSuite).
+  static void set_up(bool compute_derivatives) {
     vk::ContextOptions options;
     options.validation = true;
+    options.compute_derivatives = compute_derivatives;
     context_ = std::make_unique<vk::Context>(options);
     shaders_ = std::make_unique<vk::ShaderSource>(vk::ShaderSource{FILTERLAB_SHADER_DIR, std::nullopt});
   }

@@ -59,13 +59,7 @@ std::vector<filters::RawParam> point_params(const filters::Family& family, const
 class RegistryReference : public test::ValidatedSuite, public testing::WithParamInterface<Case> {
  protected:
   // As the application asks for it: compute-shader derivatives where the device has them.
-  static void SetUpTestSuite() {
-    ValidatedSuite::SetUpTestSuite();
-    vk::ContextOptions options;
-    options.validation = true;
-    options.compute_derivatives = true;
-    context_ = std::make_unique<vk::Context>(options);
-  }
+  static void SetUpTestSuite() { set_up(true); }
 
   // fp16 inputs hold half values already, so that the reference sees what the GPU reads.
   static io::ImageF rounded(io::ImageF image, const std::string& precision) {

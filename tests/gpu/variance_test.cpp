@@ -22,13 +22,7 @@ namespace {
 
 class VarianceShift : public test::ValidatedSuite {
  protected:
-  static void SetUpTestSuite() {
-    ValidatedSuite::SetUpTestSuite();
-    vk::ContextOptions options;
-    options.validation = true;
-    options.compute_derivatives = true;
-    context_ = std::make_unique<vk::Context>(options);
-  }
+  static void SetUpTestSuite() { set_up(true); }
 };
 
 constexpr float kOffset = 1000.0f, kNoise = 0.5f;

@@ -16,12 +16,7 @@ layout(constant_id = BILATERAL_RANGE_ID) const float RANGE = 0.0;
 vec4 window_value(vec4 c) { return c; }
 bool in_window(ivec2 o) { return true; }
 
-Acc acc_empty(vec4 member) {
-  Acc a;
-  a.v[0] = vec4(0.0);
-  a.v[1] = vec4(0.0);
-  return a;
-}
+Acc acc_empty(vec4 member) { return acc_zero(); }
 
 void acc_add(inout Acc a, vec4 v, ivec2 o, vec4 centre, vec4 anchor) {
   const vec3 d = v.rgb - centre.rgb;

@@ -50,6 +50,13 @@ struct Acc {
 
 layout(constant_id = 0) const int RADIUS = 1;
 
+// Every vec4 of the accumulator 0: acc_empty() of a family whose sums start from nothing.
+Acc acc_zero() {
+  Acc a;
+  [[unroll]] for (int k = 0; k < ACC_VEC4S; ++k) a.v[k] = vec4(0.0);
+  return a;
+}
+
 #if defined(WINDOW_QUAD)
 Acc acc_from_x(Acc a, float t) {
   Acc r;

@@ -25,12 +25,7 @@ float weight(ivec2 o) { return h_a(o.x) * v_a(o.y) + h_b(o.x) * v_b(o.y); }
 vec4 window_value(vec4 c) { return c; }
 bool in_window(ivec2 o) { return true; }
 
-Acc acc_empty(vec4 member) {
-  Acc a;
-  a.v[0] = vec4(0.0);
-  a.v[1] = vec4(0.0);
-  return a;
-}
+Acc acc_empty(vec4 member) { return acc_zero(); }
 void acc_add(inout Acc a, vec4 v, ivec2 o, vec4 centre, vec4 anchor) { a.v[0] += weight(o) * v; }
 Acc acc_join(Acc a, Acc b) {
   a.v[0] += b.v[0];
