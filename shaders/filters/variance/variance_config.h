@@ -20,7 +20,5 @@
 #define VARIANCE_STREAM_THREADS 128
 #define VARIANCE_STREAM_ROWS 32
 #define VARIANCE_STREAM_BATCH 8
-#define VARIANCE_STREAM_RUN 4         // adjacent row sums a thread slides, from this radius on:
-#define VARIANCE_STREAM_SLIDE_FROM 3
 
 #endif  // FILTERLAB_VARIANCE_CONFIG_H

@@ -5,8 +5,7 @@
 // d = x - anchor) of input column t of the strip and its apron, and slides them down a row at a
 // time: add the row entering the window, subtract the row leaving it (fetched again; it is in
 // the cache). Every VARIANCE_STREAM_BATCH rows the vertical sums go to shared memory, and each
-// output sums its row's 2r + 1 of them, or from r = VARIANCE_STREAM_SLIDE_FROM slides them along
-// the row (see below).
+// output sums its row's 2r + 1 of them.
 // The anchor is the strip's corner texel: one number for every sum the group adds or subtracts,
 // as the exchange of partial sums needs (variance_window.glsl). A sliding sum drifts by about one
 // rounding a step; a strip's 32 + 2r steps keep that far below the family's bound. Strips of 32
@@ -28,8 +27,6 @@ layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly unifor
 const int COLS = VARIANCE_STREAM_COLS;
 const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
 const int BATCH = VARIANCE_STREAM_BATCH;
-const int RUN = VARIANCE_STREAM_RUN;
-const int SLIDE_FROM = VARIANCE_STREAM_SLIDE_FROM;  // the radius from which runs slide
 shared vec4 column_sum[BATCH * SPAN], column_sum_sq[BATCH * SPAN];
 
 vec4 value(ivec2 p) {
@@ -37,16 +34,6 @@ vec4 value(ivec2 p) {
   if (SPACE == VARIANCE_YCOCG)
     return vec4(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b, c.a);
   return c;
-}
-
-// Output p from its window's sums of d and d^2 (n terms).
-void store(ivec2 p, vec4 s, vec4 s2, int last, vec4 anchor) {
-  const float n = float((2 * RADIUS + 1) * (2 * RADIUS + 1));
-  const vec4 mean_d = s / n;
-  if (p.x < imageSize(mean_image).x && p.y < last) {
-    imageStore(mean_image, p, anchor + mean_d);
-    imageStore(stddev_image, p, sqrt(max(s2 / n - mean_d * mean_d, vec4(0.0))));
-  }
 }
 
 void main() {
@@ -65,6 +52,7 @@ void main() {
       sum += d;
       sum_sq += d * d;
     }
+  const float n = float((2 * RADIUS + 1) * (2 * RADIUS + 1));
   for (int top = corner.y; top < last; top += BATCH) {
     if (feeds)
       [[unroll]] for (int k = 0; k < BATCH; ++k) {
@@ -77,47 +65,22 @@ void main() {
         column_sum_sq[k * SPAN + t] = sum_sq;
       }
     barrier();
+    // Thread t: column t % COLS of the strip, rows t / COLS, + 2, + 4, ... of the batch, so that a
+    // warp's stores are adjacent pixels of a row (a run of adjacent outputs a thread, sliding
+    // along the row, read less shared memory but stored with a stride and measured 3x slower).
     const int x = t % COLS;
-    if (RADIUS <= SLIDE_FROM - 1) {
-      // Small windows: thread t sums column t % COLS of the strip, rows t / COLS, + 2, ... of the
-      // batch, 2r + 1 column sums each, and a warp's stores are adjacent pixels of a row.
-      for (int k = t / COLS; k < BATCH; k += VARIANCE_STREAM_THREADS / COLS) {
-        vec4 s = vec4(0.0), s2 = vec4(0.0);
-        for (int i = 0; i <= 2 * RADIUS; ++i) {
-          s += column_sum[k * SPAN + x + i];
-          s2 += column_sum_sq[k * SPAN + x + i];
-        }
-        store(ivec2(corner.x + x, top + k), s, s2, last, anchor);
-      }
-    } else {
-      // Larger ones: thread t slides a run of RUN adjacent sums along its row (2r + 1 + 2(RUN - 1)
-      // reads for RUN outputs), then the results go back through shared memory so that the stores
-      // are adjacent pixels again (a run a thread stored with a stride, measured 3x slower).
-      const int k = t / (COLS / RUN), first = (t % (COLS / RUN)) * RUN;
-      vec4 sums[RUN], sums_sq[RUN];
+    for (int k = t / COLS; k < BATCH; k += VARIANCE_STREAM_THREADS / COLS) {
       vec4 s = vec4(0.0), s2 = vec4(0.0);
       for (int i = 0; i <= 2 * RADIUS; ++i) {
-        s += column_sum[k * SPAN + first + i];
-        s2 += column_sum_sq[k * SPAN + first + i];
+        s += column_sum[k * SPAN + x + i];
+        s2 += column_sum_sq[k * SPAN + x + i];
       }
-      [[unroll]] for (int j = 0; j < RUN; ++j) {
-        if (j > 0) {
-          const int enters = k * SPAN + first + j + 2 * RADIUS, leaves = k * SPAN + first + j - 1;
-          s += column_sum[enters] - column_sum[leaves];
-          s2 += column_sum_sq[enters] - column_sum_sq[leaves];
-        }
-        sums[j] = s;
-        sums_sq[j] = s2;
+      const ivec2 p = ivec2(corner.x + x, top + k);
+      const vec4 mean_d = s / n;
+      if (p.x < size.x && p.y < last) {
+        imageStore(mean_image, p, anchor + mean_d);
+        imageStore(stddev_image, p, sqrt(max(s2 / n - mean_d * mean_d, vec4(0.0))));
       }
-      barrier();
-      [[unroll]] for (int j = 0; j < RUN; ++j) {
-        column_sum[k * SPAN + first + j] = sums[j];
-        column_sum_sq[k * SPAN + first + j] = sums_sq[j];
-      }
-      barrier();
-      for (int row = t / COLS; row < BATCH; row += VARIANCE_STREAM_THREADS / COLS)
-        store(ivec2(corner.x + x, top + row), column_sum[row * SPAN + x], column_sum_sq[row * SPAN + x], last,
-              anchor);
     }
     barrier();
   }
