@@ -33,7 +33,10 @@ void add_compose_pass(graph::RenderGraph& graph) {
 WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env,
                                const GraphConfig& config, const AppState& state) {
   WindowGraph out;
-  out.scene = std::make_unique<passes::ScenePass>(env, state.scene);
+  scene::SceneSettings settings = state.scene;
+  settings.jitter = settings.jitter || filters::chain_needs(config.chain_a.enabled_steps(), filters::Input::Jitter) ||
+                    (config.compare && filters::chain_needs(config.chain_b.enabled_steps(), filters::Input::Jitter));
+  out.scene = std::make_unique<passes::ScenePass>(env, settings);
   out.scene->add_to(graph);
   const filters::FilterInputs inputs = runtime::scene_inputs(*out.scene);
   out.output_a = filters::add_chain(graph, env, inputs, config.chain_a.enabled_steps(), "", out.filters);

@@ -137,4 +137,10 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
   return current.color;
 }
 
+bool chain_needs(const std::vector<FilterStep>& steps, Input input, const Registry& registry) {
+  for (const FilterStep& step : steps)
+    if (resolve(step, registry).family->needs(input)) return true;
+  return false;
+}
+
 }  // namespace filterlab::filters

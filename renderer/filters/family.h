@@ -119,7 +119,8 @@ struct FilterInputs {
 
 // What a family reads beyond the previous step's image. A step whose family needs depth or motion
 // is refused where the context has none.
-enum class Input { Depth, Motion, Camera, History };
+// Jitter: the scene's sub-pixel camera jitter must be on (a chain with the family turns it on).
+enum class Input { Depth, Motion, Camera, History, Jitter };
 const char* input_name(Input input);
 
 // A built chain step: declares its images and passes. It owns what its passes use (buffers), so it

@@ -52,6 +52,7 @@ const char* input_name(Input input) {
     case Input::Motion: return "motion";
     case Input::Camera: return "camera";
     case Input::History: return "history";
+    case Input::Jitter: return "jitter";
   }
   return "unknown";
 }

@@ -3,6 +3,7 @@
 #include "filters/bilateral/bilateral.h"
 #include "filters/copy/copy.h"
 #include "filters/gaussian/gaussian.h"
+#include "filters/taa/taa.h"
 #include "filters/tent/tent.h"
 #include "filters/variance/variance.h"
 
@@ -41,6 +42,7 @@ const Registry& registry() {
       &tent::family(),
       &bilateral::family(),
       &variance::family(),
+      &taa::family(),
   });
   return built_in;
 }

@@ -9,7 +9,9 @@ filters::FilterInputs scene_inputs(const passes::ScenePass& scene) {
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
                              const std::vector<filters::FilterStep>& steps) {
   ChainGraph out;
-  out.scene = std::make_unique<passes::ScenePass>(env, options.scene);
+  scene::SceneSettings settings = options.scene;
+  settings.jitter = settings.jitter || filters::chain_needs(steps, filters::Input::Jitter);
+  out.scene = std::make_unique<passes::ScenePass>(env, settings);
   out.scene->add_to(graph);
   const std::string current =
       filters::add_chain(graph, env, scene_inputs(*out.scene), steps, "", out.filters);

@@ -237,7 +237,10 @@ FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, con
   const bool cut = std::find(s.camera_cuts.begin(), s.camera_cuts.end(), shown) != s.camera_cuts.end();
   const CameraPose cur = camera_pose(t, w / h, s, cuts_by(shown, s));
   const CameraPose prev = cut ? cur : camera_pose(prev_t, w / h, s, shown == 0 ? 0 : cuts_by(shown - 1, s));
-  const glm::vec2 jitter = s.jitter ? halton_jitter(frame_index, s.jitter_length) : glm::vec2(0.0f);
+  const bool jittered = s.jitter || s.jitter_offset.has_value();
+  const glm::vec2 jitter = s.jitter_offset ? *s.jitter_offset
+                           : s.jitter      ? halton_jitter(frame_index, s.jitter_length)
+                                           : glm::vec2(0.0f);
 
   // Clip-space translation: x_clip += (2 jx / w) * w_clip, i.e. an NDC shift of
   // exactly 2j/size after the perspective divide.
@@ -249,7 +252,7 @@ FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, con
   f.camera_cut = cut;
   f.camera.view_proj = cur.view_proj;
   f.camera.prev_view_proj = prev.view_proj;
-  f.camera.view_proj_jittered = s.jitter ? jitter_m * cur.view_proj : cur.view_proj;
+  f.camera.view_proj_jittered = jittered ? jitter_m * cur.view_proj : cur.view_proj;
   f.camera.camera_position = glm::vec4(cur.eye, 1.0f);
   f.camera.sun_direction = glm::vec4(kSunDirection, kSunIntensity);
   f.camera.viewport_jitter = glm::vec4(w, h, jitter);

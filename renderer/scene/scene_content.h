@@ -79,6 +79,9 @@ struct SceneSettings {
   std::vector<uint64_t> camera_cuts;
   // Points of the Halton(2,3) jitter sequence before it repeats: 8 or 16.
   uint32_t jitter_length = 8;
+  // A fixed sub-pixel offset (pixels, in [-0.5, 0.5)) instead of the sequence: a supersampled
+  // reference renders one scene state at many offsets and averages them.
+  std::optional<glm::vec2> jitter_offset;
 };
 
 constexpr float kCutYaw = 2.0f;  // radians: a different view, not a nudge

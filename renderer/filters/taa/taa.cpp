@@ -1,0 +1,173 @@
+#include "filters/taa/taa.h"
+
+#include "filters/device_checks.h"
+#include "filters/precision.h"
+#include "filters/taa/taa_config.h"
+#include "passes/camera_feed.h"
+#include "passes/simple_pass.h"
+
+#include <bit>
+#include <cmath>
+
+namespace filterlab::filters::taa {
+namespace {
+
+Param choice(const char* name, std::vector<std::string> choices, const char* fallback, const char* help) {
+  Param p;
+  p.name = name;
+  p.type = ParamType::Choice;
+  p.choices = std::move(choices);
+  p.fallback = fallback;
+  p.help = help;
+  return p;
+}
+
+Param number(const char* name, double min, double max, const char* fallback, const char* help) {
+  Param p;
+  p.name = name;
+  p.type = ParamType::Number;
+  p.min = min;
+  p.max = max;
+  p.fallback = fallback;
+  p.help = help;
+  return p;
+}
+
+uint32_t index_of(const Family& f, const ParamValues& v, const char* name) {
+  const Param& p = *f.param(name);
+  return uint32_t(std::find(p.choices.begin(), p.choices.end(), v.choice(name)) - p.choices.begin());
+}
+
+// Constant 0 the window's radius (3x3), then the variance family's (statistics, shape, space),
+// then the resolve's.
+std::vector<uint32_t> constants(const ParamValues& v) {
+  const std::string& rectify = v.choice("rectify");
+  const uint32_t stats = rectify == "variance" ? VARIANCE_MOMENTS : VARIANCE_RANGE;
+  return {1u,
+          stats,
+          v.choice("shape") == "plus" ? uint32_t(VARIANCE_PLUS) : uint32_t(VARIANCE_SQUARE),
+          v.choice("space") == "ycocg" ? uint32_t(VARIANCE_YCOCG) : uint32_t(VARIANCE_RGB),
+          index_of(family(), v, "rectify"),
+          v.choice("history") == "catmull_rom" ? uint32_t(TAA_CATMULL_ROM) : uint32_t(TAA_BILINEAR),
+          std::bit_cast<uint32_t>(float(v.number("gamma"))),
+          std::bit_cast<uint32_t>(float(v.number("feedback_min"))),
+          std::bit_cast<uint32_t>(float(v.number("feedback_max")))};
+}
+
+class Resolve : public Filter {
+ public:
+  Resolve(const FilterEnv& env, Stage stage, const std::string& variant)
+      : env_(env.pass_env), stage_(stage), format_(precision_format(env.params)), spec_(constants(env.params)) {
+    shader_ = stage == Stage::Fragment ? "filters/taa/taa.frag#" + variant
+                                       : "filters/taa/taa.comp#" + variant + "." + precision_variant(format_);
+  }
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
+    graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
+    const passes::CameraFeed* camera = inputs.camera;
+    auto declare = [&](passes::SimplePass& pass) {
+      pass.sample(BINDING_SOURCE, inputs.color)
+          .sample(BINDING_DEPTH, inputs.depth)
+          .sample(BINDING_MOTION, inputs.motion)
+          .sample_history(BINDING_HISTORY, name, graph::Sampling::Linear)
+          .constants_from<shader::FilterCamera>(
+              [camera](graph::PassContext&) { return passes::camera_constants(*camera); });
+    };
+    if (stage_ == Stage::Fragment) {
+      passes::SimplePass pass(env_, name, passes::FragmentShader{shader_, format_, spec_});
+      declare(pass);
+      pass.color(name).add_to(graph);
+    } else {
+      passes::SimplePass pass(env_, name, passes::ComputeShader{shader_, spec_});
+      declare(pass);
+      pass.store(BINDING_DESTINATION, name).dispatch_over(name, TAA_GROUP, TAA_GROUP).add_to(graph);
+    }
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  Stage stage_;
+  VkFormat format_;
+  std::vector<uint32_t> spec_;
+  std::string shader_;
+};
+
+Method method(const char* name, Stage stage, bool exact, const char* variant, const char* description,
+              std::function<Support(const vk::Context&)> device) {
+  Method m;
+  m.name = name;
+  m.stage = stage;
+  m.exact = exact;
+  m.description = description;
+  m.cost = [stage, variant](const ParamValues&) {
+    // The 3x3 statistics (9 fetches, or 4 with the quad exchange), 9 depths, a motion, 9 history taps.
+    const bool quad = std::string(variant) != "full2d";
+    return MethodCost{(quad ? 4.0 : 9.0) + 9 + 1 + 9};
+  };
+  m.support = [device](const vk::Context& ctx, const ParamValues&) {
+    return device ? device(ctx) : Support{};
+  };
+  m.create = [=](const FilterEnv& env) -> std::unique_ptr<Filter> {
+    return std::make_unique<Resolve>(env, stage, variant);
+  };
+  return m;
+}
+
+Family make_family() {
+  Family f;
+  f.name = "taa";
+  f.description =
+      "temporal anti-aliasing: history reprojected by the closest pixel's motion, rectified against the "
+      "neighbourhood's statistics (variance clipping by default), blended with luminance weights";
+  f.params = {
+      number("gamma", 0.25, 4, "1", "variance clipping's box: mean +- gamma stddev (Salvi: 0.75..1.25)"),
+      choice("shape", {"square", "plus"}, "square", "the 3x3 neighbourhood, or its plus-shaped middle"),
+      choice("rectify", {"none", "clamp", "clip", "variance"}, "variance",
+             "the history against the neighbourhood: as it is, clamped to min/max, clipped toward the box's "
+             "centre, or clipped to mean +- gamma stddev"),
+      choice("space", {"rgb", "ycocg"}, "ycocg", "the colour space the statistics and the rectification use"),
+      choice("history", {"catmull_rom", "bilinear"}, "catmull_rom", "how the reprojected history is sampled"),
+      number("feedback_min", 0, 1, "0.88",
+             "the history's weight where its luminance disagrees with the current colour's"),
+      number("feedback_max", 0, 1, "0.97", "the history's weight where they agree (mix(min, max, agreement^2))"),
+      precision_param()};
+  f.inputs = {Input::Depth, Input::Motion, Input::Camera, Input::History, Input::Jitter};
+  auto subgroup = [](const vk::Context& d) { return subgroup_quads_in_compute(d, TAA_GROUP * TAA_GROUP); };
+  f.methods = {
+      method("comp.full2d", Stage::Compute, true, "full2d", "compute resolve, the statistics by the fetch loop", {}),
+      method("comp.quad_subgroup", Stage::Compute, true, "subgroup",
+             "compute resolve, the statistics passed round the quad by subgroup swaps", subgroup),
+      method("comp.quad_derivative", Stage::Compute, true, "derivative",
+             "compute resolve, the statistics passed round the quad through compute-shader derivatives",
+             compute_derivatives),
+      method("frag.full2d", Stage::Fragment, true, "full2d", "fragment resolve, the statistics by the fetch loop",
+             {}),
+      method("frag.quad_derivative", Stage::Fragment, true, "fine",
+             "fragment resolve, the statistics through fine derivatives (what the paper built them for)", {}),
+      method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
+             "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)", {}),
+  };
+  f.default_method = "comp.full2d";
+  // On a still image, the first frame (no history): the current colour. The registry's reference
+  // test does not run families that read the scene; tests/gpu/taa_test.cpp tests this one.
+  f.reference = [](const io::ImageF& input, const ParamValues&) {
+    common::ImageD out{input.width, input.height, input.channels, {}};
+    out.pixels.assign(input.pixels.begin(), input.pixels.end());
+    return out;
+  };
+  f.test_points = {""};
+  f.tolerance_fp32 = 0;
+  f.tolerance_fp16 = 0;
+  return f;
+}
+
+}  // namespace
+
+const Family& family() {
+  static const Family f = make_family();
+  return f;
+}
+
+}  // namespace filterlab::filters::taa

@@ -1,0 +1,23 @@
+#version 460
+// The taa family's compute resolves (taa_resolve.glsl): the statistics by the fetch loop, by
+// subgroup quad swaps or by compute-shader derivatives, inside the resolve's own pass.
+//! variant full2d.fp16 TAA_STATS_LOOP OUTPUT_FORMAT=rgba16f
+//! variant full2d.fp32 TAA_STATS_LOOP OUTPUT_FORMAT=rgba32f
+//! variant subgroup.fp16 QUAD_SUBGROUP OUTPUT_FORMAT=rgba16f
+//! variant subgroup.fp32 QUAD_SUBGROUP OUTPUT_FORMAT=rgba32f
+//! variant derivative.fp16 QUAD_COMPUTE_DERIVATIVES OUTPUT_FORMAT=rgba16f
+//! variant derivative.fp32 QUAD_COMPUTE_DERIVATIVES OUTPUT_FORMAT=rgba32f
+#extension GL_GOOGLE_include_directive : require
+#include "filters/taa/taa_resolve.glsl"
+
+layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D destination;
+#if !defined(QUAD_IN_COMPUTE)
+layout(local_size_x = TAA_GROUP, local_size_y = TAA_GROUP) in;
+ivec2 quad_pixel() { return ivec2(gl_GlobalInvocationID.xy); }
+#endif
+
+void main() {
+  const ivec2 p = quad_pixel();
+  const vec4 value = taa(p);  // every invocation: the quads need the ones past the edge too
+  if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, value);
+}

@@ -1,0 +1,23 @@
+// The taa family's contracts (renderer/filters/taa and the shaders beside this file).
+#ifndef FILTERLAB_TAA_CONFIG_H
+#define FILTERLAB_TAA_CONFIG_H
+#include "filters/variance/variance_config.h"
+
+// Specialization constants after the variance family's (the statistics, ids 1-3).
+#define TAA_RECTIFY_ID (WINDOW_FAMILY_CONSTANT + 3)
+#define TAA_HISTORY_FILTER_ID (WINDOW_FAMILY_CONSTANT + 4)
+#define TAA_GAMMA_ID (WINDOW_FAMILY_CONSTANT + 5)         // float
+#define TAA_FEEDBACK_MIN_ID (WINDOW_FAMILY_CONSTANT + 6)  // float
+#define TAA_FEEDBACK_MAX_ID (WINDOW_FAMILY_CONSTANT + 7)  // float
+
+#define TAA_NONE 0      // the reprojected history as it is
+#define TAA_CLAMP 1     // clamped to the neighbourhood's min/max box
+#define TAA_CLIP 2      // clipped toward the box's centre
+#define TAA_VARIANCE 3  // clipped toward the mean, to mean +- gamma stddev (Salvi)
+#define TAA_BILINEAR 0
+#define TAA_CATMULL_ROM 1  // 9 bilinear taps
+
+// The compute resolve's workgroup (the quad methods' too): TAA_GROUP x TAA_GROUP pixels.
+#define TAA_GROUP WINDOW_QUAD_GROUP
+
+#endif  // FILTERLAB_TAA_CONFIG_H

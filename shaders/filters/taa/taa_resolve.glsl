@@ -1,0 +1,126 @@
+// TAA's resolve (Karis 2014, Salvi 2016): reproject the history by the motion of the closest
+// pixel of the 3x3 neighbourhood, sample it with Catmull-Rom (or bilinear), reject it off screen
+// and where the camera says it is invalid (first frame, resize, cut), rectify it against the
+// current neighbourhood's statistics (none, min/max clamp, clip toward the box's centre, or
+// variance clipping to mean +- gamma stddev, toward the mean; in RGB or YCoCg) and blend it with
+// the current colour, feedback between FEEDBACK_MIN and FEEDBACK_MAX, each weighted by
+// 1 / (1 + luma) so that fireflies do not dominate.
+//
+// The statistics are the variance family's window sums (filters/variance/variance_window.glsl),
+// computed inside this pass by the method's driver: the fetch loop (TAA_STATS_LOOP) or the quad
+// exchange (QUAD_* modes, filters/common/window_sums.glsl). Everything else is shared, so the exact
+// methods give the same output within rounding.
+#ifndef FILTERLAB_TAA_RESOLVE_GLSL
+#define FILTERLAB_TAA_RESOLVE_GLSL
+#extension GL_GOOGLE_include_directive : require
+#define ACC_VEC4S 2
+#include "filters/common/window.glsl"
+#include "filters/taa/taa_config.h"
+#include "filters/variance/variance_window.glsl"
+#include "filters/common/window_sums.glsl"
+
+layout(constant_id = TAA_RECTIFY_ID) const int RECTIFY = TAA_VARIANCE;
+layout(constant_id = TAA_HISTORY_FILTER_ID) const int HISTORY_FILTER = TAA_CATMULL_ROM;
+layout(constant_id = TAA_GAMMA_ID) const float GAMMA = 1.0;
+layout(constant_id = TAA_FEEDBACK_MIN_ID) const float FEEDBACK_MIN = 0.88;
+layout(constant_id = TAA_FEEDBACK_MAX_ID) const float FEEDBACK_MAX = 0.97;
+
+layout(set = 0, binding = BINDING_DEPTH) uniform sampler2D depth;
+layout(set = 0, binding = BINDING_MOTION) uniform sampler2D motion;
+layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // bilinear
+layout(push_constant) uniform Camera { FilterCamera camera; };
+
+vec3 from_space(vec3 c) {
+  if (SPACE != VARIANCE_YCOCG) return c;
+  return vec3(c.x + c.y - c.z, c.x + c.z, c.x - c.y - c.z);  // the inverse of window_value's YCoCg
+}
+
+float luma(vec3 rgb) { return dot(rgb, vec3(0.2126, 0.7152, 0.0722)); }
+
+// Catmull-Rom at `at` (pixels, texel centres at i + 0.5) from 9 bilinear taps: the middle two
+// weights of each axis merge into one bilinear fetch between them.
+vec4 catmull_rom(vec2 at) {
+  const vec2 size = vec2(textureSize(history, 0));
+  const vec2 t1 = floor(at - 0.5) + 0.5, f = at - t1;
+  const vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+  const vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
+  const vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
+  const vec2 w3 = f * f * (-0.5 + 0.5 * f);
+  const vec2 w12 = w1 + w2;
+  const vec2 p0 = (t1 - 1.0) / size, p12 = (t1 + w2 / w12) / size, p3 = (t1 + 2.0) / size;
+  vec4 sum = vec4(0.0);
+  sum += textureLod(history, vec2(p0.x, p0.y), 0) * w0.x * w0.y;
+  sum += textureLod(history, vec2(p12.x, p0.y), 0) * w12.x * w0.y;
+  sum += textureLod(history, vec2(p3.x, p0.y), 0) * w3.x * w0.y;
+  sum += textureLod(history, vec2(p0.x, p12.y), 0) * w0.x * w12.y;
+  sum += textureLod(history, vec2(p12.x, p12.y), 0) * w12.x * w12.y;
+  sum += textureLod(history, vec2(p3.x, p12.y), 0) * w3.x * w12.y;
+  sum += textureLod(history, vec2(p0.x, p3.y), 0) * w0.x * w3.y;
+  sum += textureLod(history, vec2(p12.x, p3.y), 0) * w12.x * w3.y;
+  sum += textureLod(history, vec2(p3.x, p3.y), 0) * w3.x * w3.y;
+  return max(sum, vec4(0.0));  // its negative lobes ring below 0 at edges
+}
+
+// h clipped toward `centre` onto the box centre +- extent (colour channels; alpha follows).
+vec4 clip_toward(vec4 h, vec4 centre, vec4 extent) {
+  const vec3 v = h.rgb - centre.rgb;
+  const vec3 u = abs(v) / max(extent.rgb, vec3(1e-6));
+  const float m = max(u.x, max(u.y, u.z));
+  return m > 1.0 ? centre + (h - centre) / m : h;
+}
+
+// The resolved colour at p, from the window sums of p's neighbourhood (window_value space).
+vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
+  const vec4 current = texel_clamped(p);
+  if (camera.history_invalid != 0u) return current;
+  const ivec2 size = textureSize(source, 0);
+  // The motion of the closest pixel of the 3x3 (depth 0 is near): edges keep their history.
+  ivec2 closest = p;
+  float nearest = 2.0;
+  for (int y = -1; y <= 1; ++y)
+    for (int x = -1; x <= 1; ++x) {
+      const ivec2 q = clamp(p + ivec2(x, y), ivec2(0), size - 1);
+      const float z = texelFetch(depth, q, 0).r;
+      if (z < nearest) {
+        nearest = z;
+        closest = q;
+      }
+    }
+  const vec2 at = vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;  // where p was
+  if (any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(size)))) return current;
+  vec4 h = HISTORY_FILTER == TAA_CATMULL_ROM ? catmull_rom(at) : textureLod(history, at / vec2(size), 0);
+  if (RECTIFY != TAA_NONE) {
+    h = window_value(h);
+    if (RECTIFY == TAA_CLAMP) {
+      h = clamp(h, stats.v[0], stats.v[1]);
+    } else if (RECTIFY == TAA_CLIP) {
+      h = clip_toward(h, 0.5 * (stats.v[0] + stats.v[1]), 0.5 * (stats.v[1] - stats.v[0]));
+    } else {
+      const vec4 mean = window_result(stats, 0, centre, anchor), sd = window_result(stats, 1, centre, anchor);
+      h = clip_toward(h, mean, GAMMA * sd);
+    }
+    h = vec4(from_space(h.xyz), h.w);
+  }
+  // Feedback: high where the history agrees with the current luminance, lower where it does not.
+  const float lc = luma(current.rgb), lh = luma(h.rgb);
+  const float agree = 1.0 - abs(lc - lh) / max(max(lc, lh), 0.2);
+  const float feedback = mix(FEEDBACK_MIN, FEEDBACK_MAX, agree * agree);
+  const float wc = (1.0 - feedback) / (1.0 + lc), wh = feedback / (1.0 + lh);
+  return (wc * current + wh * h) / (wc + wh);
+}
+
+// The statistics every pixel of a quad computes together (uniform control flow), then its resolve.
+vec4 taa(ivec2 p) {
+  const vec4 centre = window_read(p), anchor = window_read(quad_anchor(p));
+  Acc stats = acc_empty(centre);
+  if (RECTIFY != TAA_NONE) {
+#if defined(WINDOW_QUAD)
+    stats = quad_sum(p, centre, anchor);
+#else
+    stats = window_sum(p, centre, anchor);
+#endif
+  }
+  return resolve(p, stats, centre, anchor);
+}
+
+#endif
