@@ -61,6 +61,7 @@ vk::ContextOptions window_context_options(const runtime::RunOptions& options) {
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
+  context_options.compute_derivatives = true;  // comp.quad_derivative methods, where the device has them
   context_options.swapchain = true;
   context_options.instance_extensions = Glfw::instance_extensions();
   return context_options;

@@ -59,6 +59,7 @@ RunResult run_headless(const RunOptions& options) {
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
+  context_options.compute_derivatives = true;  // comp.quad_derivative methods, where the device has them
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
   passes::PassEnv env{ctx, shaders, kFramesInFlight};

@@ -48,7 +48,9 @@ std::vector<uint32_t> constants(const ParamValues& v) {
           v.choice("shape") == "plus" ? uint32_t(VARIANCE_PLUS) : uint32_t(VARIANCE_SQUARE),
           v.choice("space") == "ycocg" ? uint32_t(VARIANCE_YCOCG) : uint32_t(VARIANCE_RGB),
           index_of(family(), v, "rectify"),
-          v.choice("history") == "catmull_rom" ? uint32_t(TAA_CATMULL_ROM) : uint32_t(TAA_BILINEAR),
+          v.choice("history") == "catmull_rom"    ? uint32_t(TAA_CATMULL_ROM)
+          : v.choice("history") == "catmull_rom5" ? uint32_t(TAA_CATMULL_ROM5)
+                                                  : uint32_t(TAA_BILINEAR),
           std::bit_cast<uint32_t>(float(v.number("gamma"))),
           std::bit_cast<uint32_t>(float(v.number("feedback_min"))),
           std::bit_cast<uint32_t>(float(v.number("feedback_max")))};
@@ -128,7 +130,9 @@ Family make_family() {
              "the history against the neighbourhood: as it is, clamped to min/max, clipped toward the box's "
              "centre, or clipped to mean +- gamma stddev"),
       choice("space", {"rgb", "ycocg"}, "ycocg", "the colour space the statistics and the rectification use"),
-      choice("history", {"catmull_rom", "bilinear"}, "catmull_rom", "how the reprojected history is sampled"),
+      choice("history", {"catmull_rom", "catmull_rom5", "bilinear"}, "catmull_rom",
+             "how the reprojected history is sampled: Catmull-Rom from 9 bilinear taps, from 5 (no corners), or "
+             "bilinear"),
       number("feedback_min", 0, 1, "0.88",
              "the history's weight where its luminance disagrees with the current colour's"),
       number("feedback_max", 0, 1, "0.97", "the history's weight where they agree (mix(min, max, agreement^2))"),

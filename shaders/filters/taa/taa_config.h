@@ -15,7 +15,8 @@
 #define TAA_CLIP 2      // clipped toward the box's centre
 #define TAA_VARIANCE 3  // clipped toward the mean, to mean +- gamma stddev (Salvi)
 #define TAA_BILINEAR 0
-#define TAA_CATMULL_ROM 1  // 9 bilinear taps
+#define TAA_CATMULL_ROM 1   // 9 bilinear taps
+#define TAA_CATMULL_ROM5 2  // 5: the corners left out
 
 // The compute resolve's workgroup (the quad methods' too): TAA_GROUP x TAA_GROUP pixels.
 #define TAA_GROUP WINDOW_QUAD_GROUP

@@ -37,8 +37,8 @@ vec3 from_space(vec3 c) {
 
 float luma(vec3 rgb) { return dot(rgb, vec3(0.2126, 0.7152, 0.0722)); }
 
-// Catmull-Rom at `at` (pixels, texel centres at i + 0.5) from 9 bilinear taps: the middle two
-// weights of each axis merge into one bilinear fetch between them.
+// Catmull-Rom at `at` (pixels, texel centres at i + 0.5) from 9 bilinear taps (the middle two
+// weights of each axis merge into one bilinear fetch between them), or 5 without the corners.
 vec4 catmull_rom(vec2 at) {
   const vec2 size = vec2(textureSize(history, 0));
   const vec2 t1 = floor(at - 0.5) + 0.5, f = at - t1;
@@ -49,15 +49,22 @@ vec4 catmull_rom(vec2 at) {
   const vec2 w12 = w1 + w2;
   const vec2 p0 = (t1 - 1.0) / size, p12 = (t1 + w2 / w12) / size, p3 = (t1 + 2.0) / size;
   vec4 sum = vec4(0.0);
-  sum += textureLod(history, vec2(p0.x, p0.y), 0) * w0.x * w0.y;
   sum += textureLod(history, vec2(p12.x, p0.y), 0) * w12.x * w0.y;
-  sum += textureLod(history, vec2(p3.x, p0.y), 0) * w3.x * w0.y;
   sum += textureLod(history, vec2(p0.x, p12.y), 0) * w0.x * w12.y;
   sum += textureLod(history, vec2(p12.x, p12.y), 0) * w12.x * w12.y;
   sum += textureLod(history, vec2(p3.x, p12.y), 0) * w3.x * w12.y;
-  sum += textureLod(history, vec2(p0.x, p3.y), 0) * w0.x * w3.y;
   sum += textureLod(history, vec2(p12.x, p3.y), 0) * w12.x * w3.y;
-  sum += textureLod(history, vec2(p3.x, p3.y), 0) * w3.x * w3.y;
+  if (HISTORY_FILTER == TAA_CATMULL_ROM) {
+    sum += textureLod(history, vec2(p0.x, p0.y), 0) * w0.x * w0.y;
+    sum += textureLod(history, vec2(p3.x, p0.y), 0) * w3.x * w0.y;
+    sum += textureLod(history, vec2(p0.x, p3.y), 0) * w0.x * w3.y;
+    sum += textureLod(history, vec2(p3.x, p3.y), 0) * w3.x * w3.y;
+  } else {
+    // Five taps (Jimenez): the corners' weights are products of two small lobes; leave them out and
+    // renormalize.
+    const float kept = w12.x * (w0.y + w12.y + w3.y) + (w0.x + w3.x) * w12.y;
+    sum /= kept;
+  }
   return max(sum, vec4(0.0));  // its negative lobes ring below 0 at edges
 }
 
@@ -75,20 +82,29 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
   if (camera.history_invalid != 0u) return current;
   const ivec2 size = textureSize(source, 0);
   // The motion of the closest pixel of the 3x3 (depth 0 is near): edges keep their history.
+  // Four gathers cover the 3x3 (and a texel more each way, which the clamp to the 3x3 drops).
   ivec2 closest = p;
   float nearest = 2.0;
-  for (int y = -1; y <= 1; ++y)
-    for (int x = -1; x <= 1; ++x) {
-      const ivec2 q = clamp(p + ivec2(x, y), ivec2(0), size - 1);
-      const float z = texelFetch(depth, q, 0).r;
-      if (z < nearest) {
-        nearest = z;
-        closest = q;
+  const vec2 texel = 1.0 / vec2(size);
+  for (int gy = 0; gy < 2; ++gy)
+    for (int gx = 0; gx < 2; ++gx) {
+      // The gather at the corner shared by texels (p + o - 1) and (p + o), o = (gx, gy): its four
+      // components are (-1, 0), (0, 0), (0, -1), (-1, -1) from that corner (x right, y down).
+      const ivec2 corner = p + ivec2(gx, gy);
+      const vec4 z = textureGather(depth, vec2(corner) * texel, 0);
+      const ivec2 at_texel[4] = ivec2[4](corner + ivec2(-1, 0), corner, corner + ivec2(0, -1), corner + ivec2(-1, -1));
+      [[unroll]] for (int k = 0; k < 4; ++k) {
+        const ivec2 q = clamp(at_texel[k], ivec2(0), size - 1);
+        // Ties go to the first in row-major order, whatever order the gathers visit them in.
+        if (z[k] < nearest || (z[k] == nearest && (q.y < closest.y || (q.y == closest.y && q.x < closest.x)))) {
+          nearest = z[k];
+          closest = q;
+        }
       }
     }
   const vec2 at = vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;  // where p was
   if (any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(size)))) return current;
-  vec4 h = HISTORY_FILTER == TAA_CATMULL_ROM ? catmull_rom(at) : textureLod(history, at / vec2(size), 0);
+  vec4 h = HISTORY_FILTER == TAA_BILINEAR ? textureLod(history, at / vec2(size), 0) : catmull_rom(at);
   if (RECTIFY != TAA_NONE) {
     h = window_value(h);
     if (RECTIFY == TAA_CLAMP) {
