@@ -34,8 +34,9 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
                                const GraphConfig& config, const AppState& state) {
   WindowGraph out;
   scene::SceneSettings settings = state.scene;
-  settings.jitter = settings.jitter || filters::chain_needs(config.chain_a.enabled_steps(), filters::Input::Jitter) ||
-                    (config.compare && filters::chain_needs(config.chain_b.enabled_steps(), filters::Input::Jitter));
+  settings.jitter =
+      settings.jitter || filters::chain_needs(config.chain_a.enabled_steps(), filters::Input::Jitter) ||
+      (config.compare && filters::chain_needs(config.chain_b.enabled_steps(), filters::Input::Jitter));
   out.scene = std::make_unique<passes::ScenePass>(env, settings);
   out.scene->add_to(graph);
   const filters::FilterInputs inputs = runtime::scene_inputs(*out.scene);

@@ -67,6 +67,7 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
 
 // Whether a step of `steps` belongs to a family that reads `input` (a chain with TAA turns the
 // scene's jitter on).
-bool chain_needs(const std::vector<FilterStep>& steps, Input input, const Registry& registry = filters::registry());
+bool chain_needs(const std::vector<FilterStep>& steps, Input input,
+                 const Registry& registry = filters::registry());
 
 }  // namespace filterlab::filters

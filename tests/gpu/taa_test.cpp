@@ -39,8 +39,9 @@ class Sequence {
       : ctx_(ctx), env_{ctx, shaders, runtime::kFramesInFlight}, ring_(ctx), outputs_(std::move(outputs)) {
     runtime::RunOptions options;
     options.scene = settings;
-    objects_ = runtime::build_chain_graph(graph_, env_, options, chain.empty() ? std::vector<filters::FilterStep>{}
-                                                                               : filters::parse_chain(chain));
+    objects_ = runtime::build_chain_graph(
+        graph_, env_, options,
+        chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(chain));
     executor_.prepare(graph_, outputs_, extent);
   }
   scene::SceneSettings& settings() { return objects_.scene->settings(); }
@@ -112,8 +113,8 @@ TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {
   scene::SceneSettings settings;  // the orbiting camera: motion everywhere, varying with depth
   const VkExtent2D size{64, 48};
   Sequence seq(*context_, *shaders_, settings,
-               "taa.comp.full2d:rectify=none:feedback_min=1:feedback_max=1:history=bilinear:precision=fp32", size,
-               {"taa", "scene", "depth", "motion"});
+               "taa.comp.full2d:rectify=none:feedback_min=1:feedback_max=1:history=bilinear:precision=fp32",
+               size, {"taa", "scene", "depth", "motion"});
   seq.run();
   const io::ImageF previous = seq.image("taa");
   seq.run();
@@ -144,8 +145,9 @@ TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {
       const int x0 = int(std::floor(px - 0.5)), y0 = int(std::floor(py - 0.5));
       const double fx = px - 0.5 - x0, fy = py - 0.5 - y0;
       for (uint32_t c = 0; c < 3; ++c) {
-        const double expected = (1 - fy) * ((1 - fx) * at(previous, x0, y0, c) + fx * at(previous, x0 + 1, y0, c)) +
-                                fy * ((1 - fx) * at(previous, x0, y0 + 1, c) + fx * at(previous, x0 + 1, y0 + 1, c));
+        const double expected =
+            (1 - fy) * ((1 - fx) * at(previous, x0, y0, c) + fx * at(previous, x0 + 1, y0, c)) +
+            fy * ((1 - fx) * at(previous, x0, y0 + 1, c) + fx * at(previous, x0 + 1, y0 + 1, c));
         worst = std::max(worst, std::abs(out.at(x, y, c) - expected) / std::max(1.0, std::abs(expected)));
       }
       ++checked;
@@ -154,7 +156,8 @@ TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {
   EXPECT_GT(checked, size_t(w * h / 2));
   // lavapipe filters in float; the bound is its bilinear weights' rounding, relative to the value.
   EXPECT_LE(worst, 1e-4);
-  EXPECT_GT(differing(out, current), size_t(w * h / 2)) << "the output should be the history, not the current colour";
+  EXPECT_GT(differing(out, current), size_t(w * h / 2))
+      << "the output should be the history, not the current colour";
 }
 
 TEST_F(Taa, TheExactStatisticsMethodsGiveTheSameOutput) {
@@ -164,8 +167,8 @@ TEST_F(Taa, TheExactStatisticsMethodsGiveTheSameOutput) {
     std::vector<io::ImageF> outputs;
     for (const filters::Method* m : methods) {
       scene::SceneSettings settings;
-      Sequence seq(*context_, *shaders_, settings,
-                   "taa." + m->name + ":precision=fp32:rectify=" + rectify, {50, 34}, {"taa"});
+      Sequence seq(*context_, *shaders_, settings, "taa." + m->name + ":precision=fp32:rectify=" + rectify,
+                   {50, 34}, {"taa"});
       for (int frame = 0; frame < 4; ++frame) seq.run();
       outputs.push_back(seq.image("taa"));
     }
@@ -175,7 +178,8 @@ TEST_F(Taa, TheExactStatisticsMethodsGiveTheSameOutput) {
       double worst = 0;
       for (size_t k = 0; k < outputs[i].pixels.size(); ++k)
         worst = std::max(worst, double(std::abs(outputs[i].pixels[k] - outputs[0].pixels[k])));
-      EXPECT_LE(worst, 1e-4 * range) << methods[i]->name << " against " << methods[0]->name << ", " << rectify;
+      EXPECT_LE(worst, 1e-4 * range) << methods[i]->name << " against " << methods[0]->name << ", "
+                                     << rectify;
     }
   }
 }

@@ -59,7 +59,10 @@ std::vector<uint32_t> constants(const ParamValues& v) {
 class Resolve : public Filter {
  public:
   Resolve(const FilterEnv& env, Stage stage, const std::string& variant)
-      : env_(env.pass_env), stage_(stage), format_(precision_format(env.params)), spec_(constants(env.params)) {
+      : env_(env.pass_env),
+        stage_(stage),
+        format_(precision_format(env.params)),
+        spec_(constants(env.params)) {
     shader_ = stage == Stage::Fragment ? "filters/taa/taa.frag#" + variant
                                        : "filters/taa/taa.comp#" + variant + "." + precision_variant(format_);
   }
@@ -130,24 +133,27 @@ Family make_family() {
              "the history against the neighbourhood: as it is, clamped to min/max, clipped toward the box's "
              "centre, or clipped to mean +- gamma stddev"),
       choice("space", {"rgb", "ycocg"}, "ycocg", "the colour space the statistics and the rectification use"),
-      choice("history", {"catmull_rom", "catmull_rom5", "bilinear"}, "catmull_rom",
-             "how the reprojected history is sampled: Catmull-Rom from 9 bilinear taps, from 5 (no corners), or "
-             "bilinear"),
+      choice(
+          "history", {"catmull_rom", "catmull_rom5", "bilinear"}, "catmull_rom",
+          "how the reprojected history is sampled: Catmull-Rom from 9 bilinear taps, from 5 (no corners), or "
+          "bilinear"),
       number("feedback_min", 0, 1, "0.88",
              "the history's weight where its luminance disagrees with the current colour's"),
-      number("feedback_max", 0, 1, "0.97", "the history's weight where they agree (mix(min, max, agreement^2))"),
+      number("feedback_max", 0, 1, "0.97",
+             "the history's weight where they agree (mix(min, max, agreement^2))"),
       precision_param()};
   f.inputs = {Input::Depth, Input::Motion, Input::Camera, Input::History, Input::Jitter};
   auto subgroup = [](const vk::Context& d) { return subgroup_quads_in_compute(d, TAA_GROUP * TAA_GROUP); };
   f.methods = {
-      method("comp.full2d", Stage::Compute, true, "full2d", "compute resolve, the statistics by the fetch loop", {}),
+      method("comp.full2d", Stage::Compute, true, "full2d",
+             "compute resolve, the statistics by the fetch loop", {}),
       method("comp.quad_subgroup", Stage::Compute, true, "subgroup",
              "compute resolve, the statistics passed round the quad by subgroup swaps", subgroup),
       method("comp.quad_derivative", Stage::Compute, true, "derivative",
              "compute resolve, the statistics passed round the quad through compute-shader derivatives",
              compute_derivatives),
-      method("frag.full2d", Stage::Fragment, true, "full2d", "fragment resolve, the statistics by the fetch loop",
-             {}),
+      method("frag.full2d", Stage::Fragment, true, "full2d",
+             "fragment resolve, the statistics by the fetch loop", {}),
       method("frag.quad_derivative", Stage::Fragment, true, "fine",
              "fragment resolve, the statistics through fine derivatives (what the paper built them for)", {}),
       method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
