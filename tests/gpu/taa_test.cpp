@@ -12,6 +12,7 @@
 #include "passes/tonemap_pass.h"
 #include "runtime/frame_graph.h"
 #include "runtime/frame_ring.h"
+#include "runtime/sequence.h"
 
 #include <cmath>
 
@@ -28,47 +29,15 @@ namespace {
 class Taa : public test::ValidatedSuite {
  protected:
   static void SetUpTestSuite() { set_up(true); }
+  passes::PassEnv env_{*context_, *shaders_, runtime::kFramesInFlight};
 };
 
-// The scene, a chain and the tonemap, recorded a frame at a time; the scene's settings may change
-// between frames (a still pose, a fixed jitter offset).
-class Sequence {
- public:
-  Sequence(const vk::Context& ctx, const vk::ShaderSource& shaders, const scene::SceneSettings& settings,
-           const std::string& chain, VkExtent2D extent, std::vector<std::string> outputs)
-      : ctx_(ctx), env_{ctx, shaders, runtime::kFramesInFlight}, ring_(ctx), outputs_(std::move(outputs)) {
-    runtime::RunOptions options;
-    options.scene = settings;
-    objects_ = runtime::build_chain_graph(
-        graph_, env_, options,
-        chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(chain));
-    executor_.prepare(graph_, outputs_, extent);
-  }
-  scene::SceneSettings& settings() { return objects_.scene->settings(); }
-  void resize(VkExtent2D extent) {
-    ring_.wait_for(frame_);
-    executor_.prepare(graph_, outputs_, extent);
-  }
-  void run() {
-    VkCommandBuffer cmd = ring_.begin(frame_);
-    executor_.record(cmd, uint32_t(frame_ % runtime::kFramesInFlight), frame_);
-    ring_.submit(frame_);
-    ring_.wait_for(frame_ + 1);
-    ++frame_;
-  }
-  io::ImageF image(const std::string& name) { return graph::to_float_image(executor_.read_image(name)); }
-  const passes::CameraFeed& camera() const { return objects_.scene->camera(); }
-
- private:
-  const vk::Context& ctx_;
-  passes::PassEnv env_;
-  graph::RenderGraph graph_;
-  runtime::ChainGraph objects_;
-  graph::Executor executor_{ctx_, runtime::kFramesInFlight, false};
-  runtime::FrameRing ring_;
-  std::vector<std::string> outputs_;
-  uint64_t frame_ = 0;
-};
+// A sequence of the scene, the chain and the tonemap (runtime/sequence.h).
+runtime::Sequence sequence(const passes::PassEnv& env, const scene::SceneSettings& settings, const std::string& chain,
+                           VkExtent2D extent, std::vector<std::string> outputs) {
+  return runtime::Sequence(env, settings, chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(chain),
+                           extent, std::move(outputs));
+}
 
 std::vector<const filters::Method*> served(const vk::Context& ctx, bool exact_only) {
   std::vector<const filters::Method*> methods;
@@ -93,7 +62,7 @@ TEST_F(Taa, TheFirstFrameACutAndAResizeOutputTheCurrentColour) {
     SCOPED_TRACE(m->name);
     scene::SceneSettings settings;  // the camera orbits, objects move
     settings.camera_cuts = {3};
-    Sequence seq(*context_, *shaders_, settings, "taa." + m->name, {48, 32}, {"taa", "scene"});
+    runtime::Sequence seq = sequence(env_, settings, "taa." + m->name, {48, 32}, {"taa", "scene"});
     for (uint64_t frame = 0; frame < 7; ++frame) {
       if (frame == 5) seq.resize({40, 24});
       seq.run();
@@ -112,7 +81,7 @@ TEST_F(Taa, TheFirstFrameACutAndAResizeOutputTheCurrentColour) {
 TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {
   scene::SceneSettings settings;  // the orbiting camera: motion everywhere, varying with depth
   const VkExtent2D size{64, 48};
-  Sequence seq(*context_, *shaders_, settings,
+  runtime::Sequence seq = sequence(env_, settings,
                "taa.comp.full2d:rectify=none:feedback_min=1:feedback_max=1:history=bilinear:precision=fp32",
                size, {"taa", "scene", "depth", "motion"});
   seq.run();
@@ -167,7 +136,7 @@ TEST_F(Taa, TheExactStatisticsMethodsGiveTheSameOutput) {
     std::vector<io::ImageF> outputs;
     for (const filters::Method* m : methods) {
       scene::SceneSettings settings;
-      Sequence seq(*context_, *shaders_, settings, "taa." + m->name + ":precision=fp32:rectify=" + rectify,
+      runtime::Sequence seq = sequence(env_, settings, "taa." + m->name + ":precision=fp32:rectify=" + rectify,
                    {50, 34}, {"taa"});
       for (int frame = 0; frame < 4; ++frame) seq.run();
       outputs.push_back(seq.image("taa"));
@@ -191,11 +160,11 @@ TEST_F(Taa, AStillSceneConvergesTowardItsSupersampledReference) {
   still.orbit_camera = false;
   still.animate_objects = false;
   const VkExtent2D size{128, 128};
-  Sequence taa(*context_, *shaders_, still, "taa", size, {"final"});
+  runtime::Sequence taa = sequence(env_, still, "taa", size, {"final"});
   for (int frame = 0; frame < 32; ++frame) taa.run();
   const io::ImageF resolved = taa.image("final");
 
-  Sequence plain(*context_, *shaders_, still, "", size, {"final"});
+  runtime::Sequence plain = sequence(env_, still, "", size, {"final"});
   plain.run();
   const io::ImageF no_aa = plain.image("final");
   io::ImageF reference = no_aa;
