@@ -47,6 +47,8 @@ commands:
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against its family's baseline on the scene, by
                       radius (the paper's tables)
+  taa-eval            TAA configurations on three scene sequences (still, orbit, moving objects)
+                      against supersampled references: PSNR, SSIM, flicker, ghosting
   report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html
   compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
                       exit 1 when either holds NaN or infinity (counted, left out of the metrics)
@@ -115,13 +117,17 @@ bench options:
 quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
 
+taa-eval options:
+  --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
+  --json FILE
+
 compare options:
   over the channels both images have: RGB, or RGBA when both have alpha (PFM: RGB or gray)
   --alpha on|off      whether alpha counts when both images have it (default on)
   --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "nonfinite", ...}
   --diff FILE.png     heat map of |A-B| (black, red, yellow, white)   --gain G  (default: max -> white)
 
-methods, filter, bench and quality also take --device, --validation, --shader-dir, --shader-source.
+methods, filter, bench, quality and taa-eval also take --device, --validation, --shader-dir, --shader-source.
 
 exit codes: 0 ok, 1 runtime error, 2 usage error, 3 no usable Vulkan device,
             4 validation messages were reported
@@ -542,6 +548,24 @@ void parse_quality(Flags& flags, CliOptions& out) {
     throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
 }
 
+void parse_taa_eval(Flags& flags, CliOptions& out) {
+  TaaEvalOptions& t = out.taa_eval;
+  while (flags.next()) {
+    const std::string& flag = flags.flag();
+    if (flag == "--size") t.size = parse_size(flags.value());
+    else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, flags.value(), 1, 4096));
+    else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, flags.value(), 1, 64));
+    else if (flag == "--json") {
+      t.json = flags.value();
+      check_writable(flag, *t.json);
+    } else if (!parse_device_flag(flags, out.gpu)) {
+      throw UsageError("unknown option '" + flag + "' for taa-eval (see filterlab --help)");
+    }
+  }
+  if (t.size.width < 16 || t.size.height < 16)
+    throw UsageError("taa-eval wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+}
+
 void parse_compare(Flags& flags, CliOptions& out) {
   CompareOptions& c = out.compare;
   std::vector<std::filesystem::path> files;
@@ -631,6 +655,9 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else if (command == "quality") {
     out.command = Command::Quality;
     parse_quality(flags, out);
+  } else if (command == "taa-eval") {
+    out.command = Command::TaaEval;
+    parse_taa_eval(flags, out);
   } else if (command == "compare") {
     out.command = Command::Compare;
     parse_compare(flags, out);
@@ -640,7 +667,7 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else {
     throw UsageError(
         "unknown command '" + command +
-        "' (commands: run, info, filters, methods, filter, bench, quality, compare, report, help)");
+        "' (commands: run, info, filters, methods, filter, bench, quality, taa-eval, compare, report, help)");
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;

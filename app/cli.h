@@ -18,6 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 enum class Command {
+  TaaEval,
   Help,
   Version,
   Run,
@@ -50,6 +51,14 @@ struct FilterOptions {
   bool raw = false;
 };
 
+// `filterlab taa-eval`: TAA configurations on scene sequences against supersampled references.
+struct TaaEvalOptions {
+  VkExtent2D size{320, 180};
+  uint32_t frames = 32;
+  uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
+  std::optional<std::filesystem::path> json;
+};
+
 // `filterlab quality`: the paper's quality tables, every method against frag.full2d on the scene.
 struct QualityOptions {
   VkExtent2D size{1280, 720};
@@ -80,6 +89,7 @@ struct CliOptions {
   std::optional<std::filesystem::path> bench_json, bench_csv;
   bool quiet = false;
   QualityOptions quality;
+  TaaEvalOptions taa_eval;
   CompareOptions compare;
   std::vector<std::filesystem::path> report_inputs;  // filterlab report A.json [B.json ...] --out F
   std::filesystem::path report_out;

@@ -21,8 +21,6 @@
 
 namespace filterlab::app {
 
-namespace {
-
 vk::Context make_context(const DeviceOptions& gpu) {
   vk::ContextOptions options;
   options.device_selector = gpu.device;
@@ -40,6 +38,8 @@ int validation_exit_code(const vk::Context& ctx) {
 void write_text(const std::filesystem::path& path, const std::string& text) {
   io::write_file_atomically(path, text);
 }
+
+namespace {
 
 const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
 

@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
       case app::Command::Filter: return app::filter_file(options);
       case app::Command::Bench: return app::run_benchmark(options);
       case app::Command::Quality: return app::quality_tables(options);
+      case app::Command::TaaEval: return app::taa_eval(options);
       case app::Command::Compare: return app::compare_files(options);
       case app::Command::Report: return app::write_report(options);
     }

@@ -33,9 +33,10 @@ class Taa : public test::ValidatedSuite {
 };
 
 // A sequence of the scene, the chain and the tonemap (runtime/sequence.h).
-runtime::Sequence sequence(const passes::PassEnv& env, const scene::SceneSettings& settings, const std::string& chain,
-                           VkExtent2D extent, std::vector<std::string> outputs) {
-  return runtime::Sequence(env, settings, chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(chain),
+runtime::Sequence sequence(const passes::PassEnv& env, const scene::SceneSettings& settings,
+                           const std::string& chain, VkExtent2D extent, std::vector<std::string> outputs) {
+  return runtime::Sequence(env, settings,
+                           chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(chain),
                            extent, std::move(outputs));
 }
 
@@ -81,7 +82,8 @@ TEST_F(Taa, TheFirstFrameACutAndAResizeOutputTheCurrentColour) {
 TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {
   scene::SceneSettings settings;  // the orbiting camera: motion everywhere, varying with depth
   const VkExtent2D size{64, 48};
-  runtime::Sequence seq = sequence(env_, settings,
+  runtime::Sequence seq =
+      sequence(env_, settings,
                "taa.comp.full2d:rectify=none:feedback_min=1:feedback_max=1:history=bilinear:precision=fp32",
                size, {"taa", "scene", "depth", "motion"});
   seq.run();
@@ -136,8 +138,8 @@ TEST_F(Taa, TheExactStatisticsMethodsGiveTheSameOutput) {
     std::vector<io::ImageF> outputs;
     for (const filters::Method* m : methods) {
       scene::SceneSettings settings;
-      runtime::Sequence seq = sequence(env_, settings, "taa." + m->name + ":precision=fp32:rectify=" + rectify,
-                   {50, 34}, {"taa"});
+      runtime::Sequence seq = sequence(
+          env_, settings, "taa." + m->name + ":precision=fp32:rectify=" + rectify, {50, 34}, {"taa"});
       for (int frame = 0; frame < 4; ++frame) seq.run();
       outputs.push_back(seq.image("taa"));
     }

@@ -1,0 +1,188 @@
+// filterlab taa-eval: TAA configurations on three scene sequences against supersampled references
+// (issue #20's measurement). Every metric is on the tonemapped image (`final`, RGB in [0, 1]).
+//   sequences  still (nothing moves), orbit (the camera orbits), moving (objects move, the camera
+//              stands): frames 0..N-1
+//   reference  for frame f: the scene paused at f, rendered at grid x grid sub-pixel offsets (cell
+//              centres) and averaged with equal weights
+//   configs    no AA (unjittered), TAA with no rectification, min/max clamp, clip, variance clipping
+//              at gamma 0.75, 1, 1.25 (comp.full2d), and variance clipping at gamma 1 by every
+//              other method of the taa family the device runs
+//   metrics    PSNR (peak 1) against each frame's reference (the curve, and the last frame's),
+//              SSIM of the last frame; flicker on still: the mean |change| of the output between
+//              consecutive frames over the second half; ghosting on moving: the RMS error in the
+//              pixels an object uncovered in the last 8 frames (a depth now farther than in one of
+//              them), over frames 8..N-1
+#include "commands.h"
+
+#include "common/metrics.h"
+#include "filters/chain.h"
+#include "runtime/sequence.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace filterlab::app {
+namespace {
+
+struct SequenceSpec {
+  const char* name;
+  bool orbit, animate;
+};
+
+constexpr SequenceSpec kSequences[] = {
+    {"still", false, false}, {"orbit", true, false}, {"moving", false, true}};
+constexpr uint32_t kGhostFrames = 8;
+
+scene::SceneSettings settings_of(const SequenceSpec& s) {
+  scene::SceneSettings settings;
+  settings.orbit_camera = s.orbit;
+  settings.animate_objects = s.animate;
+  return settings;
+}
+
+nlohmann::json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+struct Config {
+  std::string label, chain;
+};
+
+std::vector<Config> configs(const vk::Context& ctx) {
+  std::vector<Config> out = {{"no AA", ""},
+                             {"TAA, no rectification", "taa:rectify=none"},
+                             {"TAA, min/max clamp", "taa:rectify=clamp"},
+                             {"TAA, min/max clip", "taa:rectify=clip"}};
+  for (const char* gamma : {"0.75", "1", "1.25"})
+    out.push_back({std::string("TAA, variance clip, gamma ") + gamma,
+                   std::string("taa:rectify=variance:gamma=") + gamma});
+  const filters::Family& taa = *filters::registry().find("taa");
+  for (const filters::Method& m : taa.methods) {
+    if (m.name == taa.default_method) continue;
+    const std::string chain = "taa." + m.name + ":rectify=variance";
+    if (filters::device_support(filters::resolve(filters::parse_chain(chain).at(0)), ctx).available())
+      out.push_back({"TAA, variance clip, gamma 1, " + m.name, chain});
+  }
+  return out;
+}
+
+}  // namespace
+
+int taa_eval(const CliOptions& options) {
+  const TaaEvalOptions& t = options.taa_eval;
+  vk::Context ctx = make_context(options.gpu);
+  vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
+  const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
+  using nlohmann::json;
+  json sequences = json::array();
+  std::string text;
+  const std::vector<Config> all = configs(ctx);
+  for (const SequenceSpec& spec : kSequences) {
+    // The references, and each frame's unjittered depth (for the ghosting mask).
+    runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"});
+    std::vector<io::ImageF> refs, depths;
+    for (uint32_t f = 0; f < t.frames; ++f) {
+      reference.settings().animation_frame = f;
+      io::ImageF sum;
+      for (uint32_t j = 0; j < t.grid; ++j)
+        for (uint32_t i = 0; i < t.grid; ++i) {
+          reference.settings().jitter_offset =
+              glm::vec2((float(i) + 0.5f) / float(t.grid) - 0.5f, (float(j) + 0.5f) / float(t.grid) - 0.5f);
+          reference.run();
+          const io::ImageF sample = reference.image("final");
+          if (sum.pixels.empty())
+            sum = io::ImageF{sample.width, sample.height, sample.channels,
+                             std::vector<float>(sample.pixels.size(), 0.0f)};
+          for (size_t k = 0; k < sum.pixels.size(); ++k)
+            sum.pixels[k] += sample.pixels[k] / float(t.grid * t.grid);
+        }
+      reference.settings().jitter_offset.reset();
+      reference.run();
+      depths.push_back(reference.image("depth"));
+      refs.push_back(std::move(sum));
+    }
+    std::string table = "### " + std::string(spec.name) + "\n\n| configuration | PSNR frame " +
+                        std::to_string(t.frames) + " | SSIM | " +
+                        (std::string(spec.name) == "still"    ? "flicker"
+                         : std::string(spec.name) == "moving" ? "ghosting RMS"
+                                                              : "-") +
+                        " |\n| --- | ---: | ---: | ---: |\n";
+    json rows = json::array();
+    for (const Config& c : all) {
+      runtime::Sequence run(
+          env, settings_of(spec),
+          c.chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(c.chain), t.size,
+          {"final"});
+      json curve = json::array();
+      io::ImageF previous, last;
+      double flicker = 0, ghost_sq = 0;
+      size_t flicker_n = 0, ghost_n = 0;
+      double ssim = std::nan("");
+      for (uint32_t f = 0; f < t.frames; ++f) {
+        run.run();
+        const io::ImageF out = run.image("final");
+        const common::ImageMetrics m = common::image_metrics(out, refs[f], 3);
+        curve.push_back(finite_or_null(m.psnr));
+        if (f + 1 == t.frames) ssim = m.ssim.value_or(std::nan(""));
+        if (f >= t.frames / 2 && !previous.pixels.empty())
+          for (size_t p = 0; p < size_t(out.width) * out.height; ++p)
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+              flicker += std::abs(out.pixels[p * out.channels + ch] - previous.pixels[p * out.channels + ch]);
+              ++flicker_n;
+            }
+        if (f >= kGhostFrames)
+          for (size_t p = 0; p < size_t(out.width) * out.height; ++p) {
+            bool uncovered = false;
+            for (uint32_t k = f - kGhostFrames; k < f && !uncovered; ++k)
+              uncovered = depths[k].pixels[p] + 1e-3f < depths[f].pixels[p];
+            if (!uncovered) continue;
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+              const double d = out.pixels[p * out.channels + ch] - refs[f].pixels[p * out.channels + ch];
+              ghost_sq += d * d;
+              ++ghost_n;
+            }
+          }
+        previous = out;
+        last = out;
+      }
+      const double final_psnr = curve.back().is_null() ? INFINITY : curve.back().get<double>();
+      json row = {{"config", c.label},
+                  {"chain", c.chain},
+                  {"psnr", curve},
+                  {"psnr_last", finite_or_null(final_psnr)},
+                  {"ssim_last", finite_or_null(ssim)}};
+      const double flicker_v = flicker_n ? flicker / double(flicker_n) : 0;
+      const double ghost_v = ghost_n ? std::sqrt(ghost_sq / double(ghost_n)) : std::nan("");
+      row["flicker"] = flicker_v;
+      row["ghosting_rms"] = finite_or_null(ghost_v);
+      row["ghosting_pixels"] = ghost_n / 3;
+      rows.push_back(row);
+      char line[256];
+      const double extra = std::string(spec.name) == "still" ? flicker_v : ghost_v;
+      std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %s |\n", c.label.c_str(), final_psnr, ssim,
+                    std::string(spec.name) == "orbit" ? "-" : (std::to_string(extra)).c_str());
+      table += line;
+    }
+    text += table + "\n";
+    sequences.push_back({{"sequence", spec.name}, {"configs", rows}});
+  }
+  std::cout << "TAA on " << ctx.report().name << ", " << t.size.width << "x" << t.size.height << ", "
+            << t.frames << " frames, references of " << t.grid * t.grid
+            << " offsets; PSNR (dB, peak 1) and SSIM of the last frame\n\n"
+            << text;
+  if (t.json) {
+    json out = {{"device", ctx.report().name},
+                {"size", {t.size.width, t.size.height}},
+                {"frames", t.frames},
+                {"reference_offsets", t.grid * t.grid},
+                {"image", "tonemapped final, RGB in [0, 1]"},
+                {"sequences", sequences}};
+    write_text(*t.json, out.dump(2) + "\n");
+  }
+  return validation_exit_code(ctx);
+}
+
+}  // namespace filterlab::app
