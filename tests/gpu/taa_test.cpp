@@ -77,6 +77,40 @@ TEST_F(Taa, TheFirstFrameACutAndAResizeOutputTheCurrentColour) {
   }
 }
 
+// views=on: <name>.rejection is red where no history was used (the first frame, a cut) and green by
+// how far the rectification moved the history (nowhere without rectification); <name>.history is
+// what was blended, the current colour where there was none.
+TEST_F(Taa, TheViewsShowTheRejectionsAndTheHistory) {
+  for (const char* method : {"comp.full2d", "frag.quad_derivative"}) {
+    for (const char* rectify : {"none", "variance"}) {
+      SCOPED_TRACE(std::string(method) + " rectify=" + rectify);
+      scene::SceneSettings settings;
+      settings.camera_cuts = {2};
+      runtime::Sequence seq =
+          sequence(env_, settings, std::string("taa.") + method + ":views=on:gamma=0.5:rectify=" + rectify,
+                   {48, 32}, {"taa", "taa.history", "taa.rejection", "scene"});
+      for (int frame = 0; frame < 4; ++frame) {
+        seq.run();
+        const io::ImageF mask = seq.image("taa.rejection"), history = seq.image("taa.history");
+        size_t rejected = 0, moved = 0;
+        for (size_t p = 0; p < size_t(mask.width) * mask.height; ++p) {
+          rejected += mask.pixels[p * 4] == 1.0f;
+          moved += mask.pixels[p * 4 + 1] > 0.0f;
+        }
+        const size_t pixels = size_t(mask.width) * mask.height;
+        if (frame == 0 || frame == 2) {
+          EXPECT_EQ(rejected, pixels) << "frame " << frame;
+          EXPECT_EQ(differing(history, seq.image("scene")), 0u) << "frame " << frame;
+        } else {
+          EXPECT_LT(rejected, pixels / 10) << "frame " << frame;
+          if (std::string(rectify) == "none") EXPECT_EQ(moved, 0u) << "frame " << frame;
+          else EXPECT_GT(moved, 0u) << "frame " << frame;
+        }
+      }
+    }
+  }
+}
+
 // rectify=none, feedback 1, bilinear history: the output is the reprojected history alone, which
 // the CPU computes from the previous output, depth and motion by the same definition.
 TEST_F(Taa, TheHistoryIsReprojectedByTheClosestPixelsMotion) {

@@ -62,14 +62,22 @@ class Resolve : public Filter {
       : env_(env.pass_env),
         stage_(stage),
         format_(precision_format(env.params)),
-        spec_(constants(env.params)) {
-    shader_ = stage == Stage::Fragment ? "filters/taa/taa.frag#" + variant
-                                       : "filters/taa/taa.comp#" + variant + "." + precision_variant(format_);
+        spec_(constants(env.params)),
+        views_(env.params.choice("views") == "on") {
+    const std::string name = variant + (views_ ? ".views" : "");
+    shader_ = stage == Stage::Fragment ? "filters/taa/taa.frag#" + name
+                                       : "filters/taa/taa.comp#" + name + "." + precision_variant(format_);
   }
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
+    // views=on: name.history (the history as blended) and name.rejection (the mask), viewable and
+    // capturable like any image.
+    const std::string history_view = name + ".history", mask_view = name + ".rejection";
+    if (views_)
+      for (const std::string& view : {history_view, mask_view})
+        graph.declare_image(view, {format_, graph::SizeRule::relative_to(inputs.color)});
     const passes::CameraFeed* camera = inputs.camera;
     auto declare = [&](passes::SimplePass& pass) {
       pass.sample(BINDING_SOURCE, inputs.color)
@@ -82,11 +90,15 @@ class Resolve : public Filter {
     if (stage_ == Stage::Fragment) {
       passes::SimplePass pass(env_, name, passes::FragmentShader{shader_, format_, spec_});
       declare(pass);
-      pass.color(name).add_to(graph);
+      pass.color(name);
+      if (views_) pass.color(history_view).color(mask_view);
+      pass.add_to(graph);
     } else {
       passes::SimplePass pass(env_, name, passes::ComputeShader{shader_, spec_});
       declare(pass);
-      pass.store(BINDING_DESTINATION, name).dispatch_over(name, TAA_GROUP, TAA_GROUP).add_to(graph);
+      pass.store(BINDING_DESTINATION, name);
+      if (views_) pass.store(BINDING_TAA_HISTORY_VIEW, history_view).store(BINDING_TAA_MASK_VIEW, mask_view);
+      pass.dispatch_over(name, TAA_GROUP, TAA_GROUP).add_to(graph);
     }
     return name;
   }
@@ -97,6 +109,7 @@ class Resolve : public Filter {
   VkFormat format_;
   std::vector<uint32_t> spec_;
   std::string shader_;
+  bool views_;  // declared after shader_, initialized before the body that reads it
 };
 
 Method method(const char* name, Stage stage, bool exact, const char* variant, const char* description,
@@ -141,6 +154,9 @@ Family make_family() {
              "the history's weight where its luminance disagrees with the current colour's"),
       number("feedback_max", 0, 1, "0.97",
              "the history's weight where they agree (mix(min, max, agreement^2))"),
+      choice("views", {"off", "on"}, "off",
+             "also write <name>.history (the history as blended) and <name>.rejection (red: no history; "
+             "green: how far the rectification moved it)"),
       precision_param()};
   f.inputs = {Input::Depth, Input::Motion, Input::Camera, Input::History, Input::Jitter};
   auto subgroup = [](const vk::Context& d) { return subgroup_quads_in_compute(d, TAA_GROUP * TAA_GROUP); };

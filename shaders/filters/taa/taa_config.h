@@ -18,6 +18,10 @@
 #define TAA_CATMULL_ROM 1   // 9 bilinear taps
 #define TAA_CATMULL_ROM5 2  // 5: the corners left out
 
+// views=on: the compute resolve's two more images (the history as blended, the rejection mask).
+#define BINDING_TAA_HISTORY_VIEW BINDING_FAMILY_DATA
+#define BINDING_TAA_MASK_VIEW BINDING_FAMILY_DATA_2
+
 // The compute resolve's workgroup (the quad methods' too): TAA_GROUP x TAA_GROUP pixels.
 #define TAA_GROUP WINDOW_QUAD_GROUP
 

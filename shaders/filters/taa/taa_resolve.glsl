@@ -76,9 +76,18 @@ vec4 clip_toward(vec4 h, vec4 centre, vec4 extent) {
   return m > 1.0 ? centre + (h - centre) / m : h;
 }
 
+// What the views show (views=on): the history as blended (reprojected and rectified), and the
+// rejection mask: red where no history was used (invalid, off screen), green how far the
+// rectification moved it (luminance, clamped to 1).
+struct Views {
+  vec4 history, mask;
+};
+
 // The resolved colour at p, from the window sums of p's neighbourhood (window_value space).
-vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
+vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, out Views views) {
   const vec4 current = texel_clamped(p);
+  views.history = current;
+  views.mask = vec4(1.0, 0.0, 0.0, 1.0);
   if (camera.history_invalid != 0u) return current;
   const ivec2 size = textureSize(source, 0);
   // The motion of the closest pixel of the 3x3 (depth 0 is near): edges keep their history. Nine
@@ -97,6 +106,7 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
   const vec2 at = vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;  // where p was
   if (any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(size)))) return current;
   vec4 h = HISTORY_FILTER == TAA_BILINEAR ? textureLod(history, at / vec2(size), 0) : catmull_rom(at);
+  const float reprojected_luma = luma(h.rgb);
   if (RECTIFY != TAA_NONE) {
     h = window_value(h);
     if (RECTIFY == TAA_CLAMP) {
@@ -109,6 +119,8 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
     }
     h = vec4(from_space(h.xyz), h.w);
   }
+  views.history = h;
+  views.mask = vec4(0.0, min(abs(luma(h.rgb) - reprojected_luma), 1.0), 0.0, 1.0);
   // Feedback: high where the history agrees with the current luminance, lower where it does not.
   const float lc = luma(current.rgb), lh = luma(h.rgb);
   const float agree = 1.0 - abs(lc - lh) / max(max(lc, lh), 0.2);
@@ -118,7 +130,7 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor) {
 }
 
 // The statistics every pixel of a quad computes together (uniform control flow), then its resolve.
-vec4 taa(ivec2 p) {
+vec4 taa(ivec2 p, out Views views) {
   const vec4 centre = window_read(p), anchor = window_read(quad_anchor(p));
   Acc stats = acc_empty(centre);
   if (RECTIFY != TAA_NONE) {
@@ -128,7 +140,7 @@ vec4 taa(ivec2 p) {
     stats = window_sum(p, centre, anchor);
 #endif
   }
-  return resolve(p, stats, centre, anchor);
+  return resolve(p, stats, centre, anchor, views);
 }
 
 #endif
