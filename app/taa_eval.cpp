@@ -12,6 +12,7 @@
 //              consecutive frames over the second half; ghosting on moving: the RMS error in the
 //              pixels an object uncovered in the last 8 frames (a depth now farther than in one of
 //              them), over frames 8..N-1
+// `filterlab report` plots the JSON (renderer/bench/report.cpp).
 #include "commands.h"
 
 #include "common/metrics.h"
@@ -174,7 +175,8 @@ int taa_eval(const CliOptions& options) {
             << " offsets; PSNR (dB, peak 1) and SSIM of the last frame\n\n"
             << text;
   if (t.json) {
-    json out = {{"device", ctx.report().name},
+    json out = {{"schema", "filterlab.taa-eval/1"},
+                {"device", ctx.report().name},
                 {"size", {t.size.width, t.size.height}},
                 {"frames", t.frames},
                 {"reference_offsets", t.grid * t.grid},

@@ -89,14 +89,15 @@ const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff
 // A log-scale line plot of value against radius, one series per (source, method).
 struct Series {
   std::string name;
-  std::vector<std::pair<int, double>> points;  // radius, value > 0
+  std::vector<std::pair<double, double>> points;  // x (a radius, a frame, a gamma), value (> 0 on a log axis)
 };
 
-std::string line_plot(const std::string& title, const std::string& y_label,
-                      const std::vector<Series>& series) {
+// x takes its distinct values evenly spaced; y is logarithmic (decades) or linear.
+std::string line_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
+                      const std::vector<Series>& series, bool log_y = true) {
   constexpr double W = 720, H = 380, left = 70, right = 250, top = 30, bottom = 50;
-  std::set<int> radii;
-  double lo = INFINITY, hi = 0;
+  std::set<double> radii;
+  double lo = INFINITY, hi = log_y ? 0 : -INFINITY;
   for (const Series& s : series)
     for (auto [r, v] : s.points) {
       radii.insert(r);
@@ -107,25 +108,34 @@ std::string line_plot(const std::string& title, const std::string& y_label,
   svg << "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
       << "\" viewBox=\"0 0 " << W << " " << H << "\" role=\"img\" aria-label=\"" << escape(title) << "\">\n";
   svg << "<text x=\"" << left << "\" y=\"18\" class=\"title\">" << escape(title) << "</text>\n";
-  if (radii.empty() || !(hi > 0)) return svg.str() + "<text x=\"80\" y=\"80\">no data</text></svg>\n";
-  const double y0 = std::floor(std::log10(lo)), y1 = std::max(y0 + 1, std::ceil(std::log10(hi)));
-  const std::vector<int> xs(radii.begin(), radii.end());
-  auto x_of = [&](int r) {
+  if (radii.empty() || (log_y && !(hi > 0)) || !std::isfinite(lo))
+    return svg.str() + "<text x=\"80\" y=\"80\">no data</text></svg>\n";
+  // Log: whole decades. Linear: the range, widened to whole units and to at least 1.
+  const double y0 = log_y ? std::floor(std::log10(lo)) : std::floor(lo);
+  const double y1 = log_y ? std::max(y0 + 1, std::ceil(std::log10(hi))) : std::max(y0 + 1, std::ceil(hi));
+  const std::vector<double> xs(radii.begin(), radii.end());
+  auto x_of = [&](double r) {
     const size_t i = size_t(std::find(xs.begin(), xs.end(), r) - xs.begin());
     return left + (xs.size() == 1 ? 0.5 : double(i) / double(xs.size() - 1)) * (W - left - right);
   };
-  auto y_of = [&](double v) { return top + (y1 - std::log10(v)) / (y1 - y0) * (H - top - bottom); };
-  for (double e = y0; e <= y1; ++e) {  // decades
-    const double y = y_of(std::pow(10.0, e));
+  auto y_of = [&](double v) {
+    return top + (y1 - (log_y ? std::log10(v) : v)) / (y1 - y0) * (H - top - bottom);
+  };
+  const double step = log_y ? 1 : std::max(1.0, std::ceil((y1 - y0) / 8));
+  for (double e = y0; e <= y1; e += step) {  // decades, or whole units
+    const double value = log_y ? std::pow(10.0, e) : e;
+    const double y = y_of(value);
     svg << "<line x1=\"" << left << "\" x2=\"" << W - right << "\" y1=\"" << y << "\" y2=\"" << y
         << "\" class=\"grid\"/><text x=\"" << left - 6 << "\" y=\"" << y + 4
-        << "\" class=\"tick\" text-anchor=\"end\">" << number(std::pow(10.0, e)) << "</text>\n";
+        << "\" class=\"tick\" text-anchor=\"end\">" << number(value) << "</text>\n";
   }
-  for (int r : xs)
-    svg << "<text x=\"" << x_of(r) << "\" y=\"" << H - bottom + 18
-        << "\" class=\"tick\" text-anchor=\"middle\">" << r << "</text>\n";
+  // At most about 16 x labels.
+  const size_t every = std::max<size_t>(1, (xs.size() + 15) / 16);
+  for (size_t i = 0; i < xs.size(); i += every)
+    svg << "<text x=\"" << x_of(xs[i]) << "\" y=\"" << H - bottom + 18
+        << "\" class=\"tick\" text-anchor=\"middle\">" << number(xs[i]) << "</text>\n";
   svg << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 10
-      << "\" class=\"axis\" text-anchor=\"middle\">radius r</text>\n";
+      << "\" class=\"axis\" text-anchor=\"middle\">" << escape(x_label) << "</text>\n";
   svg << "<text x=\"14\" y=\"" << (top + H - bottom) / 2
       << "\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 " << (top + H - bottom) / 2
       << ")\">" << escape(y_label) << "</text>\n";
@@ -138,7 +148,8 @@ std::string line_plot(const std::string& title, const std::string& y_label,
         << "\"/>\n";
     for (auto [r, v] : s.points)
       svg << "<circle cx=\"" << x_of(r) << "\" cy=\"" << y_of(v) << "\" r=\"3\" fill=\"" << color
-          << "\"><title>" << escape(s.name) << " r=" << r << ": " << number(v, 4) << "</title></circle>\n";
+          << "\"><title>" << escape(s.name) << " " << escape(x_label) << " " << number(r) << ": "
+          << number(v, 4) << "</title></circle>\n";
     const double ly = top + 14.0 * double(i);
     svg << "<rect x=\"" << W - right + 12 << "\" y=\"" << ly - 8 << "\" width=\"10\" height=\"10\" fill=\""
         << color << "\"/><text x=\"" << W - right + 26 << "\" y=\"" << ly + 1 << "\" class=\"legend\">"
@@ -170,21 +181,28 @@ std::vector<PlotGroup> plot_groups(const std::set<std::string>& stages) {
   return groups;
 }
 
-std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& sources) {
+json read_input(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw ReportInputError(path.string() + (std::filesystem::exists(path, ec) ? " is not a file (a folder?)"
                                                                               : " does not exist"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ReportInputError("cannot read " + path.string());
-  json j;
   try {
-    j = json::parse(in);
+    return json::parse(in);
   } catch (const json::parse_error& e) {
     // Not e.what(): it quotes the bytes it read, which for an image file are binary noise.
     throw ReportInputError(path.string() + " is not a bench JSON file (not JSON: syntax error at byte " +
                            std::to_string(e.byte) + ")");
   }
+}
+
+bool is_taa_eval(const json& j) {
+  return j.is_object() && j.contains("schema") && j["schema"].is_string() &&
+         j["schema"].get<std::string>().rfind("filterlab.taa-eval/", 0) == 0;
+}
+
+std::vector<Case> load(const std::filesystem::path& path, const json& j, std::vector<Source>& sources) {
   try {
     if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
       throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() +
@@ -242,11 +260,66 @@ std::vector<Case> load(const std::filesystem::path& path, std::vector<Source>& s
 
 }  // namespace
 
+// A taa-eval file (filterlab taa-eval --json): per sequence, PSNR against the frame for every
+// configuration; then PSNR of the last frame, and flicker on the still sequence, against gamma.
+std::string taa_section(const json& t, ReportSummary& report) {
+  std::ostringstream body;
+  try {
+    body << "<h2>TAA on " << escape(t.at("device").get<std::string>()) << ", " << t.at("size")[0].get<int>()
+         << "x" << t.at("size")[1].get<int>() << ", references of " << t.at("reference_offsets").get<int>()
+         << " offsets</h2>\n<div class=\"row\">";
+    std::map<std::string, Series> psnr_by_gamma, flicker_by_gamma;
+    for (const json& seq : t.at("sequences")) {
+      const std::string name = seq.at("sequence").get<std::string>();
+      std::vector<Series> curves;
+      for (const json& c : seq.at("configs")) {
+        Series s{c.at("config").get<std::string>(), {}};
+        const json& psnr = c.at("psnr");
+        for (size_t f = 0; f < psnr.size(); ++f)
+          if (psnr[f].is_number()) s.points.push_back({double(f + 1), psnr[f].get<double>()});
+        curves.push_back(s);
+        const std::string chain = c.at("chain").get<std::string>();
+        const size_t g = chain.find("gamma=");
+        if (g != std::string::npos && c.at("psnr_last").is_number()) {
+          const double gamma = std::stod(chain.substr(g + 6));
+          psnr_by_gamma[name].name = name;
+          psnr_by_gamma[name].points.push_back({gamma, c["psnr_last"].get<double>()});
+          if (name == "still") {
+            flicker_by_gamma[name].name = name;
+            flicker_by_gamma[name].points.push_back({gamma, c.at("flicker").get<double>()});
+          }
+        }
+      }
+      body << line_plot("PSNR against the reference, " + name, "frame", "PSNR dB", curves, false);
+      ++report.plots;
+    }
+    std::vector<Series> psnr, flicker;
+    for (auto& [n, s] : psnr_by_gamma) psnr.push_back(s);
+    for (auto& [n, s] : flicker_by_gamma) flicker.push_back(s);
+    body << line_plot("Variance clipping: PSNR of the last frame against gamma", "gamma", "PSNR dB", psnr,
+                      false)
+         << line_plot("Variance clipping: flicker (still) against gamma", "gamma", "mean |change| (log)",
+                      flicker)
+         << "</div>\n";
+    report.plots += 2;
+  } catch (const json::exception& e) {
+    throw ReportInputError(std::string("a taa-eval file: missing or malformed field (") + e.what() + ")");
+  }
+  return body.str();
+}
+
 ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
   std::vector<Source> sources;
   std::vector<Case> cases;
-  for (const auto& path : inputs)
-    for (Case& c : load(path, sources)) cases.push_back(std::move(c));
+  std::vector<json> taa_evals;
+  for (const auto& path : inputs) {
+    json j = read_input(path);
+    if (is_taa_eval(j)) {
+      taa_evals.push_back(std::move(j));
+      continue;
+    }
+    for (Case& c : load(path, j, sources)) cases.push_back(std::move(c));
+  }
 
   // A series is one method from one source. Its legend names the method alone unless another source
   // has the same method at the same size and precision (plots are per size): then the device
@@ -307,7 +380,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         if (!by_name.count(key)) order.push_back(key);
         by_name[key].name = series_name(c);
         const double v = value(c);
-        if (v > 0) by_name[key].points.push_back({c.radius, v});
+        if (v > 0) by_name[key].points.push_back({double(c.radius), v});
       }
       // Runs of one tool on one device (several JSON files, e.g. radii split over runs) share a
       // series: sort its points by radius.
@@ -323,8 +396,9 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     for (const PlotGroup& group : plot_groups(stages)) {
       const auto in_group = [&](const Case& c) { return group.stages.count(c.stage) > 0; };
       body << "<div class=\"row\">"
-           << line_plot(group.title + ": GPU time, " + size, "median µs (log)", series_for(in_group, median))
-           << line_plot(group.title + ": time / copy pass, " + size, "× copy (log)",
+           << line_plot(group.title + ": GPU time, " + size, "radius r", "median µs (log)",
+                        series_for(in_group, median))
+           << line_plot(group.title + ": time / copy pass, " + size, "radius r", "× copy (log)",
                         series_for(in_group, ratio))
            << "</div>\n";
       report.plots += 2;
@@ -352,6 +426,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     }
     body << "</table>\n";
   }
+
+  for (const json& t : taa_evals) body << taa_section(t, report);
 
   report.html = std::string(
                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -1,7 +1,8 @@
 #pragma once
 // `filterlab report BENCH.json [MORE.json ...] --out report.html`: one self-contained HTML file
 // (inline SVG and CSS, no script, no network) from one or more bench JSON files (several devices,
-// or filterlab beside peers written in the same schema).
+// or filterlab beside peers written in the same schema), and from taa-eval JSON files (PSNR against
+// the frame, PSNR and flicker against gamma).
 #include <filesystem>
 #include <stdexcept>
 #include <string>

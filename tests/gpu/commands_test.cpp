@@ -430,6 +430,10 @@ TEST(Commands, TaaEvalMeasuresEveryConfigurationOnThreeSequences) {
     EXPECT_GT(still["configs"][i]["psnr_last"].get<double>(), no_aa + 3) << still["configs"][i].dump();
   const json& moving = j["sequences"][2];
   EXPECT_GT(moving["configs"][0]["ghosting_pixels"].get<int>(), 0) << "objects uncover pixels";
+  // report plots it: PSNR against the frame for each sequence, PSNR and flicker against gamma.
+  auto report = test::run_binary("report " + dir + "/t.json --out " + dir + "/t.html");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(report.output.find("5 plots"), std::string::npos) << report.output;
   std::filesystem::remove_all(dir);
 }
 
