@@ -46,6 +46,28 @@ const char* stage_name(Stage stage) {
   return "unknown";
 }
 
+Param choice_param(std::string name, std::vector<std::string> choices, std::string fallback,
+                   std::string help) {
+  Param p;
+  p.name = std::move(name);
+  p.type = ParamType::Choice;
+  p.choices = std::move(choices);
+  p.fallback = std::move(fallback);
+  p.help = std::move(help);
+  return p;
+}
+
+Param number_param(std::string name, double min, double max, std::string fallback, std::string help) {
+  Param p;
+  p.name = std::move(name);
+  p.type = ParamType::Number;
+  p.min = min;
+  p.max = max;
+  p.fallback = std::move(fallback);
+  p.help = std::move(help);
+  return p;
+}
+
 const char* input_name(Input input) {
   switch (input) {
     case Input::Depth: return "depth";

@@ -14,17 +14,6 @@ namespace {
 
 constexpr int kMaxRadius = 64;
 
-Param sigma_param(const char* name, const char* help) {
-  Param p;
-  p.name = name;
-  p.type = ParamType::Number;
-  p.min = 1e-3;
-  p.max = 1e4;
-  p.help = help;
-  p.log_scale = true;
-  return p;
-}
-
 // log2(e) / (2 sigma^2): a weight is exp2(-(i^2 + j^2) spatial - |d|^2 range).
 uint32_t exp2_scale(double sigma) {
   return std::bit_cast<uint32_t>(float(std::numbers::log2e / (2 * sigma * sigma)));
@@ -61,12 +50,13 @@ Family make_family() {
   f.description =
       "the paper's bilateral filter (4): a spatial Gaussian times a range Gaussian of the RGB distance to "
       "the centre, alpha filtered alike, normalized; clamp-to-edge border";
-  Param sd = sigma_param("sigma_d", "the spatial Gaussian's standard deviation");
+  Param sd = number_param("sigma_d", 1e-3, 1e4, "", "the spatial Gaussian's standard deviation");
   sd.unit = "px";
   sd.derived = [](const ParamValues& v) { return common::ideal_sigma(v.integer("radius")); };
   sd.derived_text = "the gaussian family's ideal sigma for the radius: boundary weight 1/255";
-  Param sr = sigma_param("sigma_r", "the range Gaussian's standard deviation, in image units");
-  sr.fallback = "0.1";
+  Param sr =
+      number_param("sigma_r", 1e-3, 1e4, "0.1", "the range Gaussian's standard deviation, in image units");
+  sd.log_scale = sr.log_scale = true;
   f.params = {window_radius_param(kMaxRadius, 2), sd, sr, precision_param()};
   WindowFamily w;
   w.shaders = "filters/bilateral/bilateral";

@@ -12,27 +12,6 @@
 namespace filterlab::filters::taa {
 namespace {
 
-Param choice(const char* name, std::vector<std::string> choices, const char* fallback, const char* help) {
-  Param p;
-  p.name = name;
-  p.type = ParamType::Choice;
-  p.choices = std::move(choices);
-  p.fallback = fallback;
-  p.help = help;
-  return p;
-}
-
-Param number(const char* name, double min, double max, const char* fallback, const char* help) {
-  Param p;
-  p.name = name;
-  p.type = ParamType::Number;
-  p.min = min;
-  p.max = max;
-  p.fallback = fallback;
-  p.help = help;
-  return p;
-}
-
 uint32_t index_of(const Family& f, const ParamValues& v, const char* name) {
   const Param& p = *f.param(name);
   return uint32_t(std::find(p.choices.begin(), p.choices.end(), v.choice(name)) - p.choices.begin());
@@ -140,23 +119,27 @@ Family make_family() {
       "temporal anti-aliasing: history reprojected by the closest pixel's motion, rectified against the "
       "neighbourhood's statistics (variance clipping by default), blended with luminance weights";
   f.params = {
-      number("gamma", 0.25, 4, "1", "variance clipping's box: mean +- gamma stddev (Salvi: 0.75..1.25)"),
-      choice("shape", {"square", "plus"}, "square", "the 3x3 neighbourhood, or its plus-shaped middle"),
-      choice("rectify", {"none", "clamp", "clip", "variance"}, "variance",
-             "the history against the neighbourhood: as it is, clamped to min/max, clipped toward the box's "
-             "centre, or clipped to mean +- gamma stddev"),
-      choice("space", {"rgb", "ycocg"}, "ycocg", "the colour space the statistics and the rectification use"),
-      choice(
+      number_param("gamma", 0.25, 4, "1",
+                   "variance clipping's box: mean +- gamma stddev (Salvi: 0.75..1.25)"),
+      choice_param("shape", {"square", "plus"}, "square", "the 3x3 neighbourhood, or its plus-shaped middle"),
+      choice_param(
+          "rectify", {"none", "clamp", "clip", "variance"}, "variance",
+          "the history against the neighbourhood: as it is, clamped to min/max, clipped toward the box's "
+          "centre, or clipped to mean +- gamma stddev"),
+      choice_param("space", {"rgb", "ycocg"}, "ycocg",
+                   "the colour space the statistics and the rectification use"),
+      choice_param(
           "history", {"catmull_rom", "catmull_rom5", "bilinear"}, "catmull_rom",
           "how the reprojected history is sampled: Catmull-Rom from 9 bilinear taps, from 5 (no corners), or "
           "bilinear"),
-      number("feedback_min", 0, 1, "0.88",
-             "the history's weight where its luminance disagrees with the current colour's"),
-      number("feedback_max", 0, 1, "0.97",
-             "the history's weight where they agree (mix(min, max, agreement^2))"),
-      choice("views", {"off", "on"}, "off",
-             "also write <name>.history (the history as blended) and <name>.rejection (red: no history; "
-             "green: how far the rectification moved it)"),
+      number_param("feedback_min", 0, 1, "0.88",
+                   "the history's weight where its luminance disagrees with the current colour's"),
+      number_param("feedback_max", 0, 1, "0.97",
+                   "the history's weight where they agree (mix(min, max, agreement^2))"),
+      choice_param(
+          "views", {"off", "on"}, "off",
+          "also write <name>.history (the history as blended) and <name>.rejection (red: no history; "
+          "green: how far the rectification moved it)"),
       precision_param()};
   f.inputs = {Input::Depth, Input::Motion, Input::Camera, Input::History, Input::Jitter};
   auto subgroup = [](const vk::Context& d) { return subgroup_quads_in_compute(d, TAA_GROUP * TAA_GROUP); };

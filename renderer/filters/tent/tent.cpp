@@ -37,26 +37,6 @@ Kernel kernel(const ParamValues& v) {
   return {v.choice("kernel") == "rank2", v.integer("radius"), v.number("k"), v.number("b")};
 }
 
-Param number_param(const char* name, const char* help, double min, double max) {
-  Param p;
-  p.name = name;
-  p.type = ParamType::Number;
-  p.min = min;
-  p.max = max;
-  p.help = help;
-  return p;
-}
-
-Param kernel_param() {
-  Param p;
-  p.name = "kernel";
-  p.type = ParamType::Choice;
-  p.choices = {"rank2", "separable"};
-  p.fallback = "rank2";
-  p.help = "rank2: k - b(|i|+|j|), the paper's (6); separable: max(k-b|i|,0) max(k-b|j|,0), its (5)";
-  return p;
-}
-
 // No weight may be negative and the sum must be positive: the filter is then a weighted mean.
 void check(const ParamValues& v) {
   const Kernel kn = kernel(v);
@@ -99,13 +79,17 @@ Family make_family() {
       "normalized, clamp-to-edge border";
   // The normalized kernel depends on k / b alone, so b stays in [0, 1] and k scales: any tent is
   // reachable, and every value of each range gives a valid kernel with the other's default.
-  Param k = number_param("k", "the tent's height (kernels (5) and (6))", 1e-3, 1e6);
+  Param k = number_param("k", 1e-3, 1e6, "", "the tent's height (kernels (5) and (6))");
   k.derived = [](const ParamValues& v) { return 2.0 * v.integer("radius") + 1; };
   k.derived_text = "2r+1";
-  Param b = number_param("b", "the tent's slope per pixel; with k, only k/b matters", 0, 1);
+  Param b = number_param("b", 0, 1, "", "the tent's slope per pixel; with k, only k/b matters");
   b.derived = [](const ParamValues& v) { return v.number("k") / (2.0 * v.integer("radius") + 1); };
   b.derived_text = "k/(2r+1): 1 with the default k, every weight positive";
-  f.params = {window_radius_param(kMaxRadius, 2), k, b, kernel_param(), precision_param()};
+  f.params = {
+      window_radius_param(kMaxRadius, 2), k, b,
+      choice_param("kernel", {"rank2", "separable"}, "rank2",
+                   "rank2: k - b(|i|+|j|), the paper's (6); separable: max(k-b|i|,0) max(k-b|j|,0), its (5)"),
+      precision_param()};
   WindowFamily w;
   w.shaders = "filters/tent/tent";
   w.acc_vec4s = 2;
@@ -116,8 +100,8 @@ Family make_family() {
   f.default_method = "frag.full2d";
   f.check = check;
   f.reference = reference;
-  f.test_points = {"radius=1",          "radius=2", "radius=3",
-                   "radius=5",          "radius=8", "radius=3:kernel=separable",
+  f.test_points = {"radius=1",           "radius=2",        "radius=3",
+                   "radius=5",           "radius=8",        "radius=3:kernel=separable",
                    "radius=2:k=4:b=0.5", "radius=4:k=1:b=0"};
   f.tolerance_fp32 = 1e-5;                      // fp32 rounding of a weighted mean of values in [0, 1)
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // and the output rounded to half: 2 half-ulps at 1

@@ -13,16 +13,6 @@ namespace {
 
 constexpr int kMaxRadius = 64;
 
-Param choice_param(const char* name, std::vector<std::string> choices, const char* help) {
-  Param p;
-  p.name = name;
-  p.type = ParamType::Choice;
-  p.choices = std::move(choices);
-  p.fallback = p.choices.front();
-  p.help = help;
-  return p;
-}
-
 bool moments(const ParamValues& v) {
   const std::string& out = v.choice("output");
   return out == "mean" || out == "stddev";
@@ -78,11 +68,12 @@ Family make_family() {
       "square or plus-shaped, RGB or YCoCg: TAA's neighbourhood statistics; writes <name>.mean and "
       "<name>.stddev (or .min and .max)";
   f.params = {window_radius_param(kMaxRadius, 1),
-              choice_param("output", {"mean", "stddev", "min", "max"},
+              choice_param("output", {"mean", "stddev", "min", "max"}, "mean",
                            "the image that continues the chain: mean and stddev are written together, "
                            "min and max together"),
-              choice_param("shape", {"square", "plus"}, "the window: (2r+1)^2, or its middle row and column"),
-              choice_param("space", {"rgb", "ycocg"}, "the colour space the statistics are taken in"),
+              choice_param("shape", {"square", "plus"}, "square",
+                           "the window: (2r+1)^2, or its middle row and column"),
+              choice_param("space", {"rgb", "ycocg"}, "rgb", "the colour space the statistics are taken in"),
               precision_param()};
   WindowFamily w;
   w.shaders = "filters/variance/variance";
