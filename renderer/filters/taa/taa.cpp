@@ -98,7 +98,7 @@ Method method(const char* name, Stage stage, bool exact, const char* variant, co
   m.stage = stage;
   m.exact = exact;
   m.description = description;
-  m.cost = [stage, variant](const ParamValues&) {
+  m.cost = [variant](const ParamValues&) {
     // The 3x3 statistics (9 fetches, or 4 with the quad exchange), 9 depths, a motion, 9 history taps.
     const bool quad = std::string(variant) != "full2d";
     return MethodCost{(quad ? 4.0 : 9.0) + 9 + 1 + 9};
