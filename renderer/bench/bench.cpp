@@ -9,6 +9,7 @@
 #include "passes/upload_pass.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
+#include "runtime/pipeline_reports.h"
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
@@ -124,8 +125,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
   timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
-  for (vk::PipelineHandle handle : library.handles())
-    timed.pipelines.push_back({library.status(handle).name, library.get(handle).statistics()});
+  timed.pipelines = runtime::pipeline_reports(library);
   return timed;
 }
 
@@ -377,21 +377,6 @@ std::string utc_now() {
   return text;
 }
 
-// {"name": shader, "statistics": {statistic: value}}; a statistic of a pipeline with several
-// executables (graphics: vertex and fragment) is keyed "executable: statistic".
-nlohmann::json pipelines_json(const std::vector<PipelineReport>& pipelines) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const PipelineReport& p : pipelines) {
-    std::set<std::string> executables;
-    for (const vk::PipelineStatistic& s : p.statistics) executables.insert(s.executable);
-    nlohmann::json statistics = nlohmann::json::object();
-    for (const vk::PipelineStatistic& s : p.statistics)
-      statistics[executables.size() > 1 ? s.executable + ": " + s.name : s.name] = s.value;
-    out.push_back({{"name", p.name}, {"statistics", statistics}});
-  }
-  return out;
-}
-
 // Registers per thread: the most of the case's pipelines, where the driver reports them.
 std::optional<double> registers(const CaseResult& c) {
   std::optional<double> most;
@@ -479,7 +464,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
       if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();
-    entry["pipelines"] = pipelines_json(c.pipelines);
+    entry["pipelines"] = runtime::pipelines_json(c.pipelines);
     if (c.error) {
       entry["error"] = {{"max_abs", c.error->max_abs}, {"mse", c.error->mse}};
       entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);

@@ -51,11 +51,7 @@ struct CaseError {
   double max_abs = 0, mse = 0, ssim = 0;
 };
 
-// One pipeline a case ran and its compiler statistics (empty where the driver gives none).
-struct PipelineReport {
-  std::string name;  // the shader and variant, e.g. "filters/gaussian/comp_separable_stream.comp#fp16"
-  std::vector<vk::PipelineStatistic> statistics;
-};
+using vk::PipelineReport;
 
 struct CaseResult {
   std::string filter, method, stage;  // the copy family's cases measure the memory floor

@@ -7,6 +7,7 @@
 #include "runtime/capture.h"
 #include "runtime/frame_graph.h"
 #include "runtime/frame_ring.h"
+#include "runtime/pipeline_reports.h"
 #include "vk/resources.h"
 
 #include <nlohmann/json.hpp>
@@ -60,9 +61,12 @@ RunResult run_headless(const RunOptions& options) {
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
   context_options.compute_derivatives = true;  // comp.quad_derivative methods, where the device has them
+  context_options.pipeline_statistics = true;  // registers and spills beside the timings
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
-  passes::PassEnv env{ctx, shaders, kFramesInFlight};
+  // A library that never watches files, so that the run can list its pipelines.
+  vk::PipelineLibrary library(ctx, shaders, {kFramesInFlight, std::chrono::milliseconds(0), false});
+  passes::PassEnv env{ctx, shaders, kFramesInFlight, &library};
 
   graph::RenderGraph graph;
   const ChainGraph chain = build_chain_graph(graph, env, options, steps);
@@ -129,6 +133,7 @@ RunResult run_headless(const RunOptions& options) {
     dot << executor.dot();
     if (!dot) throw io::IoError("cannot write " + options.dump_graph->string());
   }
+  result.pipelines = pipeline_reports(library);
   result.validation_messages = ctx.validation_messages();
   return result;
 }
@@ -202,6 +207,7 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
           p.reads_from_previous.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.reads_from_previous)}});
   j["frame_wall_ms"] = result.frame_wall_ms;
   j["culled"] = result.culled;
+  j["pipelines"] = pipelines_json(result.pipelines);
   io::write_file_atomically(path, j.dump(2) + "\n");
 }
 

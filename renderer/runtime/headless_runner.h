@@ -1,10 +1,11 @@
 #pragma once
 // `filterlab run --headless`: renders N frames with no window, swapchain or GLFW, then writes
 // captures, a timings JSON and a per-pass table. The GPU tests call run_headless() in-process.
-#include "runtime/stats.h"
 #include "io/image_io.h"
+#include "runtime/stats.h"
 #include "scene/scene_content.h"
 #include "vk/context.h"
+#include "vk/pipeline_statistics.h"
 
 #include <filesystem>
 #include <map>
@@ -64,7 +65,8 @@ struct RunResult {
   std::vector<std::string> culled;
   uint32_t validation_messages = 0;
   std::map<std::string, io::ImageF> images;
-  std::string image_list;  // filled when list_images
+  std::string image_list;                     // filled when list_images
+  std::vector<vk::PipelineReport> pipelines;  // what the run built, with the driver's statistics
 };
 
 RunResult run_headless(const RunOptions& options);

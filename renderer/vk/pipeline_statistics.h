@@ -16,6 +16,12 @@ struct PipelineStatistic {
   double value = 0;        // booleans as 0 or 1
 };
 
+// One pipeline and its compiler statistics (empty where the driver gives none).
+struct PipelineReport {
+  std::string name;  // the shader and variant, e.g. "filters/gaussian/comp_separable_stream.comp#fp16"
+  std::vector<PipelineStatistic> statistics;
+};
+
 // Empty unless the context enabled statistics (ContextOptions::pipeline_statistics) and the
 // pipeline was created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
 std::vector<PipelineStatistic> query_pipeline_statistics(const Context& ctx, VkPipeline pipeline);
