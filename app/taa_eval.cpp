@@ -5,7 +5,7 @@
 //   reference  for frame f: the scene paused at f, rendered at grid x grid sub-pixel offsets (cell
 //              centres) and averaged with equal weights
 //   configs    no AA (unjittered), TAA with no rectification, min/max clamp, clip, variance clipping
-//              at gamma 0.75, 1, 1.25 (comp.full2d), and variance clipping at gamma 1 by every
+//              at gamma 0.75, 1, 1.25 (the default method), and variance clipping at gamma 1 by every
 //              other method of the taa family the device runs
 //   metrics    PSNR (peak 1) against each frame's reference (the curve, and the last frame's),
 //              SSIM of the last frame; flicker on still: the mean |change| of the output between

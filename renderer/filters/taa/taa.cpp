@@ -42,7 +42,8 @@ class Resolve : public Filter {
         stage_(stage),
         format_(precision_format(env.params)),
         spec_(constants(env.params)),
-        views_(env.params.choice("views") == "on") {
+        views_(env.params.choice("views") == "on"),
+        group_(variant == "shared" ? TAA_SHARED_GROUP : TAA_GROUP) {
     const std::string name = variant + (views_ ? ".views" : "");
     shader_ = stage == Stage::Fragment ? "filters/taa/taa.frag#" + name
                                        : "filters/taa/taa.comp#" + name + "." + precision_variant(format_);
@@ -77,7 +78,7 @@ class Resolve : public Filter {
       declare(pass);
       pass.store(BINDING_DESTINATION, name);
       if (views_) pass.store(BINDING_TAA_HISTORY_VIEW, history_view).store(BINDING_TAA_MASK_VIEW, mask_view);
-      pass.dispatch_over(name, TAA_GROUP, TAA_GROUP).add_to(graph);
+      pass.dispatch_over(name, group_, group_).add_to(graph);
     }
     return name;
   }
@@ -89,6 +90,7 @@ class Resolve : public Filter {
   std::vector<uint32_t> spec_;
   std::string shader_;
   bool views_;  // declared after shader_, initialized before the body that reads it
+  uint32_t group_;
 };
 
 Method method(const char* name, Stage stage, bool exact, const char* variant, const char* description,
@@ -99,9 +101,11 @@ Method method(const char* name, Stage stage, bool exact, const char* variant, co
   m.exact = exact;
   m.description = description;
   m.cost = [variant](const ParamValues&) {
-    // The 3x3 statistics (9 fetches, or 4 with the quad exchange), 9 depths, a motion, 9 history taps.
-    const bool quad = std::string(variant) != "full2d";
-    return MethodCost{(quad ? 4.0 : 9.0) + 9 + 1 + 9};
+    // The 3x3 statistics (9 fetches, 4 with the quad exchange, 18^2 / 16^2 from the shared tile), 9
+    // depths (or the tile's), a motion, 9 history taps.
+    const std::string v = variant;
+    if (v == "shared") return MethodCost{2 * 324.0 / 256 + 1 + 9};
+    return MethodCost{(v == "full2d" ? 9.0 : 4.0) + 9 + 1 + 9};
   };
   m.support = [device](const vk::Context& ctx, const ParamValues&) {
     return device ? device(ctx) : Support{};
@@ -146,6 +150,8 @@ Family make_family() {
   f.methods = {
       method("comp.full2d", Stage::Compute, true, "full2d",
              "compute resolve, the statistics by the fetch loop", {}),
+      method("comp.full2d_shared", Stage::Compute, true, "shared",
+             "compute resolve, the 3x3 colour and depth staged in shared memory by the workgroup", {}),
       method("comp.quad_subgroup", Stage::Compute, true, "subgroup",
              "compute resolve, the statistics passed round the quad by subgroup swaps", subgroup),
       method("comp.quad_derivative", Stage::Compute, true, "derivative",
@@ -158,7 +164,7 @@ Family make_family() {
       method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
              "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)", {}),
   };
-  f.default_method = "comp.full2d";
+  f.default_method = "comp.full2d_shared";  // the fastest on the H100 (docs/families/taa.md)
   // On a still image, the first frame (no history): the current colour. The registry's reference
   // test does not run families that read the scene; tests/gpu/taa_test.cpp tests this one.
   f.reference = [](const io::ImageF& input, const ParamValues&) {

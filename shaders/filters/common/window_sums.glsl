@@ -4,7 +4,11 @@
 #ifndef FILTERLAB_WINDOW_SUMS_GLSL
 #define FILTERLAB_WINDOW_SUMS_GLSL
 
+// A pass that stages the window's texels itself (TAA's comp.full2d_shared) defines WINDOW_READ and
+// its own window_read() before including this file.
+#ifndef WINDOW_READ
 vec4 window_read(ivec2 p) { return window_value(texel_clamped(p)); }
+#endif
 
 // Offset o from a target lies in its window: inside the square, and in the family's shape.
 bool member(ivec2 o) { return all(lessThanEqual(abs(o), ivec2(RADIUS))) && in_window(o); }

@@ -24,5 +24,7 @@
 
 // The compute resolve's workgroup (the quad methods' too): TAA_GROUP x TAA_GROUP pixels.
 #define TAA_GROUP WINDOW_QUAD_GROUP
+// comp.full2d_shared's: TAA_SHARED_GROUP^2 pixels, their colour and depth staged in shared memory.
+#define TAA_SHARED_GROUP WINDOW_SHARED_GROUP
 
 #endif  // FILTERLAB_TAA_CONFIG_H

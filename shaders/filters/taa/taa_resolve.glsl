@@ -8,7 +8,9 @@
 //
 // The statistics are the variance family's window sums (filters/variance/variance_window.glsl),
 // computed inside this pass by the method's driver: the fetch loop (TAA_STATS_LOOP) or the quad
-// exchange (QUAD_* modes, filters/common/window_sums.glsl). Everything else is shared, so the exact
+// exchange (QUAD_* modes, filters/common/window_sums.glsl), or from a tile of colour and depth the
+// workgroup stages in shared memory (TAA_SHARED: every texel fetched about 1.27 times rather than 9
+// times for the statistics and 9 for the closest depth). Everything else is shared, so the exact
 // methods give the same output within rounding.
 #ifndef FILTERLAB_TAA_RESOLVE_GLSL
 #define FILTERLAB_TAA_RESOLVE_GLSL
@@ -17,6 +19,51 @@
 #include "filters/common/window.glsl"
 #include "filters/taa/taa_config.h"
 #include "filters/variance/variance_window.glsl"
+
+layout(set = 0, binding = BINDING_DEPTH) uniform sampler2D depth;
+
+#if defined(TAA_SHARED)
+// The group's TAA_SHARED_GROUP^2 pixels and a one-texel apron: the 3x3 windows' colour and depth.
+#define WINDOW_READ
+const int TILE_SIDE = TAA_SHARED_GROUP + 2;
+// Shared memory is carved out of the L1 that caches the history's taps: the smaller the tile, the
+// faster the resolve (a second vec4 tile of the colour in window space measured 5% slower overall,
+// 34% slower without the Catmull-Rom; docs/families/taa.md). The fp16 variants keep the colour
+// as packed halves (TILE_HALF): the scene's colour is RGBA16F, so nothing is lost there, and an
+// fp32 input loses no more than the fp16 output's own rounding.
+#if defined(TILE_HALF)
+shared uvec2 colour_tile[TILE_SIDE * TILE_SIDE];
+uvec2 tile_pack(vec4 c) { return uvec2(packHalf2x16(c.xy), packHalf2x16(c.zw)); }
+vec4 tile_unpack(uvec2 h) { return vec4(unpackHalf2x16(h.x), unpackHalf2x16(h.y)); }
+#else
+shared vec4 colour_tile[TILE_SIDE * TILE_SIDE];
+vec4 tile_pack(vec4 c) { return c; }
+vec4 tile_unpack(vec4 c) { return c; }
+#endif
+shared float depth_tile[TILE_SIDE * TILE_SIDE];
+ivec2 tile_origin() { return ivec2(gl_WorkGroupID.xy) * TAA_SHARED_GROUP - 1; }
+
+void stage_tile() {
+  const ivec2 size = textureSize(source, 0);
+  for (int i = int(gl_LocalInvocationIndex); i < TILE_SIDE * TILE_SIDE; i += TAA_SHARED_GROUP * TAA_SHARED_GROUP) {
+    const ivec2 q = clamp(tile_origin() + ivec2(i % TILE_SIDE, i / TILE_SIDE), ivec2(0), size - 1);
+    colour_tile[i] = tile_pack(texelFetch(source, q, 0));
+    depth_tile[i] = texelFetch(depth, q, 0).r;
+  }
+  barrier();
+}
+
+int tile_index(ivec2 p) {
+  const ivec2 t = p - tile_origin();
+  return t.y * TILE_SIDE + t.x;
+}
+vec4 current_colour(ivec2 p) { return tile_unpack(colour_tile[tile_index(p)]); }
+float depth_at(ivec2 p) { return depth_tile[tile_index(p)]; }
+vec4 window_read(ivec2 p) { return window_value(tile_unpack(colour_tile[tile_index(p)])); }
+#else
+vec4 current_colour(ivec2 p) { return texel_clamped(p); }
+float depth_at(ivec2 p) { return texelFetch(depth, clamp(p, ivec2(0), textureSize(depth, 0) - 1), 0).r; }
+#endif
 #include "filters/common/window_sums.glsl"
 
 layout(constant_id = TAA_RECTIFY_ID) const int RECTIFY = TAA_VARIANCE;
@@ -25,7 +72,6 @@ layout(constant_id = TAA_GAMMA_ID) const float GAMMA = 1.0;
 layout(constant_id = TAA_FEEDBACK_MIN_ID) const float FEEDBACK_MIN = 0.88;
 layout(constant_id = TAA_FEEDBACK_MAX_ID) const float FEEDBACK_MAX = 0.97;
 
-layout(set = 0, binding = BINDING_DEPTH) uniform sampler2D depth;
 layout(set = 0, binding = BINDING_MOTION) uniform sampler2D motion;
 layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // bilinear
 layout(push_constant) uniform Camera { FilterCamera camera; };
@@ -85,24 +131,25 @@ struct Views {
 
 // The resolved colour at p, from the window sums of p's neighbourhood (window_value space).
 vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, out Views views) {
-  const vec4 current = texel_clamped(p);
+  const vec4 current = current_colour(p);
   views.history = current;
   views.mask = vec4(1.0, 0.0, 0.0, 1.0);
   if (camera.history_invalid != 0u) return current;
   const ivec2 size = textureSize(source, 0);
   // The motion of the closest pixel of the 3x3 (depth 0 is near): edges keep their history. Nine
-  // fetches; four textureGathers measured slower on the H100 (docs/families/taa.md).
+  // fetches (four textureGathers measured slower on the H100, docs/families/taa.md), or nine reads
+  // of the shared tile.
   ivec2 closest = p;
   float nearest = 2.0;
   for (int y = -1; y <= 1; ++y)
     for (int x = -1; x <= 1; ++x) {
-      const ivec2 q = clamp(p + ivec2(x, y), ivec2(0), size - 1);
-      const float z = texelFetch(depth, q, 0).r;
+      const float z = depth_at(p + ivec2(x, y));
       if (z < nearest) {
         nearest = z;
-        closest = q;
+        closest = p + ivec2(x, y);
       }
     }
+  closest = clamp(closest, ivec2(0), size - 1);
   const vec2 at = vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;  // where p was
   if (any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(size)))) return current;
   vec4 h = HISTORY_FILTER == TAA_BILINEAR ? textureLod(history, at / vec2(size), 0) : catmull_rom(at);
