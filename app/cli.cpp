@@ -506,18 +506,39 @@ void parse_bench(Flags& flags, CliOptions& out) {
       throw UsageError("--methods: unknown method '" + m + "' for " + family->name +
                        " (methods: " + family->method_names() + ")");
   // Every case's step (the methods asked for) against the schema now, before any GPU work.
+  std::set<std::string> taken;  // the parameters some method asked for takes
+  const filters::Method* first = nullptr;
   for (const filters::Method& m : family->methods) {
     if (!b.methods.empty() && std::find(b.methods.begin(), b.methods.end(), m.name) == b.methods.end())
       continue;
+    // A parameter that only some methods take is set on those (bench times the others once).
+    auto takes = [&](const std::string& key) {
+      const filters::Param* param = family->param(key);
+      if (!param || param->takes(m.name)) taken.insert(key);
+      return !param || param->takes(m.name);
+    };
+    if (!first) first = &m;
     filters::FilterStep step{family->name, m.name, b.params, ""};
+    std::erase_if(step.params, [&](const filters::RawParam& p) { return !takes(p.first); });
     check_step(step);
     for (const bench::Sweep& sweep : b.sweeps)
       for (const std::string& value : sweep.values) {
+        if (!takes(sweep.param)) continue;
         filters::FilterStep point = step;
         point.set(sweep.param, value);
         check_step(point);
       }
   }
+  // A parameter no method asked for takes: the schema's message, as the first method would get it.
+  std::vector<std::string> keys;
+  for (const filters::RawParam& p : b.params) keys.push_back(p.first);
+  for (const bench::Sweep& sweep : b.sweeps) keys.push_back(sweep.param);
+  for (const std::string& key : keys)
+    if (first && !taken.count(key)) {
+      filters::FilterStep step{family->name, first->name, b.params, ""};
+      for (const bench::Sweep& sweep : b.sweeps) step.set(sweep.param, sweep.values.front());
+      check_step(step);
+    }
 }
 
 void parse_quality(Flags& flags, CliOptions& out) {

@@ -10,6 +10,7 @@
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
 #include "runtime/pipeline_reports.h"
+#include "runtime/sequence.h"
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
@@ -44,6 +45,18 @@ io::ImageF input_image(VkExtent2D size, const std::string& precision, uint32_t s
   return image;
 }
 
+// The tonemapped scene at `size` (RGB in [0, 1], alpha 1), rounded to the precision like the others.
+io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, VkExtent2D size,
+                       const std::string& precision) {
+  const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
+  runtime::Sequence scene(env, {}, {}, size, {"final"});
+  scene.run();
+  io::ImageF image = scene.image("final");
+  if (precision == "fp16")
+    for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  return image;
+}
+
 struct Timed {
   runtime::Summary gpu_us;
   std::vector<std::pair<std::string, double>> pass_median_us;
@@ -60,6 +73,10 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   // and the instances share them.
   vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
+  for (filters::Input needed : {filters::Input::Depth, filters::Input::Motion})
+    if (step.needs(needed))
+      throw filters::ChainError(step.label() + " reads the scene's " + filters::input_name(needed) +
+                                ", which bench's still inputs have none of");
   std::unique_ptr<filters::Filter> filter = filters::build_filter(step, env);
   static const passes::CameraFeed still_camera;  // the inputs are still images
   struct Instance {
@@ -224,8 +241,20 @@ std::vector<std::vector<filters::RawParam>> sweep_points(const BenchOptions& opt
   return points;
 }
 
+// A sweep point's parameters that the method takes: a sweep of one method's parameter (bigblur's
+// samples) times the others once.
+std::vector<filters::RawParam> taken_by(const filters::Family& family, const filters::Method& method,
+                                        std::vector<filters::RawParam> params) {
+  std::erase_if(params, [&](const filters::RawParam& p) {
+    const filters::Param* param = family.param(p.first);
+    return param && !param->takes(method.name);
+  });
+  return params;
+}
+
 filters::FilterStep make_step(const filters::Family& family, const filters::Method& method,
                               std::vector<filters::RawParam> params, const std::string& precision) {
+  params = taken_by(family, method, std::move(params));
   filters::FilterStep step;
   step.filter = family.name;
   step.method = method.name;
@@ -301,7 +330,12 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     for (const std::string& precision : options.precisions) {
       const VkFormat format = filters::precision_format(precision);
       std::vector<io::ImageF> inputs;
-      for (uint32_t i = 0; i < options.inputs; ++i) inputs.push_back(input_image(size, precision, 1000 + i));
+      if (family->bench_on_scene && !family_is_floor)
+        inputs.assign(options.inputs,
+                      scene_image(ctx, shaders, size, precision));  // same picture, own memory
+      else
+        for (uint32_t i = 0; i < options.inputs; ++i)
+          inputs.push_back(input_image(size, precision, 1000 + i));
       const std::string suffix = " " + size_text(size) + " " + precision;
 
       // One case for each step; `floor` divides the ratios once the copies are measured.
@@ -325,6 +359,24 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
         if (options.measure_error) {
+          if (!reference && !step.family->bench_reference_method.empty()) {
+            // The step's given parameters that the reference method takes, on the same input.
+            const std::string& by = step.family->bench_reference_method;
+            const std::string spec = step.params.spec();
+            filters::FilterStep exact =
+                filters::parse_chain(step.family->name + "." + by + (spec.empty() ? "" : ":" + spec)).at(0);
+            std::erase_if(exact.params, [&](const filters::RawParam& p) {
+              return !step.family->param(p.first)->takes(by);
+            });
+            BenchOptions once = options;
+            once.frames = 1;
+            once.warmup = 0;
+            once.warmup_ms = 0;
+            const io::ImageF out =
+                time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact), once).output;
+            reference =
+                common::ImageD{out.width, out.height, out.channels, {out.pixels.begin(), out.pixels.end()}};
+          }
           if (!reference) reference = step.family->reference(inputs[0], step.params);
           c.error = measure_error(timed.output, *reference, options.ssim_crop);
           if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
@@ -343,11 +395,14 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         if (floor == 0 || result.cases[i].gpu_us.median < floor) floor = result.cases[i].gpu_us.median;
 
       const size_t timed_from = result.cases.size();
+      std::set<std::string> done;  // method and parameters: a point may repeat a method's case
       for (const auto& point : points) {
         if (family_is_floor) break;
         std::optional<common::ImageD> reference;  // per point, shared by the methods
-        for (const filters::Method* method : methods)
-          run_case(filters::resolve(make_step(*family, *method, point, precision)), reference);
+        for (const filters::Method* method : methods) {
+          const filters::FilterStep step = make_step(*family, *method, point, precision);
+          if (done.insert(step.text).second) run_case(filters::resolve(step), reference);
+        }
       }
       for (size_t i = first; i < result.cases.size(); ++i) {
         CaseResult& c = result.cases[i];

@@ -12,7 +12,7 @@ std::vector<io::ImageF> apply_to_each(const passes::PassEnv& env, const std::vec
                                       const Registry& registry) {
   const ResolvedStep resolved = resolve(step, registry);
   for (Input needed : {Input::Depth, Input::Motion})
-    if (resolved.family->needs(needed))
+    if (resolved.needs(needed))
       throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
                        ", which a still image has none of");
   if (resolved.family->check_extent)

@@ -126,7 +126,7 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
   for (const FilterStep& step : steps) {
     const ResolvedStep resolved = resolve(step, registry);
     for (Input needed : {Input::Depth, Input::Motion})
-      if (resolved.family->needs(needed) && (needed == Input::Depth ? inputs.depth : inputs.motion).empty())
+      if (resolved.needs(needed) && (needed == Input::Depth ? inputs.depth : inputs.motion).empty())
         throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
                          ", which this run has none of (a still image has no " + input_name(needed) + ")");
     built.push_back(build_filter(resolved, env));
@@ -139,7 +139,7 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
 
 bool chain_needs(const std::vector<FilterStep>& steps, Input input, const Registry& registry) {
   for (const FilterStep& step : steps)
-    if (resolve(step, registry).family->needs(input)) return true;
+    if (resolve(step, registry).needs(input)) return true;
   return false;
 }
 

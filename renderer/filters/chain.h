@@ -36,6 +36,8 @@ struct ResolvedStep {
   ParamValues params;
   std::string text;           // as written
   std::string label() const;  // "gaussian.comp.tiled"
+  // The family's inputs and the method's own (filters/family.h).
+  bool needs(Input input) const { return family->needs(input) || method->needs(input); }
 };
 
 // Checks raw pairs against `family`'s schema for `method` (unknown, duplicate, not taken by the

@@ -158,6 +158,9 @@ struct Method {
   std::function<MethodCost(const ParamValues&)> cost;
   std::function<Support(const vk::Context&, const ParamValues&)> support;
   std::function<std::unique_ptr<Filter>(const FilterEnv&)> create;
+  // What this method reads beyond its family's inputs (bigblur's temporal method: motion, history).
+  std::vector<Input> inputs;
+  bool needs(Input input) const;
 };
 
 // ---- families -------------------------------------------------------------------------------------
@@ -204,6 +207,13 @@ struct Family {
   // `filterlab bench` divides every time by the fastest of this family's methods, timed on the same
   // inputs in the same run: the memory floor. One family in a registry says so (filters/copy).
   bool memory_floor = false;
+  // `bench` times and measures this family on the tonemapped scene (the `final` image rendered at the
+  // bench's size, RGB in [0, 1]) rather than on random images, whose blur measures nothing.
+  bool bench_on_scene = false;
+  // `bench` measures errors against this method of the family, run on the GPU, rather than against
+  // the CPU reference, which large kernels at 4K make too slow (the method is held to that
+  // reference by the registry's test).
+  std::string bench_reference_method;
 
   const Method* find(const std::string& method) const;
   const Param* param(const std::string& name) const;

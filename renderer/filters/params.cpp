@@ -152,6 +152,10 @@ const Param* Family::param(const std::string& name) const {
   return nullptr;
 }
 
+bool Method::needs(Input input) const {
+  return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
+}
+
 bool Family::needs(Input input) const {
   return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
 }

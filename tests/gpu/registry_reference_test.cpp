@@ -127,8 +127,9 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
   const Case c = GetParam();
   // A still image has no depth or motion: a family that reads the scene's is tested on the scene,
   // by its own test (tests/gpu/taa_test.cpp).
-  if (c.family->needs(filters::Input::Depth) || c.family->needs(filters::Input::Motion))
-    GTEST_SKIP() << c.family->name
+  if (c.family->needs(filters::Input::Depth) || c.family->needs(filters::Input::Motion) ||
+      c.method->needs(filters::Input::Depth) || c.method->needs(filters::Input::Motion))
+    GTEST_SKIP() << c.family->name << "." << c.method->name
                  << " reads the scene's depth and motion: tested on the scene by its own test";
   const io::ImageF random = common::random_image(257, 131, 4, 7), small = common::random_image(13, 9, 4, 8),
                    one = common::random_image(1, 1, 4, 9);
