@@ -26,6 +26,7 @@ using uint = uint32_t;
 #define BINDING_DEPTH 4    // sampler2D: the scene's depth (D32)
 #define BINDING_MOTION 5   // sampler2D: the scene's motion, pixels since the previous frame (RG16F)
 #define BINDING_HISTORY 6  // sampler2D: the step's own output in the previous frame
+#define BINDING_FAMILY_DATA_3 7  // a family's third own binding
 
 // The camera as push constants (passes/camera_feed.h fills them from the frame's CameraFeed).
 struct FilterCamera {

@@ -1,5 +1,6 @@
 #include "filters/registry.h"
 
+#include "filters/bigblur/bigblur.h"
 #include "filters/bilateral/bilateral.h"
 #include "filters/copy/copy.h"
 #include "filters/gaussian/gaussian.h"
@@ -43,6 +44,7 @@ const Registry& registry() {
       &bilateral::family(),
       &variance::family(),
       &taa::family(),
+      &bigblur::family(),
   });
   return built_in;
 }

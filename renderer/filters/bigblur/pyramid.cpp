@@ -1,0 +1,195 @@
+// bigblur's pyramid methods: comp.mip_poisson (Chapman's prefiltered Poisson disk), and the chains
+// engines use for large blurs, dual filtering (Bjorge 2015) and the 13-tap chain (Jimenez 2014).
+// Each level is its own image, half the size of the one before (rounded up), `name.level<k>`
+// (shaders/filters/bigblur/pyramid.comp).
+#include "filters/bigblur/bigblur_config.h"
+#include "filters/bigblur/design.h"
+#include "filters/bigblur/methods.h"
+#include "filters/precision.h"
+#include "passes/camera_feed.h"
+#include "passes/simple_pass.h"
+
+#include <cstring>
+
+namespace filterlab::filters::bigblur {
+namespace {
+
+// One pyramid pass: `to` from `from` by the shader's `variant`.
+void pyramid_pass(graph::RenderGraph& graph, const passes::PassEnv& env, const char* variant, VkFormat format,
+                  const std::string& from, const std::string& to) {
+  passes::SimplePass(env, to,
+                     passes::ComputeShader{std::string("filters/bigblur/pyramid.comp#") + variant + "." +
+                                           precision_variant(format)})
+      .sample(BINDING_SOURCE, from, graph::Sampling::Linear)
+      .store(BINDING_DESTINATION, to)
+      .dispatch_over(to, BIGBLUR_GROUP, BIGBLUR_GROUP)
+      .add_to(graph);
+}
+
+// Levels 1..count of `input`, each declared half the one before; returns their names (level 0 first).
+std::vector<std::string> declare_levels(graph::RenderGraph& graph, VkFormat format, const std::string& input,
+                                        const std::string& name, int count) {
+  std::vector<std::string> levels = {input};
+  for (int k = 1; k <= count; ++k) {
+    levels.push_back(name + ".level" + std::to_string(k));
+    graph.declare_image(levels.back(), {format, graph::SizeRule::relative_to(levels[size_t(k) - 1], 0.5f)});
+  }
+  return levels;
+}
+
+class MipPoisson : public Filter {
+ public:
+  MipPoisson(const FilterEnv& env, bool temporal)
+      : env_(env.pass_env),
+        temporal_(temporal),
+        format_(precision_format(env.params)),
+        design_(poisson_design(env.params.number("sigma"), env.params.integer("samples"))) {
+    const std::string& rotation = env.params.choice("rotation");
+    push_.lod = float(design_.lod);
+    push_.samples = uint32_t(design_.disk.size());
+    push_.rotation = rotation == "none"    ? BIGBLUR_ROTATION_NONE
+                     : rotation == "white" ? BIGBLUR_ROTATION_WHITE
+                                           : BIGBLUR_ROTATION_IGN;
+    push_.frame = 0;  // still, unless temporal: then the camera's frame
+    push_.history_invalid = 1;
+    disk_ = vk::Buffer(env_.vk, design_.disk.size() * sizeof(design_.disk[0]),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "bigblur poisson disk");
+    std::memcpy(disk_.mapped(), design_.disk.data(), design_.disk.size() * sizeof(design_.disk[0]));
+  }
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
+    const std::vector<std::string> levels =
+        declare_levels(graph, format_, inputs.color, name, design_.levels);
+    for (size_t k = 1; k < levels.size(); ++k)
+      pyramid_pass(graph, env_, "box", format_, levels[k - 1], levels[k]);
+    graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
+    const size_t fine = size_t(design_.levels) - 1;
+    passes::SimplePass resolve(
+        env_, name,
+        passes::ComputeShader{std::string("filters/bigblur/mip_poisson.comp#") +
+                              (temporal_ ? "temporal." : "") + precision_variant(format_)});
+    resolve.sample(BINDING_SOURCE, levels[fine], graph::Sampling::Linear)
+        .sample(BINDING_BIGBLUR_COARSE, levels[fine + 1], graph::Sampling::Linear)
+        .store(BINDING_DESTINATION, name)
+        .storage_buffer(BINDING_FAMILY_DATA, disk_)
+        .dispatch_over(name, BIGBLUR_GROUP, BIGBLUR_GROUP);
+    if (!temporal_) {
+      resolve.constants(push_).add_to(graph);
+      return name;
+    }
+    // The accumulation (RGB, and the frames it holds in alpha), read back next frame.
+    const std::string accumulation = name + ".accumulation";
+    graph.declare_image(accumulation, {format_, graph::SizeRule::relative_to(inputs.color)});
+    const passes::CameraFeed* camera = inputs.camera;
+    resolve.sample(BINDING_MOTION, inputs.motion)
+        .sample_history(BINDING_HISTORY, accumulation, graph::Sampling::Linear)
+        .store(BINDING_BIGBLUR_ACCUMULATION, accumulation)
+        .constants_from<shader::PoissonPush>([camera, push = push_](graph::PassContext&) {
+          shader::PoissonPush p = push;
+          p.frame = uint32_t(camera->frame);
+          p.history_invalid = camera->history_invalid ? 1u : 0u;
+          return p;
+        })
+        .add_to(graph);
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  bool temporal_;
+  VkFormat format_;
+  PoissonDesign design_;
+  shader::PoissonPush push_{};
+  vk::Buffer disk_;
+};
+
+// k levels down, then back up to the input's size.
+class ChainBlur : public Filter {
+ public:
+  ChainBlur(const FilterEnv& env, Chain chain)
+      : env_(env.pass_env),
+        format_(precision_format(env.params)),
+        chain_(chain),
+        levels_(chain_levels(chain, env.params.number("sigma"))) {}
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
+    const std::vector<std::string> down = declare_levels(graph, format_, inputs.color, name, levels_);
+    const char* down_variant = chain_ == Chain::Dual ? "dual_down" : "cod13";
+    const char* up_variant = chain_ == Chain::Dual ? "dual_up" : "tent";
+    for (size_t k = 1; k < down.size(); ++k)
+      pyramid_pass(graph, env_, down_variant, format_, down[k - 1], down[k]);
+    std::string from = down.back();
+    for (int k = levels_ - 1; k >= 0; --k) {
+      const std::string to = k == 0 ? name : name + ".up" + std::to_string(k);
+      graph.declare_image(to, {format_, graph::SizeRule::relative_to(down[size_t(k)])});
+      pyramid_pass(graph, env_, up_variant, format_, from, to);
+      from = to;
+    }
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  VkFormat format_;
+  Chain chain_;
+  int levels_;
+};
+
+Method pyramid_method(const char* name, const char* description,
+                      std::function<MethodCost(const ParamValues&)> cost,
+                      std::function<std::unique_ptr<Filter>(const FilterEnv&)> create) {
+  Method m;
+  m.name = name;
+  m.stage = Stage::Compute;
+  m.exact = false;  // no bound against the Gaussian: measured by bench, tested against its own model
+  m.description = description;
+  m.cost = std::move(cost);
+  m.create = std::move(create);
+  return m;
+}
+
+Method temporal_method() {
+  Method m = pyramid_method(
+      "comp.mip_poisson_temporal",
+      "comp.mip_poisson with the noise moving every frame and the frames accumulated (reprojected by motion, "
+      "reset on a camera cut)",
+      [](const ParamValues& v) { return MethodCost{2.0 * v.integer("samples") + 4.0 / 3.0 + 2.0}; },
+      [](const FilterEnv& env) -> std::unique_ptr<Filter> {
+        return std::make_unique<MipPoisson>(env, true);
+      });
+  m.inputs = {Input::Motion, Input::Camera, Input::History};
+  return m;
+}
+
+}  // namespace
+
+std::vector<Method> pyramid_methods() {
+  return {
+      pyramid_method(
+          "comp.mip_poisson",
+          "Chapman's big blur: a 2x2 box mip chain, then N Poisson-disk samples a pixel, each a trilinear "
+          "read of the "
+          "level its share of the disk covers, the disk rotated per pixel",
+          [](const ParamValues& v) { return MethodCost{2.0 * v.integer("samples") + 4.0 / 3.0}; },
+          [](const FilterEnv& env) -> std::unique_ptr<Filter> {
+            return std::make_unique<MipPoisson>(env, false);
+          }),
+      temporal_method(),
+      pyramid_method(
+          "comp.dual_filter", "dual filtering (Bjorge 2015): k levels down by 5 taps, back up by 8",
+          [](const ParamValues&) { return MethodCost{5.0 / 4 * 4.0 / 3 + 8.0 * 4.0 / 3}; },
+          [](const FilterEnv& env) -> std::unique_ptr<Filter> {
+            return std::make_unique<ChainBlur>(env, Chain::Dual);
+          }),
+      pyramid_method(
+          "comp.cod13", "Jimenez 2014's chain: k levels down by the 13-tap filter, back up by a 3x3 tent",
+          [](const ParamValues&) { return MethodCost{13.0 / 4 * 4.0 / 3 + 9.0 * 4.0 / 3}; },
+          [](const FilterEnv& env) -> std::unique_ptr<Filter> {
+            return std::make_unique<ChainBlur>(env, Chain::Cod13);
+          }),
+  };
+}
+
+}  // namespace filterlab::filters::bigblur
