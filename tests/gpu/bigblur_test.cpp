@@ -78,6 +78,7 @@ TEST_F(Bigblur, ThePyramidMethodsMatchTheirModels) {
     const std::string s = ":sigma=" + std::to_string(sigma) + ":precision=fp32";
     for (const char* rotation : {"none", "ign"})
       points.push_back(std::string("bigblur.comp.mip_poisson:samples=8:rotation=") + rotation + s);
+    points.push_back("bigblur.comp.mip_poisson:samples=8:footprint=level" + s);
     points.push_back("bigblur.comp.dual_filter" + s);
     points.push_back("bigblur.comp.cod13" + s);
   }
@@ -89,7 +90,9 @@ TEST_F(Bigblur, ThePyramidMethodsMatchTheirModels) {
       common::ImageD expected;
       if (step.method->name == "comp.mip_poisson")
         expected = bb::model::mip_poisson(
-            in, bb::poisson_design(sigma, step.params.integer("samples")),
+            in,
+            bb::poisson_design(sigma, step.params.integer("samples"),
+                               step.params.choice("footprint") == "trilinear"),
             step.params.choice("rotation") == "ign" ? BIGBLUR_ROTATION_IGN : BIGBLUR_ROTATION_NONE);
       else {
         const bb::Chain chain = step.method->name == "comp.dual_filter" ? bb::Chain::Dual : bb::Chain::Cod13;

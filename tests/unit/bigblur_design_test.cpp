@@ -17,7 +17,9 @@ TEST(BigblurDesign, ThePoissonDiskKeepsItsMinimumDistanceAndStaysInTheUnitDisk) 
       for (size_t j = 0; j < i; ++j)
         nearest = std::min(nearest, std::hypot(disk[i][0] - disk[j][0], disk[i][1] - disk[j][1]));
     }
-    if (n > 1) EXPECT_GE(nearest, poisson_min_distance(n)) << n << " points";
+    if (n > 1) {
+      EXPECT_GE(nearest, poisson_min_distance(n)) << n << " points";
+    }
   }
 }
 
@@ -33,6 +35,10 @@ TEST(BigblurDesign, ThePoissonWeightsSumToOneAndTheLevelsCoverTheLod) {
       EXPECT_NEAR(sum, 1.0, 1e-6);
       EXPECT_GE(d.lod, 0.0);
       EXPECT_EQ(d.levels, int(std::floor(d.lod)) + 1);
+      const PoissonDesign one = poisson_design(sigma, n, false);
+      EXPECT_EQ(one.lod, std::round(one.lod));
+      EXPECT_EQ(one.fine, one.coarse);
+      EXPECT_EQ(one.levels, one.fine);
     }
 }
 
@@ -51,10 +57,11 @@ TEST(BigblurDesign, TheChainsPickTheLevelsClosestToSigma) {
     EXPECT_LT(chain_sigma(chain, 1), chain_sigma(chain, 2));
     for (double sigma : {4.0, 16.0, 256.0}) {
       const int k = chain_levels(chain, sigma);
-      for (int other : {k - 1, k + 1})
-        if (other >= 1)
-          EXPECT_LE(std::abs(std::log(chain_sigma(chain, k) / sigma)),
-                    std::abs(std::log(chain_sigma(chain, other) / sigma)));
+      for (int other : {k - 1, k + 1}) {
+        if (other < 1) continue;
+        EXPECT_LE(std::abs(std::log(chain_sigma(chain, k) / sigma)),
+                  std::abs(std::log(chain_sigma(chain, other) / sigma)));
+      }
     }
   }
 }

@@ -34,11 +34,17 @@ shader::RecursiveCoefficients recursive_coefficients(double sigma) {
   for (int s = 0; s < 2; ++s) {
     const Term& t = kTerms[s];
     const double r = std::exp(-t.decay / sigma), theta = t.frequency / sigma;
-    const double d1 = -2.0 * r * std::cos(theta), d2 = r * r;
+    double d1 = -2.0 * r * std::cos(theta), d2 = r * r;
     const double h0 = t.cosine, h1 = (t.cosine * std::cos(theta) + t.sine * std::sin(theta)) * r;
     // Causal: sum_{n >= 0} h(n) z^-n = (n0 + n1 z^-1) / (1 + d1 z^-1 + d2 z^-2). Anticausal:
     // sum_{n >= 1} h(n) z^n, the same less h(0): numerator (m1 z + m2 z^2).
-    const double n0 = h0, n1 = h1 + d1 * h0, m1 = n1 - h0 * d1, m2 = -h0 * d2;
+    // The shader's coefficients are floats: the gains and the scale below are computed from the
+    // rounded values, so that a constant passes exactly as the shader runs it (at sigma 256,
+    // 1 + d1 + d2 is 5e-5 and the rounding of d1 alone would move each section's gain by 0.2%).
+    auto f = [](double v) { return double(float(v)); };
+    const double n0 = f(h0), n1 = f(h1 + d1 * h0), m1 = f(h1 + d1 * h0 - h0 * d1), m2 = f(-h0 * d2);
+    d1 = f(d1);
+    d2 = f(d2);
     const double dc = 1.0 + d1 + d2;
     k.causal[4 * s + 0] = float(n0);
     k.causal[4 * s + 1] = float(n1);
@@ -88,7 +94,7 @@ double poisson_min_distance(int n) {
   return 0.6 * std::sqrt(2.0 * std::numbers::pi / (std::sqrt(3.0) * n));
 }
 
-PoissonDesign poisson_design(double sigma, int samples) {
+PoissonDesign poisson_design(double sigma, int samples, bool trilinear) {
   PoissonDesign d;
   // Each sample reads the image prefiltered over its share of the disk, a square of side
   // f = sqrt(pi R^2 / N), which spreads it by f^2 / 12 per axis (a box). With R = 3 s:
@@ -97,7 +103,16 @@ PoissonDesign poisson_design(double sigma, int samples) {
   d.radius = 3.0 * d.weight_sigma;
   const double share = std::sqrt(std::numbers::pi * d.radius * d.radius / samples);
   d.lod = std::max(0.0, std::log2(share));
-  d.levels = int(std::floor(d.lod)) + 1;
+  if (!trilinear) {
+    // The nearest level: its texels, 2^lod wide, spread by 4^lod / 12; the weights make up the rest
+    // (at least half of sigma).
+    d.lod = std::max(0.0, std::round(d.lod));
+    d.weight_sigma = std::sqrt(std::max(sigma * sigma - std::exp2(2 * d.lod) / 12.0, sigma * sigma / 4));
+    d.radius = 3.0 * d.weight_sigma;
+  }
+  d.fine = int(std::floor(d.lod));
+  d.coarse = trilinear ? d.fine + 1 : d.fine;
+  d.levels = d.coarse;
   double total = 0;
   for (const auto& p : poisson_disk(samples)) {
     const double x = p[0] * d.radius, y = p[1] * d.radius;

@@ -25,10 +25,12 @@ struct PoissonDesign {
   double weight_sigma;  // the Gaussian the disk's weights follow: sigma less the prefilter's spread
   double radius;        // of the disk, pixels: 3 weight_sigma
   double lod;           // the level whose texels cover one sample's share of the disk, >= 0
-  int levels;           // pyramid levels built: 1 .. floor(lod) + 1
+  int fine, coarse;     // the levels read: floor(lod) and the next, or the nearest level twice
+  int levels;           // pyramid levels built: 1 .. coarse
   std::vector<std::array<float, 4>> disk;  // x, y (pixels), weight (summing to 1), 0
 };
-PoissonDesign poisson_design(double sigma, int samples);
+// trilinear: the lod blends two levels; otherwise it is rounded to the nearest level.
+PoissonDesign poisson_design(double sigma, int samples, bool trilinear = true);
 
 // Mitchell's best candidate in the unit disk (deterministic: std::mt19937 from a fixed seed, mapped
 // by hand): each new point the farthest from the others among 32 k candidates. Its minimum distance

@@ -106,10 +106,8 @@ common::ImageD chain_blur(const common::ImageD& input, Chain chain, int levels) 
 
 common::ImageD mip_poisson(const common::ImageD& input, const PoissonDesign& d, uint32_t rotation) {
   const std::vector<common::ImageD> levels = box_levels(input, d.levels);
-  const int fine_level = d.levels - 1;
-  const common::ImageD &fine = levels[size_t(fine_level)], &coarse = levels[size_t(fine_level) + 1];
-  const double t = d.lod - fine_level, to_fine = std::exp2(-fine_level),
-               to_coarse = std::exp2(-fine_level - 1);
+  const common::ImageD &fine = levels[size_t(d.fine)], &coarse = levels[size_t(d.coarse)];
+  const double t = d.lod - d.fine, to_fine = std::exp2(-d.fine), to_coarse = std::exp2(-d.coarse);
   common::ImageD out = blank(input.width, input.height, input.channels);
   for (uint32_t y = 0; y < input.height; ++y)
     for (uint32_t x = 0; x < input.width; ++x) {

@@ -43,10 +43,10 @@ class MipPoisson : public Filter {
       : env_(env.pass_env),
         temporal_(temporal),
         format_(precision_format(env.params)),
-        design_(poisson_design(env.params.number("sigma"), env.params.integer("samples"))) {
+        design_(poisson_design(env.params.number("sigma"), env.params.integer("samples"),
+                               env.params.choice("footprint") == "trilinear")) {
     const std::string& rotation = env.params.choice("rotation");
     push_.lod = float(design_.lod);
-    push_.samples = uint32_t(design_.disk.size());
     push_.rotation = rotation == "none"    ? BIGBLUR_ROTATION_NONE
                      : rotation == "white" ? BIGBLUR_ROTATION_WHITE
                                            : BIGBLUR_ROTATION_IGN;
@@ -59,19 +59,22 @@ class MipPoisson : public Filter {
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
+    const bool one_level = design_.fine == design_.coarse;
     const std::vector<std::string> levels =
         declare_levels(graph, format_, inputs.color, name, design_.levels);
     for (size_t k = 1; k < levels.size(); ++k)
       pyramid_pass(graph, env_, "box", format_, levels[k - 1], levels[k]);
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
-    const size_t fine = size_t(design_.levels) - 1;
     passes::SimplePass resolve(
         env_, name,
         passes::ComputeShader{std::string("filters/bigblur/mip_poisson.comp#") +
-                              (temporal_ ? "temporal." : "") + precision_variant(format_)});
-    resolve.sample(BINDING_SOURCE, levels[fine], graph::Sampling::Linear)
-        .sample(BINDING_BIGBLUR_COARSE, levels[fine + 1], graph::Sampling::Linear)
-        .store(BINDING_DESTINATION, name)
+                                  (temporal_ ? "temporal." : "") + (one_level ? "level." : "") +
+                                  precision_variant(format_),
+                              {0u, 0u, uint32_t(design_.disk.size())}});
+    resolve.sample(BINDING_SOURCE, levels[size_t(design_.fine)], graph::Sampling::Linear);
+    if (!one_level)
+      resolve.sample(BINDING_BIGBLUR_COARSE, levels[size_t(design_.coarse)], graph::Sampling::Linear);
+    resolve.store(BINDING_DESTINATION, name)
         .storage_buffer(BINDING_FAMILY_DATA, disk_)
         .dispatch_over(name, BIGBLUR_GROUP, BIGBLUR_GROUP);
     if (!temporal_) {

@@ -29,9 +29,10 @@
 // It holds at most this many frames: beyond, each new frame weighs 1/BIGBLUR_MAX_FRAMES.
 #define BIGBLUR_MAX_FRAMES 64
 
-// Specialization constants of the one-dimensional passes (exact, recursive).
+// Specialization constants of the one-dimensional passes (exact, recursive), and the disk's points.
 #define BIGBLUR_RADIUS_ID 0
 #define BIGBLUR_VERTICAL_ID 1
+#define BIGBLUR_SAMPLES_ID 2
 
 #ifdef __cplusplus
 namespace filterlab::shader {
@@ -49,7 +50,6 @@ struct RecursiveCoefficients {
 // comp.mip_poisson's resolve.
 struct PoissonPush {
   float lod;      // the level whose texels cover one sample's share of the disk (level 0: the input)
-  uint samples;   // disk points used
   uint rotation;  // BIGBLUR_ROTATION_*
   uint frame;     // the noise's frame (its offset is 5.588238 (frame mod 64))
   uint history_invalid;  // comp.mip_poisson_temporal: 1 on the first frame, a resize or a camera cut

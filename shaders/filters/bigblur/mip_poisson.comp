@@ -3,8 +3,10 @@
 // pixel, scaled to sigma and rotated per pixel, each read from the prefiltered level whose texels
 // cover the sample's share of the disk, weighted by the Gaussian. Every sample has the same share,
 // so every sample reads the same two levels, `fine` (level floor(lod); level 0 is the input) and
-// `coarse` (the next), and blends them by fract(lod): a trilinear read as two bilinear taps. The
-// disk, its offsets in pixels and weights summing to 1, is the family's buffer.
+// `coarse` (the next), and blends them by fract(lod): a trilinear read as two bilinear taps. With
+// footprint=level the lod is a whole number: one bilinear tap a sample, from the level nearest the
+// footprint (ONE_LEVEL; the weights account for its spread: renderer/filters/bigblur/design.cpp). The disk, its
+// offsets in pixels and weights summing to 1, is the family's buffer; SAMPLES its points.
 //
 // TEMPORAL (comp.mip_poisson_temporal): the noise moves every frame, and the results accumulate:
 // last frame's accumulation, reprojected by this pixel's motion (bilinear), holds n frames (its
@@ -14,18 +16,25 @@
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 //! variant temporal.fp16 TEMPORAL OUTPUT_FORMAT=rgba16f
 //! variant temporal.fp32 TEMPORAL OUTPUT_FORMAT=rgba32f
+//! variant level.fp16 ONE_LEVEL OUTPUT_FORMAT=rgba16f
+//! variant level.fp32 ONE_LEVEL OUTPUT_FORMAT=rgba32f
+//! variant temporal.level.fp16 TEMPORAL ONE_LEVEL OUTPUT_FORMAT=rgba16f
+//! variant temporal.level.fp32 TEMPORAL ONE_LEVEL OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #include "filters/bigblur/bigblur_config.h"
 #include "filters/common/noise.glsl"
 
 layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D fine;
+#if !defined(ONE_LEVEL)
 layout(set = 0, binding = BINDING_BIGBLUR_COARSE) uniform sampler2D coarse;
+#endif
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 layout(set = 0, binding = BINDING_FAMILY_DATA, std430) readonly buffer Disk {
   vec4 disk[];  // x, y (pixels), weight, unused
 };
 layout(push_constant) uniform Push { PoissonPush push; };
+layout(constant_id = BIGBLUR_SAMPLES_ID) const uint SAMPLES = 8;
 #if defined(TEMPORAL)
 layout(set = 0, binding = BINDING_MOTION) uniform sampler2D motion;
 layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // bilinear
@@ -42,12 +51,18 @@ void main() {
   const float level = floor(push.lod), t = push.lod - level;
   // Level-0 pixels to normalized coordinates of each level: texel i of level k covers 2^k i ..
   const vec2 to_fine = exp2(-level) / vec2(textureSize(fine, 0));
+#if !defined(ONE_LEVEL)
   const vec2 to_coarse = exp2(-level - 1.0) / vec2(textureSize(coarse, 0));
+#endif
   const vec2 centre = vec2(p) + 0.5;
   vec4 sum = vec4(0.0);
-  for (uint i = 0; i < push.samples; ++i) {
+  for (uint i = 0; i < SAMPLES; ++i) {
     const vec2 at = centre + rotate * disk[i].xy;
+#if defined(ONE_LEVEL)
+    const vec4 v = textureLod(fine, at * to_fine, 0.0);
+#else
     const vec4 v = mix(textureLod(fine, at * to_fine, 0.0), textureLod(coarse, at * to_coarse, 0.0), t);
+#endif
     sum += disk[i].z * v;
   }
 #if defined(TEMPORAL)

@@ -3,7 +3,8 @@
 // pyramid.cpp). A level's texel i covers the texels 2i and 2i + 1 of the finer level (its size is
 // rounded up: past the edge, clamp to edge), so in level-0 pixels, texel i of level k covers
 // [2^k i, 2^k (i + 1)) whatever the sizes. Offsets below are in texels of the pass's source.
-//   box        down: the 2x2 box, four texelFetches (comp.mip_poisson's prefilter)
+//   box        down: the 2x2 box, one bilinear tap at the block's centre (weights 1/2 exactly; at an
+//              odd edge the clamp repeats the last texel) (comp.mip_poisson's prefilter)
 //   cod13      down: Jimenez 2014's 13 taps (four overlapping 2x2 boxes and a central one, each a
 //              bilinear tap at a texel corner, weighted 1/2 centre, 1/8 each corner box)
 //   dual_down  down: Bjorge 2015, a bilinear tap at the block's centre (weight 4/8) and at its four
@@ -31,14 +32,11 @@ layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly 
 // A bilinear tap at `at`, in source texels (texel centres at i + 0.5).
 vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)), 0.0); }
 
-vec4 texel(ivec2 q) { return texelFetch(source, clamp(q, ivec2(0), textureSize(source, 0) - 1), 0); }
-
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
 #if defined(PYRAMID_BOX)
-  const ivec2 q = 2 * p;
-  const vec4 v = 0.25 * (texel(q) + texel(q + ivec2(1, 0)) + texel(q + ivec2(0, 1)) + texel(q + ivec2(1, 1)));
+  const vec4 v = tap(2.0 * vec2(p) + 1.0);
 #elif defined(PYRAMID_COD13) || defined(PYRAMID_DUAL_DOWN)
   const vec2 c = 2.0 * vec2(p) + 1.0;  // the 2x2 block's centre, a texel corner
 #if defined(PYRAMID_COD13)
