@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -22,6 +23,7 @@ struct Case {
   std::string source;  // device (and tool) the case comes from
   std::string filter, method, stage, precision;
   int radius = 0;
+  std::map<std::string, std::string> params;  // the case's parameters ("sigma" -> "64"), but precision
   uint32_t width = 0, height = 0;
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
@@ -158,6 +160,61 @@ std::string line_plot(const std::string& title, const std::string& x_label, cons
   return svg.str() + "</svg>\n";
 }
 
+// A log-log scatter of (x, y) points, each series joined in its order: the error-time frontier.
+std::string xy_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
+                    const std::vector<Series>& series) {
+  constexpr double W = 520, H = 340, left = 70, right = 230, top = 30, bottom = 50;
+  double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
+  for (const Series& s : series)
+    for (auto [x, y] : s.points) {
+      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    }
+  std::ostringstream svg;
+  svg << "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+      << "\" viewBox=\"0 0 " << W << " " << H << "\" role=\"img\" aria-label=\"" << escape(title) << "\">\n"
+      << "<text x=\"" << left << "\" y=\"18\" class=\"title\">" << escape(title) << "</text>\n";
+  if (!(x_hi > 0) || !(y_hi > 0)) return svg.str() + "<text x=\"80\" y=\"80\">no data</text></svg>\n";
+  const double x0 = std::floor(std::log10(x_lo)), x1 = std::max(x0 + 1, std::ceil(std::log10(x_hi)));
+  const double y0 = std::floor(std::log10(y_lo)), y1 = std::max(y0 + 1, std::ceil(std::log10(y_hi)));
+  auto px = [&](double x) { return left + (std::log10(x) - x0) / (x1 - x0) * (W - left - right); };
+  auto py = [&](double y) { return top + (y1 - std::log10(y)) / (y1 - y0) * (H - top - bottom); };
+  for (double e = x0; e <= x1; ++e)
+    svg << "<line y1=\"" << top << "\" y2=\"" << H - bottom << "\" x1=\"" << px(std::pow(10, e)) << "\" x2=\""
+        << px(std::pow(10, e)) << "\" class=\"grid\"/><text x=\"" << px(std::pow(10, e)) << "\" y=\""
+        << H - bottom + 16 << "\" class=\"tick\" text-anchor=\"middle\">" << number(std::pow(10, e))
+        << "</text>\n";
+  for (double e = y0; e <= y1; ++e)
+    svg << "<line x1=\"" << left << "\" x2=\"" << W - right << "\" y1=\"" << py(std::pow(10, e)) << "\" y2=\""
+        << py(std::pow(10, e)) << "\" class=\"grid\"/><text x=\"" << left - 6 << "\" y=\""
+        << py(std::pow(10, e)) + 4 << "\" class=\"tick\" text-anchor=\"end\">" << number(std::pow(10, e))
+        << "</text>\n";
+  svg << "<text x=\"" << (left + W - right) / 2 << "\" y=\"" << H - 10
+      << "\" class=\"axis\" text-anchor=\"middle\">" << escape(x_label) << "</text><text x=\"14\" y=\""
+      << (top + H - bottom) / 2 << "\" class=\"axis\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
+      << (top + H - bottom) / 2 << ")\">" << escape(y_label) << "</text>\n";
+  for (size_t i = 0; i < series.size(); ++i) {
+    const char* color = kPalette[i % std::size(kPalette)];
+    std::ostringstream points;
+    for (auto [x, y] : series[i].points) points << px(x) << "," << py(y) << " ";
+    svg << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.5\" points=\"" << points.str()
+        << "\"/>\n";
+    for (auto [x, y] : series[i].points)
+      svg << "<circle cx=\"" << px(x) << "\" cy=\"" << py(y) << "\" r=\"3\" fill=\"" << color << "\"><title>"
+          << escape(series[i].name) << ": " << number(x, 4) << " " << escape(x_label) << ", " << number(y, 3)
+          << "</title></circle>\n";
+    svg << "<rect x=\"" << W - right + 12 << "\" y=\"" << top + 14.0 * double(i) - 8
+        << "\" width=\"10\" height=\"10\" fill=\"" << color << "\"/><text x=\"" << W - right + 26 << "\" y=\""
+        << top + 14.0 * double(i) + 1 << "\" class=\"legend\">" << escape(series[i].name) << "</text>\n";
+  }
+  return svg.str() + "</svg>\n";
+}
+
+std::string params_text(const Case& c) {
+  std::string out;
+  for (const auto& [key, value] : c.params) out += (out.empty() ? "" : " ") + key + "=" + value;
+  return out;
+}
+
 // Which stages share a plot. Fragment methods stay apart (some GPUs run fragment shaders on few
 // units); CUDA peers (stage "cuda", from bench/peers.py) join the compute methods, since both run on
 // the SMs and that is the comparison a reader wants at a glance.
@@ -228,6 +285,10 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
       k.stage = c.at("stage").get<std::string>();
       k.precision = c.at("precision").get<std::string>();
       k.radius = c.at("radius").get<int>();
+      std::stringstream spec(c.value("params", std::string()));
+      for (std::string kv; std::getline(spec, kv, ':');)
+        if (const size_t eq = kv.find('='); eq != std::string::npos && kv.substr(0, eq) != "precision")
+          k.params[kv.substr(0, eq)] = kv.substr(eq + 1);
       k.width = c.at("width").get<uint32_t>();
       k.height = c.at("height").get<uint32_t>();
       k.median_us = c.at("median_us").get<double>();
@@ -369,6 +430,44 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         body << "<p class=\"note\">" << escape(s.device)
              << " runs fragment shaders on few units: compare fragment methods with fragment methods "
                 "only.</p>\n";
+    // The x axis: the radius where the family has one, else the numeric parameter that every case of
+    // the section has with the most values (bigblur: sigma). The other parameters that vary name the
+    // series.
+    std::string x_param = "radius";
+    std::map<std::string, std::set<std::string>> values;
+    for (const Case& c : cases)
+      if (c.filter == filter && c.width == width && c.height == height && c.precision == precision)
+        for (const auto& [key, value] : c.params) values[key].insert(value);
+    bool has_radius = false;
+    for (const Case& c : cases)
+      if (c.filter == filter && c.radius > 0) has_radius = true;
+    if (!has_radius) {
+      size_t most = 1;
+      for (const auto& [key, seen] : values) {
+        char* end = nullptr;
+        std::strtod(seen.begin()->c_str(), &end);
+        bool everywhere = true;
+        for (const Case& c : cases)
+          if (c.filter == filter && c.width == width && c.height == height && c.precision == precision &&
+              !c.of_floor_family && !c.params.count(key))
+            everywhere = false;
+        if (*end == 0 && everywhere && seen.size() > most) {
+          most = seen.size();
+          x_param = key;
+        }
+      }
+    }
+    const auto x_of = [&](const Case& c) {
+      if (x_param == "radius") return double(c.radius);
+      const auto it = c.params.find(x_param);
+      return it == c.params.end() ? 0.0 : std::strtod(it->second.c_str(), nullptr);
+    };
+    const auto variant_of = [&](const Case& c) {  // the varying parameters but x, "samples=8 ..."
+      std::string out;
+      for (const auto& [key, value] : c.params)
+        if (key != x_param && key != "radius" && values[key].size() > 1) out += " " + key + "=" + value;
+      return out;
+    };
     auto series_for = [&](auto keep, auto value) {
       std::map<std::string, Series> by_name;
       std::vector<std::string> order;
@@ -376,11 +475,11 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         if (c.filter != filter || c.width != width || c.height != height || c.precision != precision ||
             !keep(c))
           continue;
-        const std::string key = c.source + "\n" + c.method;
+        const std::string key = c.source + "\n" + c.method + variant_of(c);
         if (!by_name.count(key)) order.push_back(key);
-        by_name[key].name = series_name(c);
+        by_name[key].name = series_name(c) + variant_of(c);
         const double v = value(c);
-        if (v > 0) by_name[key].points.push_back({double(c.radius), v});
+        if (v > 0) by_name[key].points.push_back({x_of(c), v});
       }
       // Runs of one tool on one device (several JSON files, e.g. radii split over runs) share a
       // series: sort its points by radius.
@@ -396,18 +495,46 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
     for (const PlotGroup& group : plot_groups(stages)) {
       const auto in_group = [&](const Case& c) { return group.stages.count(c.stage) > 0; };
       body << "<div class=\"row\">"
-           << line_plot(group.title + ": GPU time, " + size, "radius r", "median µs (log)",
-                        series_for(in_group, median))
-           << line_plot(group.title + ": time / copy pass, " + size, "radius r", "× copy (log)",
+           << line_plot(group.title + ": GPU time, " + size, x_param == "radius" ? "radius r" : x_param,
+                        "median µs (log)", series_for(in_group, median))
+           << line_plot(group.title + ": time / copy pass, " + size,
+                        x_param == "radius" ? "radius r" : x_param, "× copy (log)",
                         series_for(in_group, ratio))
            << "</div>\n";
       report.plots += 2;
     }
+    // The error-time frontier, per value of x where the cases measured an error: MSE against time,
+    // each method a curve over its other parameters (samples, footprint), fastest first.
+    if (x_param != "radius") {
+      std::map<double, std::map<std::string, Series>> frontier;
+      for (const Case& c : cases) {
+        if (c.filter != filter || c.width != width || c.height != height || c.precision != precision)
+          continue;
+        if (!c.error.is_object() || !c.error.value("mse", json()).is_number()) continue;
+        const double mse = c.error["mse"].get<double>();
+        if (!(mse > 0)) continue;  // the reference method itself
+        Series& s = frontier[x_of(c)][c.source + "\n" + c.method];
+        s.name = series_name(c);
+        s.points.push_back({c.median_us, mse});
+      }
+      if (!frontier.empty()) body << "<div class=\"row\">";
+      for (auto& [x, by_method] : frontier) {
+        std::vector<Series> series;
+        for (auto& [key, s] : by_method) {
+          std::sort(s.points.begin(), s.points.end());
+          series.push_back(s);
+        }
+        body << xy_plot("MSE against time, " + x_param + " " + number(x) + ", " + size, "median µs (log)",
+                        "MSE (log)", series);
+        ++report.plots;
+      }
+      if (!frontier.empty()) body << "</div>\n";
+    }
     // Error table.
-    body
-        << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r</th><th>median µs</th>"
-           "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output "
-           "(top-left)</th><th>|error| × 256</th></tr>\n";
+    body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r / "
+            "parameters</th><th>median µs</th>"
+            "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output "
+            "(top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
       if (c.filter != filter || c.width != width || c.height != height || c.precision != precision) continue;
       auto field = [&](const char* key) {
@@ -418,9 +545,10 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method)
            << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
            << "</td><td>" << escape(c.stage) << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>"
-           << c.radius << "</td><td>" << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio)
-           << "</td><td>" << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs")
-           << "</td><td>" << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
+           << (x_param == "radius" ? std::to_string(c.radius) : escape(params_text(c))) << "</td><td>"
+           << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio) << "</td><td>"
+           << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs") << "</td><td>"
+           << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
            << inline_png(c.capture, c.method + " output") << "</td><td>"
            << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
     }
