@@ -57,10 +57,14 @@ io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, 
   return image;
 }
 
+// The frames after which a method that reads its history is measured.
+constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
+
 struct Timed {
   runtime::Summary gpu_us;
   std::vector<std::pair<std::string, double>> pass_median_us;
-  io::ImageF output;  // of input 0
+  io::ImageF output;                                        // of input 0
+  std::vector<std::pair<uint32_t, io::ImageF>> converging;  // kConvergenceFrames: output of a fresh run
   std::vector<PipelineReport> pipelines;
 };
 
@@ -73,31 +77,41 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   // and the instances share them.
   vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
-  for (filters::Input needed : {filters::Input::Depth, filters::Input::Motion})
-    if (step.needs(needed))
-      throw filters::ChainError(step.label() + " reads the scene's " + filters::input_name(needed) +
-                                ", which bench's still inputs have none of");
+  if (step.needs(filters::Input::Depth))
+    throw filters::ChainError(step.label() +
+                              " reads the scene's depth, which bench's still inputs have none of");
   std::unique_ptr<filters::Filter> filter = filters::build_filter(step, env);
-  static const passes::CameraFeed still_camera;  // the inputs are still images
+  // The inputs are still images: the camera stands (its frame counts, its history is invalid only
+  // on an instance's first frame) and, for a method that reads motion, nothing moves.
+  passes::CameraFeed camera;
+  const io::ImageF no_motion{inputs.at(0).width, inputs.at(0).height, 2,
+                             std::vector<float>(size_t(inputs.at(0).width) * inputs.at(0).height * 2, 0.0f)};
   struct Instance {
     graph::RenderGraph graph;
-    std::unique_ptr<passes::UploadPass> upload;
+    std::unique_ptr<passes::UploadPass> upload, motion;
     std::unique_ptr<graph::Executor> executor;
     std::string output;
   };
-  std::vector<std::unique_ptr<Instance>> instances;
   const VkExtent2D size{inputs.at(0).width, inputs.at(0).height};
-  for (const io::ImageF& input : inputs) {
+  auto make_instance = [&](const io::ImageF& input) {
     auto instance = std::make_unique<Instance>();
     instance->upload =
         std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
-    instance->output = filter->add_to(instance->graph, filters::FilterInputs{"input", {}, {}, &still_camera},
-                                      step.family->name);
+    filters::FilterInputs filter_inputs{"input", {}, {}, &camera};
+    if (step.needs(filters::Input::Motion)) {
+      instance->motion = std::make_unique<passes::UploadPass>(env, no_motion, VK_FORMAT_R16G16B16A16_SFLOAT,
+                                                              passes::UploadPass::When::Once);
+      instance->motion->add_to(instance->graph, "motion");
+      filter_inputs.motion = "motion";
+    }
+    instance->output = filter->add_to(instance->graph, filter_inputs, step.family->name);
     instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
     instance->executor->prepare(instance->graph, {instance->output}, size);
-    instances.push_back(std::move(instance));
-  }
+    return instance;
+  };
+  std::vector<std::unique_ptr<Instance>> instances;
+  for (const io::ImageF& input : inputs) instances.push_back(make_instance(input));
 
   const uint64_t count = instances.size();
   uint64_t timed_from = UINT64_MAX;  // the first measured frame, once warm-up is over
@@ -129,6 +143,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
       if (timed_from != UINT64_MAX && frame >= timed_from + options.frames) break;
       VkCommandBuffer cmd = ring.begin(frame);
       if (frame >= runtime::kFramesInFlight) collect(frame - runtime::kFramesInFlight);
+      camera.frame = frame / count;  // the instance's own frame count
+      camera.history_invalid = frame < count;
       instances[frame % count]->executor->record(cmd, frame % runtime::kFramesInFlight, frame);
       ring.submit(frame);
     }
@@ -142,6 +158,27 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
   timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
+  if (step.needs(filters::Input::History)) {
+    // A fresh run of the first input, a frame at a time, read after each of kConvergenceFrames.
+    instances.clear();
+    std::unique_ptr<Instance> fresh = make_instance(inputs.at(0));
+    runtime::FrameRing ring(ctx);
+    const uint64_t last = kConvergenceFrames[std::size(kConvergenceFrames) - 1];
+    for (uint64_t frame = 0; frame < last; ++frame) {
+      camera.frame = frame;
+      camera.history_invalid = frame == 0;
+      VkCommandBuffer cmd = ring.begin(frame);
+      fresh->executor->record(cmd, frame % runtime::kFramesInFlight, frame);
+      ring.submit(frame);
+      if (std::find(std::begin(kConvergenceFrames), std::end(kConvergenceFrames), frame + 1) !=
+          std::end(kConvergenceFrames)) {
+        ring.wait_for(frame + 1);
+        timed.converging.emplace_back(uint32_t(frame + 1),
+                                      graph::to_float_image(fresh->executor->read_image(fresh->output)));
+      }
+    }
+    ring.wait_for(last);
+  }
   timed.pipelines = runtime::pipeline_reports(library);
   return timed;
 }
@@ -379,6 +416,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
           }
           if (!reference) reference = step.family->reference(inputs[0], step.params);
           c.error = measure_error(timed.output, *reference, options.ssim_crop);
+          for (const auto& [frames, output] : timed.converging)
+            c.error_after_frames.emplace_back(frames, measure_error(output, *reference, options.ssim_crop));
           if (options.captures_dir) write_captures(c, timed.output, *reference, *options.captures_dir);
         }
         result.cases.push_back(c);
@@ -525,6 +564,14 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
       entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);
     } else {
       entry["error"] = nullptr;
+    }
+    if (!c.error_after_frames.empty()) {
+      entry["error_after_frames"] = json::array();
+      for (const auto& [frames, e] : c.error_after_frames)
+        entry["error_after_frames"].push_back({{"frames", frames},
+                                               {"max_abs", e.max_abs},
+                                               {"mse", e.mse},
+                                               {"ssim", std::isnan(e.ssim) ? json(nullptr) : json(e.ssim)}});
     }
     j["cases"].push_back(entry);
   }

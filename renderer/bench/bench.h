@@ -68,6 +68,9 @@ struct CaseResult {
   bool floor = false;     // this copy is that fastest one
   filters::MethodCost cost;
   std::optional<CaseError> error;
+  // A method that accumulates over frames (it reads its history): its error after 1, 4, 16 and 64
+  // frames of a fresh run on the still input.
+  std::vector<std::pair<uint32_t, CaseError>> error_after_frames;
   std::vector<PipelineReport> pipelines;
   std::optional<std::filesystem::path> capture, diff;  // written when BenchOptions::captures_dir is set
 };

@@ -10,7 +10,10 @@
 #include "filters/chain.h"
 #include "runtime/sequence.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <fstream>
 #include <numbers>
 
 using namespace filterlab;
@@ -222,4 +225,33 @@ TEST_F(Bigblur, TheTemporalBlurConvergesOnAStillScene) {
   std::printf("  SSIM against comp.exact: %.4f after 1 frame, %.4f after 16\n", first, sixteen);
   EXPECT_GT(sixteen, first);
   EXPECT_GE(sixteen, 0.98);
+}
+
+// bench times the temporal method on its still input (no motion, the camera standing) and measures
+// it after 1, 4, 16 and 64 frames of a fresh run against comp.exact; a sweep of samples leaves the
+// methods that do not take it timed once.
+TEST(BigblurBench, MeasuresTheTemporalMethodAsItConverges) {
+  const std::string dir = test::temp_dir("bigblur-bench");
+  const auto r = test::run_binary(
+      "bench --validation --filter bigblur --methods comp.mip_poisson_temporal,comp.dual_filter --sizes "
+      "64x48 "
+      "--sweep sigma=4 --sweep samples=8,16 --frames 2 --warmup 1 --warmup-ms 0 --quiet --json " +
+      dir + "/b.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(dir + "/b.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  int temporal = 0, dual = 0;
+  for (const nlohmann::json& c : j["cases"]) {
+    if (c["method"] == "comp.dual_filter") ++dual;
+    if (c["method"] != "comp.mip_poisson_temporal") continue;
+    ++temporal;
+    const nlohmann::json& after = c.at("error_after_frames");
+    ASSERT_EQ(after.size(), 4u);
+    EXPECT_EQ(after[0]["frames"], 1);
+    EXPECT_EQ(after[3]["frames"], 64);
+    EXPECT_GT(after[2]["ssim"].get<double>(), after[0]["ssim"].get<double>()) << "16 frames against 1";
+  }
+  EXPECT_EQ(temporal, 2);
+  EXPECT_EQ(dual, 1) << "dual filtering takes no samples: timed once";
+  EXPECT_EQ(j["validation_messages"], 0);
 }
