@@ -64,11 +64,12 @@ struct Param {
   std::string range_text() const;  // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
 };
 
-// The common kinds, in one line each: a choice (its default among the choices) and a number in
-// [min, max] (default `fallback`, or empty where the family sets a derived one).
+// The common kinds, in one line each: a choice (its default among the choices) and a number or a
+// whole number in [min, max] (default `fallback`, or empty where the family sets a derived one).
 Param choice_param(std::string name, std::vector<std::string> choices, std::string fallback,
                    std::string help);
 Param number_param(std::string name, double min, double max, std::string fallback, std::string help);
+Param integer_param(std::string name, int min, int max, std::string fallback, std::string help);
 
 // A step's parameters once checked against the schema: every parameter of the family, given or
 // defaulted (one its method does not take always has its default). Throws std::out_of_range for a

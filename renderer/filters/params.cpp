@@ -68,6 +68,12 @@ Param number_param(std::string name, double min, double max, std::string fallbac
   return p;
 }
 
+Param integer_param(std::string name, int min, int max, std::string fallback, std::string help) {
+  Param p = number_param(std::move(name), min, max, std::move(fallback), std::move(help));
+  p.type = ParamType::Integer;
+  return p;
+}
+
 const char* input_name(Input input) {
   switch (input) {
     case Input::Depth: return "depth";

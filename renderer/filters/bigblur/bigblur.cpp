@@ -113,13 +113,8 @@ Family make_family() {
                              "the Gaussian's standard deviation; every method maps it to its own parameters");
   sigma.unit = "px";
   sigma.log_scale = true;
-  Param samples;
-  samples.name = "samples";
-  samples.type = ParamType::Integer;
-  samples.min = 1;
-  samples.max = BIGBLUR_MAX_SAMPLES;
-  samples.fallback = "16";
-  samples.help = "Poisson disk points a pixel (8..64 in practice; 1 for tests)";
+  Param samples = integer_param("samples", 1, BIGBLUR_MAX_SAMPLES, "16",
+                                "Poisson disk points a pixel (8..64 in practice; 1 for tests)");
   samples.methods = {"comp.mip_poisson", "comp.mip_poisson_temporal"};
   Param rotation = choice_param(
       "rotation", {"ign", "none", "white"}, "ign",

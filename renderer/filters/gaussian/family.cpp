@@ -17,14 +17,9 @@ namespace {
 constexpr int kSchemaMaxRadius = 126;
 
 Param radius_param() {
-  Param p;
-  p.name = "radius";
-  p.type = ParamType::Integer;
-  p.min = 1;
-  p.max = kSchemaMaxRadius;
-  p.fallback = "2";
+  Param p = integer_param("radius", 1, kSchemaMaxRadius, "2",
+                          "the kernel spans 2r+1 pixels each way; each method says how far it serves");
   p.unit = "px";
-  p.help = "the kernel spans 2r+1 pixels each way; each method says how far it serves";
   return p;
 }
 
