@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "common/roi.h"
+#include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "io/image_files.h"
 #include "runtime/capture.h"
@@ -111,6 +112,10 @@ bench options:
   --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
   --inputs K          resident input images rotated every frame (default 3)
   --no-error          skip the error against the CPU reference
+  --tune              time every exact method (times only; fp16 and fp32 unless --precision) and write
+                      the table the family's `auto` method picks from on this device:
+                      $FILTERLAB_TUNE, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
+  --tune-file FILE    write that table here instead
   --captures DIR      per case, the output's top-left 128x128 and a heat map of its error (for report)
   --json FILE  --csv FILE  --quiet
 
@@ -427,6 +432,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
 void parse_bench(Flags& flags, CliOptions& out) {
   bench::BenchOptions& b = out.bench;
   bool swept = false;  // the first --radii or --sweep replaces the default sweep over the radius
+  bool precision_given = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--filter") {
@@ -455,6 +461,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));
     } else if (flag == "--precision") {
+      precision_given = true;
       b.precisions.clear();
       for (const std::string& p : split_list(flag, flags.value())) {
         if (p != "fp16" && p != "fp32") throw UsageError(flag + " wants fp16 or fp32, got '" + p + "'");
@@ -465,7 +472,11 @@ void parse_bench(Flags& flags, CliOptions& out) {
     else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
     else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
     else if (flag == "--no-error") b.measure_error = false;
-    else if (flag == "--captures") {
+    else if (flag == "--tune") b.tune = true;
+    else if (flag == "--tune-file") {
+      b.tune_file = flags.value();
+      check_writable(flag, *b.tune_file);
+    } else if (flag == "--captures") {
       b.captures_dir = flags.value();
       std::error_code ec;
       if (!std::filesystem::is_directory(*b.captures_dir, ec))
@@ -491,6 +502,22 @@ void parse_bench(Flags& flags, CliOptions& out) {
     throw UsageError("--filter: unknown filter '" + b.filter +
                      "' (available: " + filters::registry().names() + ")");
   if (!swept && !family->param("radius")) b.sweeps.clear();
+  if (b.tune_file && !b.tune) throw UsageError("--tune-file is for --tune");
+  if (b.tune) {
+    if (!family->find("auto") || family->auto_key.empty())
+      throw UsageError("--tune: " + family->name + " has no auto method to tune");
+    if (!precision_given) b.precisions = {"fp16", "fp32"};
+    if (b.methods.empty())
+      for (const filters::Method& m : family->methods)
+        if (m.exact && m.name != "auto") b.methods.push_back(m.name);
+    b.measure_error = false;
+    if (!b.tune_file) {  // the device's default file: its folder must take a file, checked now
+      const std::filesystem::path folder = filters::tune_path({}).parent_path();
+      std::error_code ec;
+      std::filesystem::create_directories(folder, ec);
+      check_writable("--tune", folder / "probe.json");
+    }
+  }
   // A fixed radius (--radius 4) replaces the default sweep over it; one swept explicitly clashes.
   if (!swept)
     std::erase_if(b.sweeps, [&](const bench::Sweep& sweep) {

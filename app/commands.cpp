@@ -220,6 +220,12 @@ int run_benchmark(const CliOptions& options) {
   if (options.bench_json) bench::write_bench_json(result, options.bench, *options.bench_json);
   if (options.bench_csv) bench::write_bench_csv(result, *options.bench_csv);
   if (!options.quiet) std::cout << bench::format_bench_table(result) << std::flush;
+  if (options.bench.tune) {
+    const std::filesystem::path path = options.bench.tune_file.value_or(filters::tune_path(result.device));
+    filters::write_tune_table(bench::tune_table(result), path);
+    std::printf("tuned on %s: %s (the auto methods of this device read it)\n", result.device.name.c_str(),
+                path.string().c_str());
+  }
   if (result.validation_messages) {
     std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", result.validation_messages);
     return 4;

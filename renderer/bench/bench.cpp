@@ -640,4 +640,36 @@ std::string format_bench_table(const BenchResult& result) {
   return out.str();
 }
 
+filters::TuneTable tune_table(const BenchResult& result) {
+  filters::TuneTable t;
+  t.device = result.device.name;
+  t.driver = result.device.driver_info;
+  t.date = utc_now();
+  // family -> precision -> key -> (time, method)
+  std::map<std::string, std::map<std::string, std::map<int, std::vector<std::pair<double, std::string>>>>>
+      timed;
+  for (const CaseResult& c : result.cases) {
+    const filters::Family* family = filters::registry().find(c.filter);
+    if (!family || family->auto_key.empty() || !c.exact || c.method == "auto") continue;
+    std::istringstream spec(c.params);
+    int key = 0;
+    for (std::string item; std::getline(spec, item, ':');)
+      if (item.rfind(family->auto_key + "=", 0) == 0)
+        key = std::stoi(item.substr(family->auto_key.size() + 1));
+    timed[c.filter][c.precision][key].emplace_back(c.gpu_us.median, c.method);
+    t.keys[c.filter] = family->auto_key;
+    t.width = c.size.width;
+    t.height = c.size.height;
+  }
+  for (auto& [family, by_precision] : timed)
+    for (auto& [precision, by_key] : by_precision)
+      for (auto& [key, cases] : by_key) {
+        std::sort(cases.begin(), cases.end());
+        std::vector<std::string>& ranking = t.rankings[family][precision][key];
+        for (const auto& [us, method] : cases)
+          if (std::find(ranking.begin(), ranking.end(), method) == ranking.end()) ranking.push_back(method);
+      }
+  return t;
+}
+
 }  // namespace filterlab::bench

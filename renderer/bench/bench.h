@@ -3,6 +3,7 @@
 // timed on the GPU with rotated resident inputs, beside the copy family's methods measured in the
 // same run (the fastest of them is the memory floor every ratio divides by), and checked against
 // the family's double-precision CPU reference on one frame.
+#include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "runtime/stats.h"
 #include "vk/context.h"
@@ -36,6 +37,10 @@ struct BenchOptions {
   uint32_t warmup_ms = 500;
   uint32_t inputs = 3;  // resident input images, rotated every frame
   bool measure_error = true;
+  // --tune: every exact method but auto, times only, and the table auto reads written to tune_file
+  // (default: filters::tune_path of the device).
+  bool tune = false;
+  std::optional<std::filesystem::path> tune_file;
   // Where to write, per case, the top-left 128x128 of the output (values as stored, 0..1 -> 0..255)
   // and a heat map of |output - reference| (an error of 1/256 is white), for the report. Needs
   // measure_error.
@@ -100,6 +105,10 @@ struct BenchResult {
 // Throws filters::ChainError for an unknown family, method or parameter (a usage error), before any
 // GPU work.
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
+
+// bench --tune: the exact methods of each case's family ranked by time, per precision and value of
+// the family's auto key (filters/auto_method.h), from a run's cases.
+filters::TuneTable tune_table(const BenchResult& result);
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options,
                       const std::filesystem::path& path);

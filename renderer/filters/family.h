@@ -208,6 +208,10 @@ struct Family {
   // `filterlab bench` divides every time by the fastest of this family's methods, timed on the same
   // inputs in the same run: the memory floor. One family in a registry says so (filters/copy).
   bool memory_floor = false;
+  // `auto` (filters/auto_method.h): the parameter its choice depends on besides the precision (the
+  // radius), and the table it uses on a device `bench --tune` has not measured (JSON text).
+  std::string auto_key;
+  std::string auto_default;
   // `bench` times and measures this family on the tonemapped scene (the `final` image rendered at the
   // bench's size, RGB in [0, 1]) rather than on random images, whose blur measures nothing.
   bool bench_on_scene = false;

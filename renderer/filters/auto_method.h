@@ -1,0 +1,48 @@
+#pragma once
+// `auto`: a method like any other (`gaussian.auto:radius=8`, `--method auto`, the panel's list) that
+// runs the fastest exact method of its family for the step's precision and key parameter (the
+// radius) on this device, from a table `filterlab bench --tune` measured on it, or from the
+// family's built-in table where the device has none; it says which one it picked. A family takes it
+// with one line: `f.methods.push_back(auto_method(f.name));` and `f.auto_key`, `f.auto_default`.
+//
+// The tables (JSON, schema filterlab.tune/1): one file per device and driver, at
+//   $FILTERLAB_TUNE if set, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
+//   (XDG_CONFIG_HOME defaults to ~/.config)
+//   {"schema": "filterlab.tune/1", "device": ..., "driver": ..., "size": [w, h], "date": ...,
+//    "families": {"gaussian": {"key": "radius", "fp16": {"1": ["comp.a", "comp.b", ...], ...}}}}
+// each list the exact methods fastest first, as measured at that key and precision.
+#include "filters/family.h"
+#include "vk/context.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+
+namespace filterlab::filters {
+
+struct TuneTable {
+  std::string device, driver, date;
+  uint32_t width = 0, height = 0;
+  // family -> precision -> key value -> methods, fastest first
+  std::map<std::string, std::map<std::string, std::map<int, std::vector<std::string>>>> rankings;
+  std::map<std::string, std::string> keys;  // family -> its key parameter
+};
+
+// Where this device's table lives (FILTERLAB_TUNE overrides).
+std::filesystem::path tune_path(const vk::DeviceReport& device);
+// Throws std::runtime_error (with the path) for a file that is not a tune table.
+TuneTable read_tune_table(const std::filesystem::path& path);
+TuneTable parse_tune_table(const std::string& json_text, const std::string& where);
+void write_tune_table(const TuneTable& table, const std::filesystem::path& path);
+
+// What auto picks for a step of `family` with these parameters on `device`, and from which table.
+struct AutoChoice {
+  const Method* method = nullptr;
+  std::string source;  // "tuned on <device> (<path>)" or "built-in table (<device>)"
+};
+AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device);
+
+// The method `auto` of the family named `family`.
+Method auto_method(const std::string& family);
+
+}  // namespace filterlab::filters

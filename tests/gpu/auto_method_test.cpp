@@ -1,0 +1,146 @@
+// The `auto` method (filters/auto_method.h), for every family that has one: it runs the first method
+// of the device's table (FILTERLAB_TUNE) that is exact and serves the step, falls back down the
+// ranking and to the nearest larger key, gives exactly that method's output, and `bench --tune`
+// writes the table it reads. Lavapipe, validation on.
+#include "gpu_test_util.h"
+
+#include "filters/apply.h"
+#include "filters/auto_method.h"
+#include "filters/chain.h"
+#include "filters/registry.h"
+
+#include "io/image_io.h"
+#include "runtime/frame_ring.h"
+
+#include <cstdlib>
+#include <fstream>
+
+using namespace filterlab;
+
+namespace {
+
+class AutoMethod : public test::ValidatedSuite {
+ protected:
+  void TearDown() override {
+    ::unsetenv("FILTERLAB_TUNE");
+    ValidatedSuite::TearDown();
+  }
+  passes::PassEnv env_{*context_, *shaders_, runtime::kFramesInFlight};
+};
+
+std::vector<const filters::Family*> families_with_auto() {
+  std::vector<const filters::Family*> out;
+  for (const filters::Family* f : filters::registry().families())
+    if (f->find("auto") && !f->auto_key.empty()) out.push_back(f);
+  return out;
+}
+
+// A table for `family` on this device: at key 4 (fp32) the exact methods in reverse registry order,
+// a method that does not exist first.
+filters::TuneTable table_for(const filters::Family& family, const vk::DeviceReport& device) {
+  filters::TuneTable t;
+  t.device = device.name;
+  t.driver = device.driver_info;
+  t.keys[family.name] = family.auto_key;
+  std::vector<std::string> ranking = {"comp.no_such_method"};
+  for (auto m = family.methods.rbegin(); m != family.methods.rend(); ++m)
+    if (m->exact && m->name != "auto") ranking.push_back(m->name);
+  t.rankings[family.name]["fp32"][4] = ranking;
+  return t;
+}
+
+}  // namespace
+
+TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
+  const auto families = families_with_auto();
+  ASSERT_FALSE(families.empty()) << "no family has an auto method";
+  const std::string path = test::temp_dir("auto") + "/tune.json";
+  ::setenv("FILTERLAB_TUNE", path.c_str(), 1);
+  for (const filters::Family* family : families) {
+    const filters::TuneTable table = table_for(*family, context_->report());
+    filters::write_tune_table(table, path);
+    const std::vector<std::string>& ranking = table.rankings.at(family->name).at("fp32").at(4);
+    // The first method of the ranking that exists and runs here.
+    std::string expected;
+    for (const std::string& name : ranking) {
+      if (!family->find(name)) continue;
+      const filters::ResolvedStep s = filters::resolve(
+          filters::parse_chain(family->name + "." + name + ":precision=fp32:" + family->auto_key + "=4")
+              .at(0));
+      if (filters::device_support(s, *context_).available()) {
+        expected = name;
+        break;
+      }
+    }
+    ASSERT_FALSE(expected.empty());
+    for (int key : {3, 4}) {  // 3: no entry of its own, the nearest larger key's
+      const std::string params = ":precision=fp32:" + family->auto_key + "=" + std::to_string(key);
+      const filters::ResolvedStep step =
+          filters::resolve(filters::parse_chain(family->name + ".auto" + params).at(0));
+      const filters::AutoChoice choice = filters::choose_auto(*family, step.params, *context_);
+      EXPECT_EQ(choice.method->name, expected) << family->name << " at " << key;
+      EXPECT_NE(choice.source.find(path), std::string::npos) << choice.source;
+      // Exactly the picked method's output.
+      const io::ImageF input = common::random_image(37, 23, 4, 5);
+      const io::ImageF by_auto =
+          filters::apply_to_each(env_, {input}, filters::parse_chain(family->name + ".auto" + params).at(0))
+              .at(0);
+      const io::ImageF by_method =
+          filters::apply_to_each(env_, {input},
+                                 filters::parse_chain(family->name + "." + expected + params).at(0))
+              .at(0);
+      EXPECT_EQ(by_auto.pixels, by_method.pixels) << family->name;
+    }
+  }
+}
+
+TEST_F(AutoMethod, FallsBackToTheBuiltInTableWithoutADeviceTable) {
+  ::setenv("FILTERLAB_TUNE", (test::temp_dir("auto-none") + "/absent.json").c_str(), 1);
+  for (const filters::Family* family : families_with_auto()) {
+    const filters::ResolvedStep step =
+        filters::resolve(filters::parse_chain(family->name + ".auto:" + family->auto_key + "=2").at(0));
+    const filters::AutoChoice choice = filters::choose_auto(*family, step.params, *context_);
+    ASSERT_NE(choice.method, nullptr);
+    EXPECT_TRUE(choice.method->exact);
+    EXPECT_NE(choice.method->name, "auto");
+    EXPECT_EQ(choice.source.find("tuned on"), std::string::npos) << choice.source;
+  }
+}
+
+// bench --tune times every exact method and writes the table auto reads; a corrupt table is refused
+// with its path.
+TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
+  const std::string dir = test::temp_dir("tune");
+  for (const filters::Family* family : families_with_auto()) {
+    const auto r = test::run_binary("bench --filter " + family->name + " --tune --sizes 24x16 --sweep " +
+                                    family->auto_key +
+                                    "=1,3 --precision fp32 --frames 1 --warmup 0 --warmup-ms 0 "
+                                    "--quiet --tune-file " +
+                                    dir + "/t.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const filters::TuneTable t = filters::read_tune_table(dir + "/t.json");
+    const auto& by_key = t.rankings.at(family->name).at("fp32");
+    ASSERT_EQ(by_key.size(), 2u);
+    for (const auto& [key, ranking] : by_key) {
+      EXPECT_FALSE(ranking.empty());
+      for (const std::string& name : ranking) {
+        ASSERT_NE(family->find(name), nullptr) << name;
+        EXPECT_TRUE(family->find(name)->exact) << name;
+        EXPECT_NE(name, "auto");
+      }
+    }
+    // `filter --method auto` reads it and says what it picked and from where.
+    io::write_pfm(dir + "/in.pfm", common::random_image(24, 16, 3, 9));
+    const auto picked =
+        test::run_binary("filter --input " + dir + "/in.pfm --output " + dir + "/out.pfm --filter " +
+                             family->name + " --method auto --" + family->auto_key + " 3 --precision fp32",
+                         "FILTERLAB_TUNE=" + dir + "/t.json");
+    EXPECT_EQ(picked.exit_code, 0) << picked.output;
+    EXPECT_NE(picked.output.find(family->name + ".auto: " + by_key.at(3).front() + " (tuned on"),
+              std::string::npos)
+        << picked.output;
+  }
+  std::ofstream(dir + "/bad.json") << "{\"schema\": \"something else\"}";
+  EXPECT_THROW(filters::read_tune_table(dir + "/bad.json"), std::runtime_error);
+  EXPECT_EQ(test::run_binary("bench --tune-file " + dir + "/x.json").exit_code, 2);
+}
