@@ -1,3 +1,4 @@
+#include "filters/auto_method.h"
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
@@ -152,6 +153,9 @@ Family make_family() {
               outside_param()};
   for (auto list : {fragment_methods, quad_methods, compute_methods, tiled_methods})
     for (Method& m : list()) f.methods.push_back(std::move(m));
+  f.methods.push_back(auto_method(f.name));
+  f.auto_key = "radius";
+  f.auto_default = auto_default_table();
   f.check = check;
   f.check_extent = check_rois_fit;
   f.reference = reference;

@@ -42,6 +42,9 @@ Support up_to_design_radius();
 // wave of about 5 groups per core (compute.cpp).
 std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores);
 
+// auto's table where the device has none of its own (auto_default.cpp: bench --tune on an H100).
+const char* auto_default_table();
+
 // One list per file.
 std::vector<Method> fragment_methods();  // fragment.cpp: frag.full2d, frag.separable, their linear versions
 std::vector<Method> quad_methods();      // quad.cpp: frag.quad_derivative*, comp.quad_*
