@@ -57,6 +57,12 @@ SimplePass& SimplePass::storage_buffer(uint32_t binding, const vk::Buffer& buffe
   return add({binding, Kind::StorageBuffer, {}, graph::Sampling::Nearest, &buffer});
 }
 
+SimplePass& SimplePass::graph_buffer(uint32_t binding, const std::string& buffer, graph::BufferUsage usage) {
+  Binding b{binding, Kind::GraphBuffer, buffer};
+  b.buffer_usage = usage;
+  return add(std::move(b));
+}
+
 SimplePass& SimplePass::color(const std::string& image) {
   colors_.push_back(image);
   return *this;
@@ -89,7 +95,8 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
     if (b.kind == Kind::Sampled || b.kind == Kind::SampledHistory)
       type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     if (b.kind == Kind::Uniform) type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    if (b.kind == Kind::StorageBuffer) type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    if (b.kind == Kind::StorageBuffer || b.kind == Kind::GraphBuffer)
+      type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     layout.bindings[b.number] = type;
   }
 
@@ -125,6 +132,11 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
       case Kind::Load: pass.read(b.image, graph::Usage::StorageReadCompute); break;
       case Kind::Store: pass.write(b.image, graph::Usage::StorageWriteCompute); break;
       case Kind::StorePart: pass.read_write(b.image); break;
+      case Kind::GraphBuffer:
+        if (b.buffer_usage == graph::BufferUsage::StorageReadWriteCompute) pass.read_write_buffer(b.image);
+        else if (b.buffer_usage == graph::BufferUsage::StorageWriteCompute) pass.write_buffer(b.image);
+        else pass.read_buffer(b.image, b.buffer_usage);
+        break;
       case Kind::Uniform:
       case Kind::StorageBuffer: break;  // the filter's own buffers: written once, before any frame
     }
@@ -147,6 +159,7 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
         case Kind::StorePart: binder.storage(b.number, b.image); break;
         case Kind::Uniform: binder.uniform(b.number, *b.buffer); break;
         case Kind::StorageBuffer: binder.storage_buffer(b.number, *b.buffer); break;
+        case Kind::GraphBuffer: binder.storage_buffer(b.number, b.image); break;
       }
     }
     if (!push.empty()) binder.constants_bytes(push.data(), uint32_t(push.size()));

@@ -55,6 +55,9 @@ class SimplePass {
   SimplePass& store_part(uint32_t binding, const std::string& image);
   SimplePass& uniform(uint32_t binding, const vk::Buffer& buffer);
   SimplePass& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
+  // A buffer the graph holds (RenderGraph::declare_buffer), read, written whole, or both; the graph
+  // orders the passes that share it.
+  SimplePass& graph_buffer(uint32_t binding, const std::string& buffer, graph::BufferUsage usage);
   // The fragment shader's outputs, covered whole: location 0, 1, ... in the order given.
   SimplePass& color(const std::string& image);
 
@@ -84,13 +87,14 @@ class SimplePass {
   void add_to(graph::RenderGraph& graph);
 
  private:
-  enum class Kind { Sampled, SampledHistory, Load, Store, StorePart, Uniform, StorageBuffer };
+  enum class Kind { Sampled, SampledHistory, Load, Store, StorePart, Uniform, StorageBuffer, GraphBuffer };
   struct Binding {
     uint32_t number;
     Kind kind;
     std::string image;
     graph::Sampling sampling = graph::Sampling::Nearest;
     const vk::Buffer* buffer = nullptr;
+    graph::BufferUsage buffer_usage = graph::BufferUsage::StorageReadCompute;  // GraphBuffer
   };
   struct State;
   SimplePass& add(Binding binding);
