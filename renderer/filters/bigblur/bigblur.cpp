@@ -54,19 +54,44 @@ class LinePasses : public Filter {
           .add_to(graph);
       return;
     }
-    // One thread a line: the rows pass runs a thread per row, the columns pass one per column.
-    // Specialization constant 0 is unused here (the exact pass's radius).
-    passes::SimplePass(
-        env_, to,
-        passes::ComputeShader{"filters/bigblur/recursive.comp#" + variant, {0u, vertical ? 1u : 0u}})
+    // Block-parallel (recursive.comp): the blocks' zero-state exits, the scan of the true states
+    // along each line, then the output, a thread a (block, line). Specialization constant 0 is
+    // unused here (the exact pass's radius).
+    const std::string states = to + ".states";
+    graph.declare_buffer(
+        states, {graph::BufferSize::per_tile(from, vertical ? 1 : BIGBLUR_BLOCK, vertical ? BIGBLUR_BLOCK : 1,
+                                             8 * 4 * sizeof(float))});
+    auto groups = [from, vertical](bool per_block) {
+      return [from, vertical, per_block](graph::PassContext& ctx) {
+        const VkExtent2D e = ctx.extent(from);
+        const uint32_t lines = vertical ? e.width : e.height, length = vertical ? e.height : e.width;
+        return std::array<uint32_t, 2>{(lines + BIGBLUR_LINE_GROUP - 1) / BIGBLUR_LINE_GROUP,
+                                       per_block ? (length + BIGBLUR_BLOCK - 1) / BIGBLUR_BLOCK : 1};
+      };
+    };
+    const std::vector<uint32_t> spec = {0u, vertical ? 1u : 0u};
+    const shader::RecursiveCoefficients k = recursive_coefficients(sigma_);
+    passes::SimplePass(env_, states + ".blocks",
+                       passes::ComputeShader{"filters/bigblur/recursive.comp#blocks", spec})
+        .sample(BINDING_SOURCE, from)
+        .graph_buffer(BINDING_FAMILY_DATA, states, graph::BufferUsage::StorageWriteCompute)
+        .constants(k)
+        .dispatch(groups(true))
+        .add_to(graph);
+    passes::SimplePass(env_, states + ".scan",
+                       passes::ComputeShader{"filters/bigblur/recursive.comp#scan", spec})
+        .sample(BINDING_SOURCE, from)
+        .graph_buffer(BINDING_FAMILY_DATA, states, graph::BufferUsage::StorageReadWriteCompute)
+        .constants(k)
+        .dispatch(groups(false))
+        .add_to(graph);
+    passes::SimplePass(env_, to,
+                       passes::ComputeShader{"filters/bigblur/recursive.comp#output." + variant, spec})
         .sample(BINDING_SOURCE, from)
         .store(BINDING_DESTINATION, to)
-        .constants(recursive_coefficients(sigma_))
-        .dispatch([to, vertical](graph::PassContext& ctx) {
-          const VkExtent2D e = ctx.image(to).extent;
-          const uint32_t lines = vertical ? e.width : e.height;
-          return std::array<uint32_t, 2>{(lines + BIGBLUR_LINE_GROUP - 1) / BIGBLUR_LINE_GROUP, 1};
-        })
+        .graph_buffer(BINDING_FAMILY_DATA, states, graph::BufferUsage::StorageReadCompute)
+        .constants(k)
+        .dispatch(groups(true))
         .add_to(graph);
   }
 

@@ -55,6 +55,22 @@ shader::RecursiveCoefficients recursive_coefficients(double sigma) {
     k.anticausal[4 * s + 2] = float((n0 + n1) / dc);  // a constant's steady state, forward
     k.anticausal[4 * s + 3] = float((m1 + m2) / dc);  // and backward
     sum += (n0 + n1 + m1 + m2) / dc;
+    // The state carried through a block with no input, on (u, v) = (y1, y1 - y2): columns the
+    // images of (u, v) = (1, 0), i.e. y1 = y2 = 1, and (0, 1), i.e. y1 = 0, y2 = -1.
+    auto through_block = [&](double y1, double y2) {
+      for (int n = 0; n < BIGBLUR_BLOCK; ++n) {
+        const double y = -d1 * y1 - d2 * y2;
+        y2 = y1;
+        y1 = y;
+      }
+      return std::pair{y1, y1 - y2};
+    };
+    const auto [u0, v0] = through_block(1.0, 1.0);   // (u, v) = (1, 0)
+    const auto [u1, v1] = through_block(0.0, -1.0);  // (u, v) = (0, 1): y1 = 0, y2 = y1 - v = -1
+    k.block_carry[4 * s + 0] = float(u0);
+    k.block_carry[4 * s + 1] = float(v0);
+    k.block_carry[4 * s + 2] = float(u1);
+    k.block_carry[4 * s + 3] = float(v1);
   }
   k.inv_scale = float(1.0 / sum);
   return k;
