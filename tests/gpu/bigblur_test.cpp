@@ -82,6 +82,7 @@ TEST_F(Bigblur, ThePyramidMethodsMatchTheirModels) {
     for (const char* rotation : {"none", "ign"})
       points.push_back(std::string("bigblur.comp.mip_poisson:samples=8:rotation=") + rotation + s);
     points.push_back("bigblur.comp.mip_poisson:samples=8:footprint=level" + s);
+    points.push_back("bigblur.comp.mip_poisson:samples=8:rotation_cell=3" + s);
     points.push_back("bigblur.comp.dual_filter" + s);
     points.push_back("bigblur.comp.cod13" + s);
   }
@@ -96,7 +97,8 @@ TEST_F(Bigblur, ThePyramidMethodsMatchTheirModels) {
             in,
             bb::poisson_design(sigma, step.params.integer("samples"),
                                step.params.choice("footprint") == "trilinear"),
-            step.params.choice("rotation") == "ign" ? BIGBLUR_ROTATION_IGN : BIGBLUR_ROTATION_NONE);
+            step.params.choice("rotation") == "ign" ? BIGBLUR_ROTATION_IGN : BIGBLUR_ROTATION_NONE,
+            step.params.integer("rotation_cell"));
       else {
         const bb::Chain chain = step.method->name == "comp.dual_filter" ? bb::Chain::Dual : bb::Chain::Cod13;
         expected = bb::model::chain_blur(in, chain, bb::chain_levels(chain, sigma));

@@ -150,7 +150,12 @@ Family make_family() {
       "where a disk sample reads: blending the two levels around its footprint (two bilinear taps), or the "
       "nearest level (one)");
   footprint.methods = rotation.methods;
-  f.params = {sigma, samples, rotation, footprint, precision_param()};
+  Param cell = integer_param(
+      "rotation_cell", 1, 8, "1",
+      "pixels a side that share one rotation: larger cells keep a warp's reads together (faster) and coarsen "
+      "the noise");
+  cell.methods = rotation.methods;
+  f.params = {sigma, samples, rotation, cell, footprint, precision_param()};
   f.methods = line_methods();
   for (Method& m : pyramid_methods()) f.methods.push_back(std::move(m));
   f.default_method = "comp.recursive";

@@ -104,16 +104,17 @@ common::ImageD chain_blur(const common::ImageD& input, Chain chain, int levels) 
   return up;
 }
 
-common::ImageD mip_poisson(const common::ImageD& input, const PoissonDesign& d, uint32_t rotation) {
+common::ImageD mip_poisson(const common::ImageD& input, const PoissonDesign& d, uint32_t rotation, int cell) {
   const std::vector<common::ImageD> levels = box_levels(input, d.levels);
   const common::ImageD &fine = levels[size_t(d.fine)], &coarse = levels[size_t(d.coarse)];
   const double t = d.lod - d.fine, to_fine = std::exp2(-d.fine), to_coarse = std::exp2(-d.coarse);
   common::ImageD out = blank(input.width, input.height, input.channels);
   for (uint32_t y = 0; y < input.height; ++y)
     for (uint32_t x = 0; x < input.width; ++x) {
-      const double angle = rotation == BIGBLUR_ROTATION_IGN
-                               ? 2.0 * 3.14159265358979 * interleaved_gradient_noise(int(x), int(y), 0)
-                               : 0.0;
+      const double angle =
+          rotation == BIGBLUR_ROTATION_IGN
+              ? 2.0 * 3.14159265358979 * interleaved_gradient_noise(int(x) / cell, int(y) / cell, 0)
+              : 0.0;
       const double cs = std::cos(angle), sn = std::sin(angle);
       for (const auto& p : d.disk) {
         const double ax = x + 0.5 + cs * p[0] - sn * p[1], ay = y + 0.5 + sn * p[0] + cs * p[1];

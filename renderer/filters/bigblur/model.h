@@ -17,8 +17,9 @@ std::vector<common::ImageD> box_levels(const common::ImageD& input, int count);
 
 // The chains and the resolve, end to end.
 common::ImageD chain_blur(const common::ImageD& input, Chain chain, int levels);
-// rotation: BIGBLUR_ROTATION_NONE or _IGN (frame 0).
-common::ImageD mip_poisson(const common::ImageD& input, const PoissonDesign& design, uint32_t rotation);
+// rotation: BIGBLUR_ROTATION_NONE or _IGN (frame 0), drawn per cell x cell pixels.
+common::ImageD mip_poisson(const common::ImageD& input, const PoissonDesign& design, uint32_t rotation,
+                           int cell = 1);
 
 common::ImageD to_double(const io::ImageF& image);
 

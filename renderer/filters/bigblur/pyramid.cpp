@@ -50,6 +50,7 @@ class MipPoisson : public Filter {
     push_.rotation = rotation == "none"    ? BIGBLUR_ROTATION_NONE
                      : rotation == "white" ? BIGBLUR_ROTATION_WHITE
                                            : BIGBLUR_ROTATION_IGN;
+    push_.cell = uint32_t(env.params.integer("rotation_cell"));
     push_.frame = 0;  // still, unless temporal: then the camera's frame
     push_.history_invalid = 1;
     disk_ = vk::Buffer(env_.vk, design_.disk.size() * sizeof(design_.disk[0]),

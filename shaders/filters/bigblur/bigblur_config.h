@@ -61,6 +61,7 @@ struct PoissonPush {
   uint rotation;  // BIGBLUR_ROTATION_*
   uint frame;     // the noise's frame (its offset is 5.588238 (frame mod 64))
   uint history_invalid;  // comp.mip_poisson_temporal: 1 on the first frame, a resize or a camera cut
+  uint cell;             // the rotation is drawn per cell x cell pixels (the noise at p / cell)
 };
 
 #ifdef __cplusplus

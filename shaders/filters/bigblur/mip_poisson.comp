@@ -44,9 +44,11 @@ layout(set = 0, binding = BINDING_BIGBLUR_ACCUMULATION, OUTPUT_FORMAT) uniform w
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
+  // One rotation per cell: a warp's reads of each disk point scatter over fewer angles.
+  const ivec2 cell = p / int(push.cell);
   float angle = 0.0;
-  if (push.rotation == BIGBLUR_ROTATION_IGN) angle = 6.28318531 * interleaved_gradient_noise(p, push.frame);
-  if (push.rotation == BIGBLUR_ROTATION_WHITE) angle = 6.28318531 * white_noise(p, push.frame);
+  if (push.rotation == BIGBLUR_ROTATION_IGN) angle = 6.28318531 * interleaved_gradient_noise(cell, push.frame);
+  if (push.rotation == BIGBLUR_ROTATION_WHITE) angle = 6.28318531 * white_noise(cell, push.frame);
   const mat2 rotate = mat2(cos(angle), sin(angle), -sin(angle), cos(angle));
   const float level = floor(push.lod), t = push.lod - level;
   // Level-0 pixels to normalized coordinates of each level: texel i of level k covers 2^k i ..
