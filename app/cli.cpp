@@ -541,8 +541,9 @@ void parse_bench(Flags& flags, CliOptions& out) {
     // A parameter that only some methods take is set on those (bench times the others once).
     auto takes = [&](const std::string& key) {
       const filters::Param* param = family->param(key);
-      if (!param || param->takes(m.name)) taken.insert(key);
-      return !param || param->takes(m.name);
+      const bool takes_it = !param || param->takes(m.name);  // an unknown key: the schema's error below
+      if (takes_it) taken.insert(key);
+      return takes_it;
     };
     if (!first) first = &m;
     filters::FilterStep step{family->name, m.name, b.params, ""};

@@ -398,13 +398,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         if (options.measure_error) {
           if (!reference && !step.family->bench_reference_method.empty()) {
             // The step's given parameters that the reference method takes, on the same input.
-            const std::string& by = step.family->bench_reference_method;
-            const std::string spec = step.params.spec();
-            filters::FilterStep exact =
-                filters::parse_chain(step.family->name + "." + by + (spec.empty() ? "" : ":" + spec)).at(0);
-            std::erase_if(exact.params, [&](const filters::RawParam& p) {
-              return !step.family->param(p.first)->takes(by);
-            });
+            const filters::FilterStep exact =
+                make_step(*step.family, *step.family->find(step.family->bench_reference_method),
+                          step.params.given_pairs(), precision);
             BenchOptions once = options;
             once.frames = 1;
             once.warmup = 0;

@@ -23,18 +23,15 @@ std::string file_name_part(std::string text) {
   return text;
 }
 
-// The step's given parameters as raw pairs, for resolving them against another method.
-std::vector<RawParam> given_params(const ParamValues& params) {
-  std::vector<RawParam> raw;
-  std::istringstream spec(params.spec());
-  for (std::string item; std::getline(spec, item, ':');)
-    if (const size_t eq = item.find('='); eq != std::string::npos)
-      raw.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  return raw;
-}
-
-// The ranking for `key`: the table's entry at key, else at the nearest larger key, else the largest.
-const std::vector<std::string>* ranking_at(const std::map<int, std::vector<std::string>>& by_key, int key) {
+// The table's ranking for the step's precision and key: the entry at the key, else at the nearest
+// larger key, else at the largest; null where the table has none.
+const std::vector<std::string>* ranking_for(const TuneTable& t, const Family& family,
+                                            const ParamValues& params) {
+  const std::string precision = family.param("precision") ? params.choice("precision") : "fp32";
+  const int key = family.auto_key.empty() ? 0 : params.integer(family.auto_key);
+  const auto f = t.rankings.find(family.name);
+  if (f == t.rankings.end() || !f->second.count(precision)) return nullptr;
+  const std::map<int, std::vector<std::string>>& by_key = f->second.at(precision);
   if (by_key.empty()) return nullptr;
   const auto it = by_key.lower_bound(key);
   return it != by_key.end() ? &it->second : &by_key.rbegin()->second;
@@ -47,7 +44,7 @@ const Method* first_served(const Family& family, const std::vector<std::string>&
     const Method* m = family.find(name);
     if (!m || !m->exact || name == "auto") continue;
     try {
-      FilterStep step{family.name, name, given_params(params), ""};
+      FilterStep step{family.name, name, params.given_pairs(), ""};
       if (device_support(resolve(step), device).available()) return m;
     } catch (const ChainError&) {  // a parameter it does not take, or beyond its limits
     }
@@ -117,12 +114,8 @@ void write_tune_table(const TuneTable& t, const std::filesystem::path& path) {
 }
 
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device) {
-  const std::string precision = family.param("precision") ? params.choice("precision") : "fp32";
-  const int key = family.auto_key.empty() ? 0 : params.integer(family.auto_key);
   auto pick = [&](const TuneTable& t) -> const Method* {
-    const auto f = t.rankings.find(family.name);
-    if (f == t.rankings.end() || !f->second.count(precision)) return nullptr;
-    const std::vector<std::string>* ranking = ranking_at(f->second.at(precision), key);
+    const std::vector<std::string>* ranking = ranking_for(t, family, params);
     return ranking ? first_served(family, *ranking, params, device) : nullptr;
   };
   const std::filesystem::path path = tune_path(device.report());
@@ -152,15 +145,12 @@ Method auto_method(const std::string& family) {
   // The design cost of what the built-in table picks (the device's own pick is known on the device).
   m.cost = [family](const ParamValues& params) {
     const Family& f = *registry().find(family);
-    const std::string precision = f.param("precision") ? params.choice("precision") : "fp32";
-    const int key = f.auto_key.empty() ? 0 : params.integer(f.auto_key);
-    if (!f.auto_default.empty()) {
-      const TuneTable t = parse_tune_table(f.auto_default, family + "'s built-in table");
-      if (t.rankings.count(family) && t.rankings.at(family).count(precision))
-        if (const std::vector<std::string>* ranking = ranking_at(t.rankings.at(family).at(precision), key))
-          for (const std::string& name : *ranking)
-            if (const Method* m = f.find(name); m && m->exact && m->cost && name != "auto") return m->cost(params);
-    }
+    if (f.auto_default.empty()) return MethodCost{};
+    const TuneTable t = parse_tune_table(f.auto_default, family + "'s built-in table");
+    if (const std::vector<std::string>* ranking = ranking_for(t, f, params))
+      for (const std::string& name : *ranking)
+        if (const Method* m = f.find(name); m && m->exact && m->cost && name != "auto")
+          return m->cost(params);
     return MethodCost{};
   };
   m.create = [family](const FilterEnv& env) -> std::unique_ptr<Filter> {

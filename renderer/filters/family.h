@@ -81,8 +81,10 @@ class ParamValues {
   const std::string& choice(const std::string& name) const;
   std::optional<common::Roi> region(const std::string& name) const;
   bool given(const std::string& name) const { return given_.count(name) > 0; }  // not defaulted
-  // The given values as `key=value`, in the order they were given (a chain step's spelling).
+  // The given values as `key=value`, in the order they were given (a chain step's spelling), and
+  // as (key, value) pairs, to give another method of the family the same parameters.
   std::string spec() const;
+  std::vector<std::pair<std::string, std::string>> given_pairs() const;
 
   using Value = std::variant<std::monostate, int, double, std::string, common::Roi>;
   void set(const std::string& name, Value value, bool given);

@@ -129,8 +129,8 @@ std::optional<common::Roi> ParamValues::region(const std::string& name) const {
   return std::nullopt;
 }
 
-std::string ParamValues::spec() const {
-  std::string out;
+std::vector<std::pair<std::string, std::string>> ParamValues::given_pairs() const {
+  std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& name : order_) {
     if (!given(name)) continue;
     const Value& v = values_.at(name);
@@ -139,8 +139,14 @@ std::string ParamValues::spec() const {
     else if (const double* d = std::get_if<double>(&v)) text = number_text(*d);
     else if (const std::string* s = std::get_if<std::string>(&v)) text = *s;
     else if (const common::Roi* r = std::get_if<common::Roi>(&v)) text = common::roi_text(*r);
-    out += (out.empty() ? "" : ":") + name + "=" + text;
+    out.emplace_back(name, text);
   }
+  return out;
+}
+
+std::string ParamValues::spec() const {
+  std::string out;
+  for (const auto& [name, text] : given_pairs()) out += (out.empty() ? "" : ":") + name + "=" + text;
   return out;
 }
 

@@ -104,6 +104,9 @@ TEST_F(AutoMethod, FallsBackToTheBuiltInTableWithoutADeviceTable) {
     EXPECT_TRUE(choice.method->exact);
     EXPECT_NE(choice.method->name, "auto");
     EXPECT_EQ(choice.source.find("tuned on"), std::string::npos) << choice.source;
+    if (!family->auto_default.empty()) {
+      EXPECT_EQ(choice.source.rfind("built-in table", 0), 0u) << choice.source << ": the family has a table";
+    }
   }
 }
 
