@@ -92,6 +92,14 @@ bool edit_param(filters::FilterStep& step, const filters::Param& p, const filter
           if (ImGui::Selectable(choice.c_str(), choice == current)) set(choice);
         ImGui::EndCombo();
       }
+      if (!p.file_extensions.empty()) {
+        // Or a file: typed, applied on Enter (the family reads it before anything changes).
+        char path[512] = {};
+        if (p.names_file(current)) std::snprintf(path, sizeof path, "%s", current.c_str());
+        const std::string label = p.name + " file";
+        if (ImGui::InputText(label.c_str(), path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue) && path[0])
+          set(path);
+      }
       break;
     }
     case filters::ParamType::Region: {

@@ -52,6 +52,9 @@ struct Param {
   ParamType type = ParamType::Integer;
   double min = 0, max = 0;           // Integer and Number
   std::vector<std::string> choices;  // Choice
+  // Choice: a value ending in one of these (".pfm") is also accepted, as a file's path; the family's
+  // `check` reads the file.
+  std::vector<std::string> file_extensions;
   std::string fallback;              // the default, as text; empty for a Region or a derived default
   // A default computed from the other parameters (sigma from the radius), and how to describe it.
   std::function<double(const ParamValues&)> derived;
@@ -62,6 +65,7 @@ struct Param {
   bool log_scale = false;         // the panel's slider
   bool takes(const std::string& method) const { return methods.empty() || methods.count(method) > 0; }
   std::string range_text() const;  // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
+  bool names_file(const std::string& value) const;  // ends in one of file_extensions
 };
 
 // The common kinds, in one line each: a choice (its default among the choices) and a number or a

@@ -85,11 +85,21 @@ const char* input_name(Input input) {
   return "unknown";
 }
 
+bool Param::names_file(const std::string& value) const {
+  for (const std::string& extension : file_extensions)
+    if (value.size() > extension.size() && value.ends_with(extension)) return true;
+  return false;
+}
+
 std::string Param::range_text() const {
   switch (type) {
     case ParamType::Integer: return number_text(min) + ".." + number_text(max);
     case ParamType::Number: return number_text(min) + ".." + number_text(max);
-    case ParamType::Choice: return joined(choices, "|");
+    case ParamType::Choice: {
+      std::string text = joined(choices, "|");
+      for (const std::string& extension : file_extensions) text += "|FILE" + extension;
+      return text;
+    }
     case ParamType::Region: return "x,y,w,h or WxH+X+Y";
   }
   return "";
@@ -214,7 +224,8 @@ ParamValues parse_params(const Family& family, const Method& method, const std::
         break;
       }
       case ParamType::Choice:
-        if (std::find(p->choices.begin(), p->choices.end(), text) == p->choices.end())
+        if (std::find(p->choices.begin(), p->choices.end(), text) == p->choices.end() &&
+            !p->names_file(text))
           fail(wants + p->range_text() + ", got '" + text + "'");
         values.set(key, text, true);
         break;

@@ -2,6 +2,7 @@
 
 #include "filters/bigblur/bigblur.h"
 #include "filters/bilateral/bilateral.h"
+#include "filters/convolve/convolve.h"
 #include "filters/copy/copy.h"
 #include "filters/gaussian/gaussian.h"
 #include "filters/taa/taa.h"
@@ -45,6 +46,7 @@ const Registry& registry() {
       &variance::family(),
       &taa::family(),
       &bigblur::family(),
+      &convolve::family(),
   });
   return built_in;
 }

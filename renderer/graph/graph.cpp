@@ -264,14 +264,19 @@ std::vector<VkDeviceSize> RenderGraph::buffer_sizes(const NameIndex& image_index
     const BufferSize& rule = buffers_[b].desc.size;
     const std::string unresolved = "size of buffer '" + buffers_[b].name + "' cannot be resolved: ";
     VkDeviceSize size = rule.bytes;
-    if (rule.kind == BufferSize::Kind::PerTile) {
+    if (rule.kind != BufferSize::Kind::Bytes) {
       auto it = image_index.find(rule.image);
       if (it == image_index.end())
-        throw GraphError(unresolved + "it is per tile of '" + rule.image + "', which is not declared");
-      if (rule.tile_width == 0 || rule.tile_height == 0) throw GraphError(unresolved + "its tile is empty");
+        throw GraphError(unresolved + "it follows '" + rule.image + "', which is not declared");
       const VkExtent2D e = extents[it->second];
-      size *= VkDeviceSize((e.width + rule.tile_width - 1) / rule.tile_width) *
-              ((e.height + rule.tile_height - 1) / rule.tile_height);
+      if (rule.kind == BufferSize::Kind::OfExtent) {
+        if (!rule.of_extent) throw GraphError(unresolved + "it has no size function");
+        size = rule.of_extent(e);
+      } else {
+        if (rule.tile_width == 0 || rule.tile_height == 0) throw GraphError(unresolved + "its tile is empty");
+        size *= VkDeviceSize((e.width + rule.tile_width - 1) / rule.tile_width) *
+                ((e.height + rule.tile_height - 1) / rule.tile_height);
+      }
     }
     if (size == 0) throw GraphError(unresolved + "it is 0 bytes");
     sizes[b] = size;

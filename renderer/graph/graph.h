@@ -42,19 +42,24 @@ struct ImageDesc {
   uint32_t mip_levels = 1;
 };
 
-// A transient buffer's size: fixed, or a number of bytes per tile of an image (one entry per
-// workgroup of a reduction, say), so it follows the image when the output is resized.
+// A transient buffer's size: fixed, a number of bytes per tile of an image (one entry per
+// workgroup of a reduction, say), or any function of an image's extent (a padded FFT spectrum), so
+// that it follows the image when the output is resized.
 struct BufferSize {
-  enum class Kind { Bytes, PerTile };
+  enum class Kind { Bytes, PerTile, OfExtent };
   Kind kind = Kind::Bytes;
   VkDeviceSize bytes = 0;  // Bytes: the size; PerTile: bytes per tile
-  std::string image;       // PerTile: the image the tiles cover, rounded up at its edges
+  std::string image;       // PerTile, OfExtent: the image the size follows
   uint32_t tile_width = 1, tile_height = 1;
+  std::function<VkDeviceSize(VkExtent2D)> of_extent;  // OfExtent
 
-  static BufferSize fixed(VkDeviceSize bytes) { return {Kind::Bytes, bytes, {}, 1, 1}; }
+  static BufferSize fixed(VkDeviceSize bytes) { return {Kind::Bytes, bytes, {}, 1, 1, {}}; }
   static BufferSize per_tile(std::string image, uint32_t tile_width, uint32_t tile_height,
                              VkDeviceSize bytes_per_tile) {
-    return {Kind::PerTile, bytes_per_tile, std::move(image), tile_width, tile_height};
+    return {Kind::PerTile, bytes_per_tile, std::move(image), tile_width, tile_height, {}};
+  }
+  static BufferSize of(std::string image, std::function<VkDeviceSize(VkExtent2D)> bytes) {
+    return {Kind::OfExtent, 0, std::move(image), 1, 1, std::move(bytes)};
   }
 };
 

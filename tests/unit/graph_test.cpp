@@ -990,10 +990,12 @@ TEST(GraphBuffers, SizesFollowTheirImage) {
   g.declare_buffer("tiles", {BufferSize::per_tile("final", 32, 16, 16)});
   g.declare_buffer("half tiles", {BufferSize::per_tile("half", 8, 8, 4)});
   g.declare_buffer("fixed", {BufferSize::fixed(12)});
+  g.declare_buffer("padded", {BufferSize::of("half", [](VkExtent2D e) { return VkDeviceSize(e.width + 3) * e.height; })});
   g.add_pass("p", PassKind::Compute)
       .write_buffer("tiles")
       .write_buffer("half tiles")
       .write_buffer("fixed")
+      .write_buffer("padded")
       .write("final", Usage::StorageWriteCompute)
       .execute(noop);
   for (VkExtent2D e : {VkExtent2D{64, 48}, VkExtent2D{65, 1}, VkExtent2D{1920, 1080}}) {
@@ -1003,6 +1005,7 @@ TEST(GraphBuffers, SizesFollowTheirImage) {
     EXPECT_EQ(buffer(c, "tiles").size, VkDeviceSize((e.width + 31) / 32) * ((e.height + 15) / 16) * 16);
     EXPECT_EQ(buffer(c, "half tiles").size, VkDeviceSize((hw + 7) / 8) * ((hh + 7) / 8) * 4);
     EXPECT_EQ(buffer(c, "fixed").size, 12u);
+    EXPECT_EQ(buffer(c, "padded").size, VkDeviceSize(hw + 3) * hh);
   }
 }
 
@@ -1020,7 +1023,9 @@ TEST(GraphBuffers, Errors) {
   EXPECT_EQ(compile_error(graph(BufferSize::fixed(0))),
             "size of buffer 'b' cannot be resolved: it is 0 bytes");
   EXPECT_EQ(compile_error(graph(BufferSize::per_tile("ghost", 8, 8, 4))),
-            "size of buffer 'b' cannot be resolved: it is per tile of 'ghost', which is not declared");
+            "size of buffer 'b' cannot be resolved: it follows 'ghost', which is not declared");
+  EXPECT_EQ(compile_error(graph(BufferSize::of("final", [](VkExtent2D) { return VkDeviceSize(0); }))),
+            "size of buffer 'b' cannot be resolved: it is 0 bytes");
   EXPECT_EQ(compile_error(graph(BufferSize::per_tile("final", 0, 8, 4))),
             "size of buffer 'b' cannot be resolved: its tile is empty");
 

@@ -1,0 +1,174 @@
+// convolve fft.vkfft: the image padded into planes of floats (one per channel), VkFFT's 2D
+// real-to-complex transform, the product with the kernel's spectrum, the inverse, the crop. The
+// kernel's spectrum is made once per kernel and transform size, when the first frame at that size
+// records (VkFFT compiles its kernels then).
+#include "filters/convolve/convolve_config.h"
+#include "filters/convolve/kernel.h"
+#include "filters/convolve/methods.h"
+#include "filters/precision.h"
+#include "passes/simple_pass.h"
+#include "vk/check.h"
+#include "vkfft/fft_plan.h"
+
+#include <cstring>
+#include <map>
+
+namespace filterlab::filters::convolve {
+namespace {
+
+// The transform for an image: at least the image plus the kernel less one texel each way, so that
+// inside the image the circular convolution is the linear one, among the sizes VkFFT does fast.
+struct Layout {
+  shader::FftPush push{};
+  VkDeviceSize bytes = 0;
+};
+
+Layout layout_for(const Kernel& k, VkExtent2D image) {
+  Layout l;
+  shader::FftPush& p = l.push;
+  p.width = int(image.width);
+  p.height = int(image.height);
+  p.fft_width = int(vkfft::good_size(image.width + uint32_t(k.width) - 1, true));
+  p.fft_height = int(vkfft::good_size(image.height + uint32_t(k.height) - 1, false));
+  // out(x) = sum over a of k(a) in(x + cx - a): the image starts where the kernel's reach to the left
+  // (w - 1 - cx) ends.
+  p.offset_x = k.width - 1 - k.centre_x();
+  p.offset_y = k.height - 1 - k.centre_y();
+  p.row_floats = uint32_t(p.fft_width / 2 + 1) * 2;
+  p.plane_floats = p.row_floats * uint32_t(p.fft_height);
+  l.bytes = vkfft::spectrum_bytes(uint32_t(p.fft_width), uint32_t(p.fft_height), 4);
+  return l;
+}
+
+class FftConvolution : public Filter {
+ public:
+  explicit FftConvolution(const FilterEnv& env)
+      : env_(env.pass_env), format_(precision_format(env.params)), kernel_(make_kernel(env.params)) {}
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+    const std::string color = inputs.color, planes = name + ".planes";
+    const Kernel kernel = kernel_;
+    graph.declare_image(name, {format_, graph::SizeRule::relative_to(color)});
+    graph.declare_buffer(planes, {graph::BufferSize::of(color, [kernel](VkExtent2D e) {
+                           return layout_for(kernel, e).bytes;
+                         })});
+    auto push = [this, color](graph::PassContext& ctx) { return layout_for(kernel_, ctx.extent(color)).push; };
+    auto over_planes = [this, color](graph::PassContext& ctx) {
+      const shader::FftPush p = layout_for(kernel_, ctx.extent(color)).push;
+      return std::array<uint32_t, 2>{(uint32_t(p.fft_width) + CONVOLVE_GROUP - 1) / CONVOLVE_GROUP,
+                                     (uint32_t(p.fft_height) + CONVOLVE_GROUP - 1) / CONVOLVE_GROUP};
+    };
+    passes::SimplePass(env_, planes + ".pad", passes::ComputeShader{"filters/convolve/fft.comp#pad"})
+        .sample(BINDING_SOURCE, color, graph::Sampling::Nearest)
+        .graph_buffer(BINDING_FAMILY_DATA, planes, graph::BufferUsage::StorageWriteCompute)
+        .constants_from<shader::FftPush>(push)
+        .dispatch(over_planes)
+        .add_to(graph);
+    graph.add_pass(planes + ".forward", graph::PassKind::Compute)
+        .read_write_buffer(planes)
+        .execute([this, color, planes](graph::PassContext& ctx) {
+          const VkBuffer buffer = ctx.buffer(planes).handle;
+          plan_for(ctx.vk, ctx.extent(color), buffer).forward(ctx.cmd, buffer);
+        });
+    passes::SimplePass(env_, planes + ".multiply", passes::ComputeShader{"filters/convolve/fft.comp#multiply"})
+        .graph_buffer(BINDING_FAMILY_DATA, planes, graph::BufferUsage::StorageReadWriteCompute)
+        .storage_buffer(BINDING_CONVOLVE_KERNEL_SPECTRUM, spectrum_)
+        .constants_from<shader::FftPush>(push)
+        .dispatch(over_planes)
+        .add_to(graph);
+    graph.add_pass(planes + ".inverse", graph::PassKind::Compute)
+        .read_write_buffer(planes)
+        .execute([this, color, planes](graph::PassContext& ctx) {
+          const VkBuffer buffer = ctx.buffer(planes).handle;
+          plan_for(ctx.vk, ctx.extent(color), buffer).inverse(ctx.cmd, buffer);
+        });
+    passes::SimplePass(env_, name,
+                       passes::ComputeShader{std::string("filters/convolve/fft.comp#crop.") + precision_variant(format_)})
+        .graph_buffer(BINDING_FAMILY_DATA, planes, graph::BufferUsage::StorageReadCompute)
+        .store(BINDING_DESTINATION, name)
+        .constants_from<shader::FftPush>(push)
+        .dispatch_over(name, CONVOLVE_GROUP, CONVOLVE_GROUP)
+        .add_to(graph);
+    return name;
+  }
+
+ private:
+  // The plan for this size and `planes`, and the kernel's spectrum for this size: made when the size
+  // changes (a resize), and a plan per buffer the graphs give (bench runs three graphs over the one
+  // filter): rebinding a plan would wait for the queue every frame.
+  vkfft::R2CPlan& plan_for(const vk::Context& ctx, VkExtent2D image, VkBuffer planes) {
+    const Layout l = layout_for(kernel_, image);
+    const VkExtent2D size{uint32_t(l.push.fft_width), uint32_t(l.push.fft_height)};
+    if (size.width != plan_extent_.width || size.height != plan_extent_.height) {
+      // No frame in flight may still use the old plans or spectrum; this happens once per size.
+      VK_CHECK(vkQueueWaitIdle(ctx.queue()));
+      plans_.clear();
+      make_spectrum(ctx, l);
+      plan_extent_ = size;
+    }
+    std::unique_ptr<vkfft::R2CPlan>& plan = plans_[planes];
+    if (!plan)
+      plan = std::make_unique<vkfft::R2CPlan>(vkfft::Device{ctx.physical_device(), ctx.device(), ctx.queue(), ctx.queue_family()},
+                                              size.width, size.height, 4, planes);
+    return *plan;
+  }
+
+  void make_spectrum(const vk::Context& ctx, const Layout& l) {
+    spectrum_ = vk::Buffer(ctx, l.bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
+                           "convolve kernel spectrum");
+    vkfft::R2CPlan plan(vkfft::Device{ctx.physical_device(), ctx.device(), ctx.queue(), ctx.queue_family()},
+                              uint32_t(l.push.fft_width), uint32_t(l.push.fft_height), 4, spectrum_.handle());
+    // The kernel wrapped around the origin, k(a, b) at ((a - cx) mod W, (b - cy) mod H) of each
+    // channel's plane, uploaded and transformed in place by a plan of its own.
+    vk::Buffer staging(ctx, l.bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "convolve kernel staging");
+    std::memset(staging.mapped(), 0, l.bytes);
+    float* words = static_cast<float*>(staging.mapped());
+    const shader::FftPush& p = l.push;
+    for (int c = 0; c < 4; ++c)
+      for (int b = 0; b < kernel_.height; ++b)
+        for (int a = 0; a < kernel_.width; ++a) {
+          const int u = ((a - kernel_.centre_x()) % p.fft_width + p.fft_width) % p.fft_width;
+          const int v = ((b - kernel_.centre_y()) % p.fft_height + p.fft_height) % p.fft_height;
+          words[size_t(c) * p.plane_floats + size_t(v) * p.row_floats + u] =
+              float(kernel_.at(kernel_.plane_of(c), a, b));
+        }
+    vk::OneShotCommands(ctx).run([&](VkCommandBuffer cmd) {
+      const VkBufferCopy whole{0, 0, l.bytes};
+      vkCmdCopyBuffer(cmd, staging.handle(), spectrum_.handle(), 1, &whole);
+      // Outside the graph, so ordered here: the upload before the transform.
+      VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+      barrier.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+      barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+      barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+      barrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+      VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+      dependency.memoryBarrierCount = 1;
+      dependency.pMemoryBarriers = &barrier;
+      vkCmdPipelineBarrier2(cmd, &dependency);
+      plan.forward(cmd, spectrum_.handle());
+    });
+  }
+
+  passes::PassEnv env_;
+  VkFormat format_;
+  Kernel kernel_;
+  std::map<VkBuffer, std::unique_ptr<vkfft::R2CPlan>> plans_;
+  VkExtent2D plan_extent_{};
+  vk::Buffer spectrum_;
+};
+
+}  // namespace
+
+Method fft_method() {
+  Method m;
+  m.name = "fft.vkfft";
+  m.passes = 5;
+  m.description =
+      "VkFFT's 2D real-to-complex transform of the padded image, the product with the kernel's spectrum (made "
+      "once per size), the inverse: cost independent of the kernel's size";
+  m.cost = [](const ParamValues&) { return MethodCost{1, 0, 0}; };
+  m.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> { return std::make_unique<FftConvolution>(env); };
+  return m;
+}
+
+}  // namespace filterlab::filters::convolve

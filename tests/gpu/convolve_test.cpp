@@ -1,0 +1,147 @@
+// The convolve family beyond the registry's reference test (which runs every method at the family's
+// test points): the kernel's picture from one bright pixel (an even-sized RGB kernel file), the
+// largest kernel (255 x 255) through every method that serves it, the generated Gaussian against the
+// Gaussian family, and bad kernels refused before any GPU work. Lavapipe, validation on
+// (synchronization validation included).
+#include "gpu_test_util.h"
+
+#include "common/reference.h"
+#include "filters/apply.h"
+#include "filters/chain.h"
+#include "filters/convolve/convolve.h"
+#include "filters/convolve/kernel.h"
+#include "io/image_files.h"
+#include "runtime/sequence.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+using namespace filterlab;
+namespace cv = filterlab::filters::convolve;
+
+namespace {
+
+class Convolve : public test::ValidatedSuite {
+ protected:
+  passes::PassEnv env_{*context_, *shaders_, runtime::kFramesInFlight};
+
+  io::ImageF apply(const io::ImageF& input, const std::string& step) {
+    return filters::apply_to_each(env_, {input}, filters::parse_chain(step).at(0)).at(0);
+  }
+
+  static std::string temp(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("filterlab_convolve_" + name)).string();
+  }
+};
+
+double max_abs(const io::ImageF& a, const io::ImageF& b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.pixels.size(); ++i) worst = std::max(worst, double(std::abs(a.pixels[i] - b.pixels[i])));
+  return worst;
+}
+
+}  // namespace
+
+TEST_F(Convolve, OneBrightPixelBecomesTheKernelsPictureUpright) {
+  // A 4 x 6 RGB kernel, every texel and channel its own value: even sizes put the centre at (2, 3).
+  io::ImageF k;
+  k.width = 4;
+  k.height = 6;
+  k.channels = 3;
+  for (uint32_t i = 0; i < k.width * k.height * 3; ++i) k.pixels.push_back(0.01f * float(i + 1));
+  const std::string file = temp("impulse.pfm");
+  io::write_image_file(file, k, io::Encoding::Raw);
+  io::ImageF input;
+  input.width = 15;
+  input.height = 11;
+  input.channels = 4;
+  input.pixels.assign(15 * 11 * 4, 0.0f);
+  const int px = 7, py = 5;
+  for (int c = 0; c < 4; ++c) input.pixels[(py * 15 + px) * 4 + c] = 1.0f;
+  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft"}) {
+    SCOPED_TRACE(method);
+    const io::ImageF out =
+        apply(input, std::string("convolve.") + method + ":kernel=" + file + ":normalize=false:precision=fp32");
+    for (int b = 0; b < 6; ++b)
+      for (int a = 0; a < 4; ++a)
+        for (int c = 0; c < 3; ++c) {
+          const float want = k.pixels[(b * 4 + a) * 3 + c];
+          EXPECT_NEAR(out.at(uint32_t(px - 2 + a), uint32_t(py - 3 + b), uint32_t(c)), want, 1e-5)
+              << "texel " << a << "," << b << " channel " << c;
+        }
+    // Alpha: the mean of the three planes.
+    const float mean = (k.pixels[0] + k.pixels[1] + k.pixels[2]) / 3;
+    EXPECT_NEAR(out.at(uint32_t(px - 2), uint32_t(py - 3), 3), mean, 1e-5);
+    double elsewhere = 0;
+    for (uint32_t y = 0; y < 11; ++y)
+      for (uint32_t x = 0; x < 15; ++x)
+        if (int(x) < px - 2 || int(x) > px + 1 || int(y) < py - 3 || int(y) > py + 2)
+          for (uint32_t c = 0; c < 4; ++c) elsewhere = std::max(elsewhere, double(std::abs(out.at(x, y, c))));
+    EXPECT_LE(elsewhere, 1e-5);
+  }
+  std::filesystem::remove(file);
+}
+
+TEST_F(Convolve, TheLargestKernelMatchesTheReference) {
+  // 255 x 255, on an image smaller than the kernel: every tap but the middle ones reads a border.
+  const io::ImageF input = common::random_image(41, 29, 4, 3);
+  const std::string point = "kernel=disk:radius=127:precision=fp32";
+  const filters::ResolvedStep step = filters::resolve(filters::parse_chain("convolve.fft.vkfft:" + point).at(0));
+  const common::ImageD expected = cv::family().reference(input, step.params);
+  EXPECT_LE(common::compare(apply(input, "convolve.fft.vkfft:" + point), expected).max_abs, 1e-4);
+  EXPECT_LE(common::compare(apply(input, "convolve.direct.full2d:" + point), expected).max_abs, 1e-5);
+  // direct.separable would need more terms than it runs: refused, with the count.
+  try {
+    filters::check_support(filters::resolve(filters::parse_chain("convolve.direct.separable:" + point).at(0)),
+                           *context_);
+    ADD_FAILURE() << "direct.separable accepted a disk of radius 127";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("separable terms"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Convolve, TheGeneratedGaussianIsTheGaussianFamilys) {
+  const io::ImageF input = common::random_image(67, 45, 4, 5);
+  const io::ImageF gaussian = apply(input, "gaussian.comp.tiled:radius=6:precision=fp32");
+  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft"}) {
+    SCOPED_TRACE(method);
+    const double bound = std::string(method) == "fft.vkfft" ? 1e-4 : 1e-5;
+    EXPECT_LE(max_abs(apply(input, std::string("convolve.") + method + ":kernel=gaussian:radius=6:precision=fp32"),
+                      gaussian),
+              bound);
+  }
+}
+
+TEST_F(Convolve, BadKernelsAreRefusedBeforeAnyGpuWork) {
+  auto refused = [&](const std::string& kernel, const std::string& why) {
+    try {
+      filters::resolve(filters::parse_chain("convolve.fft.vkfft:kernel=" + kernel).at(0));
+      ADD_FAILURE() << kernel << " was accepted";
+    } catch (const filters::ChainError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << kernel << ": " << e.what();
+    }
+  };
+  refused(temp("missing.pfm"), "kernel");
+  {
+    std::ofstream(temp("corrupt.pfm")) << "PF\n3 three\n-1\n";
+    refused(temp("corrupt.pfm"), "kernel");
+  }
+  auto write = [&](const std::string& name, uint32_t w, uint32_t h, float value) {
+    io::ImageF k;
+    k.width = w;
+    k.height = h;
+    k.channels = 3;
+    k.pixels.assign(size_t(w) * h * 3, value);
+    io::write_image_file(temp(name), k, io::Encoding::Raw);
+    return temp(name);
+  };
+  refused(write("zeros.pfm", 5, 5, 0.0f), "cannot be normalized");
+  refused(write("nan.pfm", 3, 3, std::numeric_limits<float>::quiet_NaN()), "NaN or Inf");
+  refused(write("inf.pfm", 3, 3, std::numeric_limits<float>::infinity()), "NaN or Inf");
+  refused(write("large.pfm", 256, 3, 1.0f), "larger than 255");
+  refused("kernel.jpg", "wants gaussian|disk|hexagon|star|FILE.pfm|FILE.png");
+  for (const char* name : {"corrupt.pfm", "zeros.pfm", "nan.pfm", "inf.pfm", "large.pfm"})
+    std::filesystem::remove(temp(name));
+}
