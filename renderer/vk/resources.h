@@ -4,6 +4,7 @@
 #include "vk/context.h"
 #include "vk/formats.h"
 
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,6 +19,15 @@ class Buffer {
   ~Buffer() { reset(); }
   Buffer(Buffer&& other) noexcept { *this = std::move(other); }
   Buffer& operator=(Buffer&& other) noexcept;
+
+  // A host-visible buffer holding a copy of `values` (a family's weights, say).
+  template <typename T>
+  static Buffer holding(const Context& ctx, const std::vector<T>& values, VkBufferUsageFlags usage,
+                        const std::string& name) {
+    Buffer b(ctx, values.size() * sizeof(T), usage, true, name);
+    std::memcpy(b.mapped(), values.data(), values.size() * sizeof(T));
+    return b;
+  }
 
   VkBuffer handle() const { return buffer_; }
   VkDeviceSize size() const { return size_; }

@@ -22,10 +22,8 @@ class LinePasses : public Filter {
         sigma_(env.params.number("sigma")) {
     if (kind_ == Kind::Exact) {
       const std::vector<double> w = exact_weights(sigma_);
-      std::vector<float> words(w.begin(), w.end());
-      weights_ = vk::Buffer(env_.vk, words.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
-                            "bigblur exact weights");
-      std::memcpy(weights_.mapped(), words.data(), words.size() * sizeof(float));
+      weights_ = vk::Buffer::holding(env_.vk, std::vector<float>(w.begin(), w.end()), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                     "bigblur exact weights");
     }
   }
 

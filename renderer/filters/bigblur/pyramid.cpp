@@ -53,9 +53,7 @@ class MipPoisson : public Filter {
     push_.cell = uint32_t(env.params.integer("rotation_cell"));
     push_.frame = 0;  // still, unless temporal: then the camera's frame
     push_.history_invalid = 1;
-    disk_ = vk::Buffer(env_.vk, design_.disk.size() * sizeof(design_.disk[0]),
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "bigblur poisson disk");
-    std::memcpy(disk_.mapped(), design_.disk.data(), design_.disk.size() * sizeof(design_.disk[0]));
+    disk_ = vk::Buffer::holding(env_.vk, design_.disk, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "bigblur poisson disk");
   }
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,

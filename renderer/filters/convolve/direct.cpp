@@ -12,13 +12,6 @@
 namespace filterlab::filters::convolve {
 namespace {
 
-// A host-visible buffer of vec4s: one value per channel, channel c from plane_of(c).
-vk::Buffer channel_buffer(const vk::Context& ctx, const std::vector<float>& words, const char* name) {
-  vk::Buffer buffer(ctx, words.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, name);
-  std::memcpy(buffer.mapped(), words.data(), words.size() * sizeof(float));
-  return buffer;
-}
-
 std::vector<uint32_t> kernel_size(const Kernel& k) {
   return {uint32_t(k.width), uint32_t(k.height)};
 }
@@ -31,7 +24,7 @@ class Full2D : public Filter {
     for (int b = 0; b < kernel_.height; ++b)
       for (int a = 0; a < kernel_.width; ++a)
         for (int c = 0; c < 4; ++c) words.push_back(float(kernel_.at(kernel_.plane_of(c), a, b)));
-    weights_ = channel_buffer(env_.vk, words, "convolve kernel");
+    weights_ = vk::Buffer::holding(env_.vk, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "convolve kernel");
   }
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
@@ -69,7 +62,7 @@ class Separable : public Filter {
         for (int b = 0; b < kernel_.height; ++b)
           words[((size_t(2 * t + 1) * CONVOLVE_MAX_KERNEL) + b) * 4 + c] = float(terms.columns[term][b]);
       }
-    weights_ = channel_buffer(env_.vk, words, "convolve separable terms");
+    weights_ = vk::Buffer::holding(env_.vk, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "convolve separable terms");
   }
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {

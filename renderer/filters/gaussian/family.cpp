@@ -206,12 +206,9 @@ KernelBuffers::KernelBuffers(const vk::Context& ctx, const common::KernelSpec& s
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }
-  weights = vk::Buffer(ctx, words.size() * 4,
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
-                       "gaussian weights");
-  std::memcpy(weights.mapped(), words.data(), words.size() * 4);
-  taps = vk::Buffer(ctx, t.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "gaussian taps");
-  std::memcpy(taps.mapped(), t.data(), t.size() * 4);
+  weights = vk::Buffer::holding(ctx, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                "gaussian weights");
+  taps = vk::Buffer::holding(ctx, t, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "gaussian taps");
 }
 
 Support up_to_design_radius() {
