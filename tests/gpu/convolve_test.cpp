@@ -1,5 +1,5 @@
 // The convolve family beyond the registry's reference test (which runs every method at the family's
-// test points): the kernel's picture from one bright pixel (an even-sized RGB kernel file), the
+// test points, fft.vkfft with its default transform; here both): the kernel's picture from one bright pixel (an even-sized RGB kernel file), the
 // largest kernel (255 x 255) through every method that serves it, the generated Gaussian against the
 // Gaussian family, and bad kernels refused before any GPU work. Lavapipe, validation on
 // (synchronization validation included).
@@ -60,7 +60,8 @@ TEST_F(Convolve, OneBrightPixelBecomesTheKernelsPictureUpright) {
   input.pixels.assign(15 * 11 * 4, 0.0f);
   const int px = 7, py = 5;
   for (int c = 0; c < 4; ++c) input.pixels[(py * 15 + px) * 4 + c] = 1.0f;
-  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft"}) {
+  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft:transform=fused",
+                             "fft.vkfft:transform=separate"}) {
     SCOPED_TRACE(method);
     const io::ImageF out =
         apply(input, std::string("convolve.") + method + ":kernel=" + file + ":normalize=false:precision=fp32");
@@ -90,7 +91,12 @@ TEST_F(Convolve, TheLargestKernelMatchesTheReference) {
   const std::string point = "kernel=disk:radius=127:precision=fp32";
   const filters::ResolvedStep step = filters::resolve(filters::parse_chain("convolve.fft.vkfft:" + point).at(0));
   const common::ImageD expected = cv::family().reference(input, step.params);
-  EXPECT_LE(common::compare(apply(input, "convolve.fft.vkfft:" + point), expected).max_abs, 1e-4);
+  for (const char* transform : {"fused", "separate"})
+    EXPECT_LE(common::compare(apply(input, "convolve.fft.vkfft:transform=" + std::string(transform) + ":" + point),
+                              expected)
+                  .max_abs,
+              1e-4)
+        << transform;
   EXPECT_LE(common::compare(apply(input, "convolve.direct.full2d:" + point), expected).max_abs, 1e-5);
   // direct.separable would need more terms than it runs: refused, with the count.
   try {
@@ -105,9 +111,10 @@ TEST_F(Convolve, TheLargestKernelMatchesTheReference) {
 TEST_F(Convolve, TheGeneratedGaussianIsTheGaussianFamilys) {
   const io::ImageF input = common::random_image(67, 45, 4, 5);
   const io::ImageF gaussian = apply(input, "gaussian.comp.tiled:radius=6:precision=fp32");
-  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft"}) {
+  for (const char* method : {"direct.full2d", "direct.separable", "fft.vkfft:transform=fused",
+                             "fft.vkfft:transform=separate"}) {
     SCOPED_TRACE(method);
-    const double bound = std::string(method) == "fft.vkfft" ? 1e-4 : 1e-5;
+    const double bound = std::string(method).starts_with("fft") ? 1e-4 : 1e-5;
     EXPECT_LE(max_abs(apply(input, std::string("convolve.") + method + ":kernel=gaussian:radius=6:precision=fp32"),
                       gaussian),
               bound);

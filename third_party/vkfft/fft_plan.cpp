@@ -43,6 +43,8 @@ struct R2CPlan::State {
   VkBuffer slots[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
   int current = 0;
   uint64_t bytes = 0;
+  VkBuffer kernel = VK_NULL_HANDLE;
+  uint64_t kernel_bytes = 0;
   VkFFTApplication app{};
   bool initialized = false;
 
@@ -64,7 +66,8 @@ struct R2CPlan::State {
   }
 };
 
-R2CPlan::R2CPlan(const Device& device, uint32_t width, uint32_t height, uint32_t planes, VkBuffer buffer)
+R2CPlan::R2CPlan(const Device& device, uint32_t width, uint32_t height, uint32_t planes, VkBuffer buffer, Role role,
+                 VkBuffer kernel, uint32_t kernel_planes)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.physical = device.physical;
@@ -86,6 +89,26 @@ R2CPlan::R2CPlan(const Device& device, uint32_t width, uint32_t height, uint32_t
   c.numberBatches = planes;
   c.performR2C = 1;
   c.normalize = 1;
+  // In convolution mode a one-plane kernel serves every batch; a kernel of a plane per image plane
+  // makes the planes coordinate features, each multiplied by its own.
+  if (role == Role::ConvolutionKernel) {
+    c.kernelConvolution = 1;
+    if (planes > 1) {
+      c.coordinateFeatures = planes;
+      c.numberBatches = 1;
+    }
+  }
+  if (role == Role::Convolution) {
+    s.kernel = kernel;
+    s.kernel_bytes = spectrum_bytes(width, height, kernel_planes);
+    c.performConvolution = 1;
+    c.kernel = &s.kernel;
+    c.kernelSize = &s.kernel_bytes;
+    if (kernel_planes > 1) {
+      c.coordinateFeatures = planes;
+      c.numberBatches = 1;
+    }
+  }
   c.physicalDevice = &s.physical;
   c.device = &s.device;
   c.queue = &s.queue;
@@ -105,6 +128,10 @@ void R2CPlan::forward(VkCommandBuffer cmd, VkBuffer buffer) {
 
 void R2CPlan::inverse(VkCommandBuffer cmd, VkBuffer buffer) {
   state_->record(cmd, buffer, 1);
+}
+
+void R2CPlan::convolve(VkCommandBuffer cmd, VkBuffer buffer) {
+  state_->record(cmd, buffer, -1);
 }
 
 VkBuffer R2CPlan::buffer() const {

@@ -33,21 +33,36 @@ uint64_t spectrum_bytes(uint32_t width, uint32_t height, uint32_t planes);
 // and 13, and Bluestein's algorithm for the rest), even where `even` (the real axis of a transform).
 uint32_t good_size(uint32_t at_least, bool even);
 
+// What a plan does with its buffer.
+enum class Role {
+  Transform,  // forward() and inverse()
+  // forward() only, of a kernel for Convolution plans of the same size: VkFFT's convolution mode
+  // reads the kernel's spectrum in the layout this makes.
+  ConvolutionKernel,
+  // convolve(): VkFFT's convolution mode, the product with the kernel fused into the last forward
+  // and the first inverse axis, normalized. The kernel has one plane for all the buffer's planes, or
+  // one per plane.
+  Convolution,
+};
+
 class R2CPlan {
  public:
-  // Compiles the transform's kernels (glslang, at run time: slow on a CPU device) for `buffer`.
-  // VkFFT's own buffers (a temporary for sizes it splits in four steps) are its own. Throws Error.
-  R2CPlan(const Device& device, uint32_t width, uint32_t height, uint32_t planes, VkBuffer buffer);
+  // Compiles the transform's kernels (glslang, at run time: slow on a CPU device) for `buffer` of
+  // `planes` planes (`kernel`: the Convolution role's kernel spectrum, of `kernel_planes`). VkFFT's own
+  // buffers (a temporary for sizes it splits in four steps) are its own. Throws Error.
+  R2CPlan(const Device& device, uint32_t width, uint32_t height, uint32_t planes, VkBuffer buffer,
+          Role role = Role::Transform, VkBuffer kernel = VK_NULL_HANDLE, uint32_t kernel_planes = 1);
   ~R2CPlan();
   R2CPlan(const R2CPlan&) = delete;
   R2CPlan& operator=(const R2CPlan&) = delete;
 
-  // Records the transform of `buffer`: this plan's, or another of the same size, which becomes the
+  // Record the transform of `buffer`: this plan's, or another of the same size, which becomes the
   // plan's (VkFFT then rewrites its descriptor sets: no pending command buffer may be using the
   // plan). Barriers between its own dispatches are VkFFT's; the caller orders the buffer against
   // everything else.
   void forward(VkCommandBuffer cmd, VkBuffer buffer);
   void inverse(VkCommandBuffer cmd, VkBuffer buffer);
+  void convolve(VkCommandBuffer cmd, VkBuffer buffer);
   VkBuffer buffer() const;
 
  private:

@@ -65,7 +65,11 @@ Family make_family() {
                             "direct.separable: the largest L1 norm of what the dropped terms leave (bounds their error "
                             "on inputs in [0, 1])");
   rank.methods = {"direct.separable"};
-  f.params = {kernel, radius, sigma, rays, normalize, rank, precision_param()};
+  Param transform = choice_param("transform", {"fused", "separate"}, "fused",
+                                 "fft.vkfft: VkFFT's convolution mode (the product inside the last forward and first "
+                                 "inverse axis), or forward, product and inverse as passes of their own");
+  transform.methods = {"fft.vkfft"};
+  f.params = {kernel, radius, sigma, rays, normalize, rank, transform, precision_param()};
   f.methods = direct_methods();
   f.methods.push_back(fft_method());
   f.default_method = "fft.vkfft";

@@ -45,6 +45,7 @@ struct FftPush {
   int fft_width, fft_height;
   int offset_x, offset_y;
   uint row_floats, plane_floats;
+  uint kernel_plane_floats;  // the kernel spectrum's planes: 0 where one serves every channel
 };
 
 #ifdef __cplusplus

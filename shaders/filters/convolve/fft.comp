@@ -4,7 +4,7 @@
 //   pad       the image into the planes at (offset_x, offset_y), its edge texels repeated over the
 //             rest of the transform: inside the image, the transform's circular convolution is then
 //             the clamp-to-edge linear one;
-//   multiply  each plane's spectrum by the kernel's (the planes' matching plane);
+//   multiply  each plane's spectrum by the kernel's (its one plane, or the matching one);
 //   crop      the image's part of the planes back into an image.
 //! variant pad PAD=1 OUTPUT_FORMAT=rgba32f
 //! variant multiply MULTIPLY=1 OUTPUT_FORMAT=rgba32f
@@ -49,8 +49,9 @@ void main() {
   const uint columns = push.row_floats / 2u;
   if (uint(p.x) >= columns || p.y >= push.fft_height) return;
   const uint i = uint(p.y) * columns + uint(p.x), plane = push.plane_floats / 2u;
+  const uint kernel_plane = push.kernel_plane_floats / 2u;
   for (uint c = 0u; c < 4u; ++c) {
-    const vec2 a = spectrum[c * plane + i], b = kernel_spectrum[c * plane + i];
+    const vec2 a = spectrum[c * plane + i], b = kernel_spectrum[c * kernel_plane + i];
     spectrum[c * plane + i] = vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
   }
 #else
