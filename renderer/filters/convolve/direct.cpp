@@ -126,8 +126,9 @@ std::vector<Method> direct_methods() {
   };
   full.support = [](const vk::Context& ctx, const ParamValues&) {
     Support s;
-    const uint32_t tile = (CONVOLVE_GROUP + CONVOLVE_FULL2D_ROWS - 1) *
-                          ((CONVOLVE_GROUP * CONVOLVE_FULL2D_OUTPUTS + CONVOLVE_FULL2D_COLS - 1) * 5 / 4 + 1) * 16;
+    // full2d.comp's shared memory: the staged tile, its columns padded by a quarter, vec4s.
+    const uint32_t tile_w = CONVOLVE_GROUP * CONVOLVE_FULL2D_OUTPUTS + CONVOLVE_FULL2D_COLS - 1;
+    const uint32_t tile = (CONVOLVE_GROUP + CONVOLVE_FULL2D_ROWS - 1) * (tile_w + tile_w / 4 + 1) * 16;
     if (ctx.report().max_compute_shared_memory < tile)
       s.reason = "needs " + std::to_string(tile) + " bytes of shared memory";
     return s;
