@@ -15,9 +15,7 @@ std::vector<io::ImageF> apply_to_each(const passes::PassEnv& env, const std::vec
     if (resolved.needs(needed))
       throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
                        ", which a still image has none of");
-  if (resolved.family->check_extent)
-    for (const io::ImageF& input : inputs)
-      resolved.family->check_extent(resolved.params, input.width, input.height);
+  for (const io::ImageF& input : inputs) check_extent(resolved, input.width, input.height);
   std::unique_ptr<Filter> filter = build_filter(resolved, env);
   static const passes::CameraFeed still_camera;  // a fixed camera on its first frame
   // Every graph stays alive until the last one ran: they share the filter's pipelines.

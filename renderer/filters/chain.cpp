@@ -88,12 +88,14 @@ void check_chain(const std::vector<FilterStep>& steps, const Registry& registry)
   for (const FilterStep& step : steps) resolve(step, registry);
 }
 
+void check_extent(const ResolvedStep& step, uint32_t width, uint32_t height) {
+  if (step.family->check_extent) step.family->check_extent(step.params, width, height);
+  if (step.method->check_extent) step.method->check_extent(step.params, width, height);
+}
+
 void check_chain(const std::vector<FilterStep>& steps, uint32_t width, uint32_t height,
                  const Registry& registry) {
-  for (const FilterStep& step : steps) {
-    const ResolvedStep resolved = resolve(step, registry);
-    if (resolved.family->check_extent) resolved.family->check_extent(resolved.params, width, height);
-  }
+  for (const FilterStep& step : steps) check_extent(resolve(step, registry), width, height);
 }
 
 Support device_support(const ResolvedStep& step, const vk::Context& device) {

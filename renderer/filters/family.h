@@ -167,6 +167,9 @@ struct Method {
   std::function<std::unique_ptr<Filter>(const FilterEnv&)> create;
   // What this method reads beyond its family's inputs (bigblur's temporal method: motion, history).
   std::vector<Input> inputs;
+  // The method's own limit on the image it filters (fft.vkfft: its transform's size), checked with the
+  // family's check_extent: throws ChainError. Empty: none.
+  std::function<void(const ParamValues&, uint32_t width, uint32_t height)> check_extent;
   bool needs(Input input) const;
 };
 

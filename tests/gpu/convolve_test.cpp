@@ -149,6 +149,16 @@ TEST_F(Convolve, BadKernelsAreRefusedBeforeAnyGpuWork) {
   refused(write("inf.pfm", 3, 3, std::numeric_limits<float>::infinity()), "NaN or Inf");
   refused(write("large.pfm", 256, 3, 1.0f), "larger than 255");
   refused("kernel.jpg", "wants gaussian|disk|hexagon|star|FILE.pfm|FILE.png");
+  // A transform larger than one buffer holds, refused for the size before any GPU work; the direct
+  // methods have no such limit.
+  try {
+    filters::check_chain(filters::parse_chain("convolve.fft.vkfft:kernel=disk:radius=4"), 16384, 16384);
+    ADD_FAILURE() << "a 16K transform was accepted";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 4096 MiB"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(filters::check_chain(filters::parse_chain("convolve.fft.vkfft:kernel=disk:radius=127"), 7680, 4320));
+  EXPECT_NO_THROW(filters::check_chain(filters::parse_chain("convolve.direct.full2d:kernel=disk:radius=4"), 16384, 16384));
   for (const char* name : {"corrupt.pfm", "zeros.pfm", "nan.pfm", "inf.pfm", "large.pfm"})
     std::filesystem::remove(temp(name));
 }

@@ -194,6 +194,14 @@ Method fft_method() {
       "once per size; fused into the transforms by VkFFT's convolution mode, or a pass of its own), the "
       "inverse: cost independent of the kernel's size";
   m.cost = [](const ParamValues&) { return MethodCost{1, 0, 0}; };
+  m.check_extent = [](const ParamValues& v, uint32_t width, uint32_t height) {
+    const Layout l = layout_for(make_kernel(v), {width, height});
+    if (double(l.bytes) > CONVOLVE_MAX_TRANSFORM_BYTES)
+      throw ChainError("convolve: fft.vkfft's transform of " + std::to_string(width) + "x" + std::to_string(height) +
+                       " (" + std::to_string(l.push.fft_width) + "x" + std::to_string(l.push.fft_height) +
+                       ", four planes) needs " + std::to_string(l.bytes >> 20) +
+                       " MiB in one buffer; at most 4096 MiB fit");
+  };
   m.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> { return std::make_unique<FftConvolution>(env); };
   return m;
 }

@@ -11,6 +11,10 @@
 
 #define CONVOLVE_GROUP 16  // threads a side of the per-pixel passes
 
+// fft.vkfft's planes (four, padded) must fit one buffer VkFFT indexes with 32 bits, which is also the
+// largest storage buffer range most devices offer: a 16K image is refused, 8K with any kernel fits.
+#define CONVOLVE_MAX_TRANSFORM_BYTES 4294967295.0
+
 // direct.full2d: a thread computes CONVOLVE_FULL2D_OUTPUTS neighbouring outputs of a row, so a group
 // covers (16 * CONVOLVE_FULL2D_OUTPUTS) x 16; the kernel is walked in chunks of CONVOLVE_FULL2D_ROWS
 // rows by CONVOLVE_FULL2D_COLS columns, each with the input it needs staged in shared memory.
