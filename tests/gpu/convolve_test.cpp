@@ -11,12 +11,15 @@
 #include "filters/convolve/convolve.h"
 #include "filters/convolve/kernel.h"
 #include "io/image_files.h"
+#include "runtime/headless_runner.h"
 #include "runtime/sequence.h"
+#include "vkfft/fft_plan.h"
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numbers>
 
 using namespace filterlab;
 namespace cv = filterlab::filters::convolve;
@@ -161,4 +164,49 @@ TEST_F(Convolve, BadKernelsAreRefusedBeforeAnyGpuWork) {
   EXPECT_NO_THROW(filters::check_chain(filters::parse_chain("convolve.direct.full2d:kernel=disk:radius=4"), 16384, 16384));
   for (const char* name : {"corrupt.pfm", "zeros.pfm", "nan.pfm", "inf.pfm", "large.pfm"})
     std::filesystem::remove(temp(name));
+}
+
+TEST_F(Convolve, TheSpectrumViewShowsTheKernelsSpectrum) {
+  // `convolve.spectrum`, as the viewport shows it: log10 |K(u, v)| / 4 + 1 per channel, the zero
+  // frequency in the middle, against the kernel's DFT in double, with both transforms (the fused
+  // one keeps its spectrum in the layout VkFFT's convolution mode reads).
+  // A random 7 x 6 kernel: no symmetry to hide a frequency mapped to its mirror image.
+  const io::ImageF random = common::random_image(7, 6, 1, 11);
+  io::ImageF grey{7, 6, 3, {}};
+  for (float v : random.pixels) grey.pixels.insert(grey.pixels.end(), {v, v, v});
+  const std::string file = temp("spectrum.pfm");
+  io::write_image_file(file, grey, io::Encoding::Raw);
+  const VkExtent2D size{96, 64};
+  for (const char* transform : {"fused", "separate"}) {
+    SCOPED_TRACE(transform);
+    const std::string step = "convolve.fft.vkfft:kernel=" + file + ":transform=" + transform;
+    auto run = test::validated_run(size.width, size.height);
+    run.frames = 1;
+    run.chain = step;
+    run.read_images = {"convolve.spectrum"};
+    const io::ImageF view = runtime::run_headless(run).images.at("convolve.spectrum");
+    const cv::Kernel k = cv::make_kernel(filters::resolve(filters::parse_chain(step).at(0)).params);
+    const int nx = int(vkfft::good_size(size.width + k.width - 1, true));
+    const int ny = int(vkfft::good_size(size.height + k.height - 1, false));
+    int compared = 0;
+    for (uint32_t y = 0; y < size.height; y += 7)
+      for (uint32_t x = 0; x < size.width; x += 5) {
+        const int u = int(std::floor((x + 0.5) / size.width * nx)) - nx / 2;
+        const int v = int(std::floor((y + 0.5) / size.height * ny)) - ny / 2;
+        double re = 0, im = 0;
+        for (int b = 0; b < k.height; ++b)
+          for (int a = 0; a < k.width; ++a) {
+            const double phase = -2 * std::numbers::pi * (double(u) * a / nx + double(v) * b / ny);
+            re += k.at(0, a, b) * std::cos(phase);
+            im += k.at(0, a, b) * std::sin(phase);
+          }
+        const double magnitude = std::hypot(re, im);
+        if (magnitude < 1e-3) continue;  // the log magnifies fp32's rounding there
+        const double want = std::clamp(std::log10(magnitude) / 4 + 1, 0.0, 1.0);
+        EXPECT_NEAR(view.at(x, y, 0), want, 2e-3) << "pixel " << x << "," << y << " frequency " << u << "," << v;
+        ++compared;
+      }
+    EXPECT_GT(compared, 100);
+  }
+  std::filesystem::remove(file);
 }

@@ -87,6 +87,17 @@ class FftConvolution : public Filter {
           .add_to(graph);
       transform_pass(graph, planes + ".inverse", color, planes, &vkfft::R2CPlan::inverse);
     }
+    // The kernel's spectrum as an image (the viewport's `name.spectrum`): culled unless something shows
+    // it. The graph records passes in declaration order, so the transform pass above has made the
+    // spectrum for this size by the time this one records.
+    const std::string spectrum = name + ".spectrum";
+    graph.declare_image(spectrum, {VK_FORMAT_R16G16B16A16_SFLOAT, graph::SizeRule::relative_to(color)});
+    passes::SimplePass(env_, spectrum, passes::ComputeShader{"filters/convolve/fft.comp#spectrum"})
+        .storage_buffer(BINDING_CONVOLVE_KERNEL_SPECTRUM, spectrum_)
+        .store(BINDING_DESTINATION, spectrum)
+        .constants_from<shader::FftPush>(push)
+        .dispatch_over(spectrum, CONVOLVE_GROUP, CONVOLVE_GROUP)
+        .add_to(graph);
     passes::SimplePass(env_, name,
                        passes::ComputeShader{std::string("filters/convolve/fft.comp#crop.") + precision_variant(format_)})
         .graph_buffer(BINDING_FAMILY_DATA, planes, graph::BufferUsage::StorageReadCompute)

@@ -5,8 +5,12 @@
 //             rest of the transform: inside the image, the transform's circular convolution is then
 //             the clamp-to-edge linear one;
 //   multiply  each plane's spectrum by the kernel's (its one plane, or the matching one);
-//   crop      the image's part of the planes back into an image.
+//   crop      the image's part of the planes back into an image;
+//   spectrum  the kernel's spectrum to look at: its magnitude per channel on a log scale (0 at 1e-4,
+//             1 at 1, the sum of a normalized kernel), the zero frequency in the middle, the
+//             transform's frequencies stretched over the image.
 //! variant pad PAD=1 OUTPUT_FORMAT=rgba32f
+//! variant spectrum SPECTRUM=1 OUTPUT_FORMAT=rgba16f
 //! variant multiply MULTIPLY=1 OUTPUT_FORMAT=rgba32f
 //! variant crop.fp16 CROP=1 OUTPUT_FORMAT=rgba16f
 //! variant crop.fp32 CROP=1 OUTPUT_FORMAT=rgba32f
@@ -18,7 +22,11 @@ layout(push_constant) uniform Push {
   FftPush push;
 };
 
-#if defined(MULTIPLY)
+#if defined(SPECTRUM)
+layout(set = 0, binding = BINDING_CONVOLVE_KERNEL_SPECTRUM, std430) readonly buffer KernelSpectrum {
+  vec2 kernel_spectrum[];
+};
+#elif defined(MULTIPLY)
 layout(set = 0, binding = BINDING_FAMILY_DATA, std430) buffer Planes {
   vec2 spectrum[];
 };
@@ -32,7 +40,7 @@ layout(set = 0, binding = BINDING_FAMILY_DATA, std430) buffer Planes {
 #endif
 #if defined(PAD)
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
-#elif defined(CROP)
+#elif defined(CROP) || defined(SPECTRUM)
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 #endif
 
@@ -54,6 +62,18 @@ void main() {
     const vec2 a = spectrum[c * plane + i], b = kernel_spectrum[c * kernel_plane + i];
     spectrum[c * plane + i] = vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
   }
+#elif defined(SPECTRUM)
+  if (p.x >= push.width || p.y >= push.height) return;
+  // Frequency (u, v) in [-N/2, N/2); the real transform stores u >= 0, and K(-u, -v) is K(u, v)'s
+  // conjugate, of the same magnitude.
+  ivec2 f = ivec2(floor((vec2(p) + 0.5) / vec2(push.width, push.height) * vec2(push.fft_width, push.fft_height))) -
+            ivec2(push.fft_width, push.fft_height) / 2;
+  if (f.x < 0) f = -f;
+  f.y = (f.y % push.fft_height + push.fft_height) % push.fft_height;
+  const uint i = uint(f.y) * (push.row_floats / 2u) + uint(f.x), kernel_plane = push.kernel_plane_floats / 2u;
+  vec4 v = vec4(1.0);
+  for (uint c = 0u; c < 3u; ++c) v[c] = clamp(log(length(kernel_spectrum[c * kernel_plane + i])) / log(10.0) / 4.0 + 1.0, 0.0, 1.0);
+  imageStore(destination, p, v);
 #else
   if (p.x >= push.width || p.y >= push.height) return;
   const uint i = uint(p.y + push.offset_y) * push.row_floats + uint(p.x + push.offset_x);
