@@ -36,7 +36,7 @@ Layout layout_for(const Kernel& k, VkExtent2D image) {
   p.offset_y = k.height - 1 - k.centre_y();
   p.row_floats = uint32_t(p.fft_width / 2 + 1) * 2;
   p.plane_floats = p.row_floats * uint32_t(p.fft_height);
-  p.kernel_plane_floats = k.planes > 1 ? p.plane_floats : 0;  // the separate product's
+  p.kernel_plane_floats = k.planes > 1 ? p.plane_floats : 0;  // the separate product's, and the view's
   l.bytes = vkfft::spectrum_bytes(uint32_t(p.fft_width), uint32_t(p.fft_height), 4);
   return l;
 }
@@ -88,14 +88,26 @@ class FftConvolution : public Filter {
       transform_pass(graph, planes + ".inverse", color, planes, &vkfft::R2CPlan::inverse);
     }
     // The kernel's spectrum as an image (the viewport's `name.spectrum`): culled unless something shows
-    // it. The graph records passes in declaration order, so the transform pass above has made the
-    // spectrum for this size by the time this one records.
+    // it. It reads a spectrum of its own in the transform's usual layout, made when first shown: the
+    // fused transform's kernel is in the layout VkFFT's convolution mode reads, which at larger sizes
+    // is another (measured: 1280 x 720).
     const std::string spectrum = name + ".spectrum";
     graph.declare_image(spectrum, {VK_FORMAT_R16G16B16A16_SFLOAT, graph::SizeRule::relative_to(color)});
     passes::SimplePass(env_, spectrum, passes::ComputeShader{"filters/convolve/fft.comp#spectrum"})
-        .storage_buffer(BINDING_CONVOLVE_KERNEL_SPECTRUM, spectrum_)
+        .storage_buffer(BINDING_CONVOLVE_KERNEL_SPECTRUM, view_spectrum_)
         .store(BINDING_DESTINATION, spectrum)
-        .constants_from<shader::FftPush>(push)
+        // SimplePass makes the constants before it binds: the view's spectrum for this size exists by
+        // then (the image is the input's size; the input itself may be culled when only this is shown).
+        .constants_from<shader::FftPush>([this, spectrum](graph::PassContext& ctx) {
+          const Layout l = layout_for(kernel_, ctx.extent(spectrum));
+          const VkExtent2D size{uint32_t(l.push.fft_width), uint32_t(l.push.fft_height)};
+          if (size.width != view_extent_.width || size.height != view_extent_.height) {
+            VK_CHECK(vkQueueWaitIdle(ctx.vk.queue()));  // a frame in flight may still read the old one
+            view_spectrum_ = make_spectrum(ctx.vk, l, vkfft::Role::Transform, uint32_t(kernel_.planes));
+            view_extent_ = size;
+          }
+          return l.push;
+        })
         .dispatch_over(spectrum, CONVOLVE_GROUP, CONVOLVE_GROUP)
         .add_to(graph);
     passes::SimplePass(env_, name,
@@ -124,19 +136,11 @@ class FftConvolution : public Filter {
     return {ctx.physical_device(), ctx.device(), ctx.queue(), ctx.queue_family()};
   }
 
-  // The plan for this size and `planes`, and the kernel's spectrum for this size: made when the size
-  // changes (a resize), and a plan per buffer the graphs give (bench runs three graphs over the one
-  // filter): rebinding a plan would wait for the queue every frame.
+  // The plan for this size and `planes`: a plan per buffer the graphs give (bench runs three graphs
+  // over the one filter), since rebinding a plan would wait for the queue every frame.
   vkfft::R2CPlan& plan_for(const vk::Context& ctx, VkExtent2D image, VkBuffer planes) {
     const Layout l = layout_for(kernel_, image);
-    const VkExtent2D size{uint32_t(l.push.fft_width), uint32_t(l.push.fft_height)};
-    if (size.width != plan_extent_.width || size.height != plan_extent_.height) {
-      // No frame in flight may still use the old plans or spectrum; this happens once per size.
-      VK_CHECK(vkQueueWaitIdle(ctx.queue()));
-      plans_.clear();
-      make_spectrum(ctx, l);
-      plan_extent_ = size;
-    }
+    const VkExtent2D size = size_for(ctx, l);
     std::unique_ptr<vkfft::R2CPlan>& plan = plans_[planes];
     if (!plan)
       plan = std::make_unique<vkfft::R2CPlan>(device_of(ctx), size.width, size.height, 4, planes,
@@ -145,21 +149,35 @@ class FftConvolution : public Filter {
     return *plan;
   }
 
-  // The kernel wrapped around the origin, k(a, b) at ((a - cx) mod W, (b - cy) mod H) of each of its
-  // planes, uploaded and transformed in place by a plan of its own (for the convolution mode, in the
-  // layout that mode reads).
-  void make_spectrum(const vk::Context& ctx, const Layout& l) {
-    const VkDeviceSize bytes =
-        vkfft::spectrum_bytes(uint32_t(l.push.fft_width), uint32_t(l.push.fft_height), spectrum_planes_);
-    spectrum_ = vk::Buffer(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
-                           "convolve kernel spectrum");
-    vkfft::R2CPlan plan(device_of(ctx), uint32_t(l.push.fft_width), uint32_t(l.push.fft_height), spectrum_planes_,
-                        spectrum_.handle(), fused_ ? vkfft::Role::ConvolutionKernel : vkfft::Role::Transform);
+  // The transform's size for this layout, the kernel's spectrum made for it: anew when the size
+  // changes, after the plans of the old size are dropped.
+  VkExtent2D size_for(const vk::Context& ctx, const Layout& l) {
+    const VkExtent2D size{uint32_t(l.push.fft_width), uint32_t(l.push.fft_height)};
+    if (size.width != plan_extent_.width || size.height != plan_extent_.height) {
+      // No frame in flight may still use the old plans or spectrum; this happens once per size.
+      VK_CHECK(vkQueueWaitIdle(ctx.queue()));
+      plans_.clear();
+      spectrum_ = make_spectrum(ctx, l, fused_ ? vkfft::Role::ConvolutionKernel : vkfft::Role::Transform,
+                                spectrum_planes_);
+      plan_extent_ = size;
+    }
+    return size;
+  }
+
+  // The kernel wrapped around the origin, k(a, b) at ((a - cx) mod W, (b - cy) mod H) of each of
+  // `planes` planes (channel c's kernel in plane c), uploaded and transformed in place by a plan of its
+  // own in `role`.
+  vk::Buffer make_spectrum(const vk::Context& ctx, const Layout& l, vkfft::Role role, uint32_t planes) const {
+    const VkDeviceSize bytes = vkfft::spectrum_bytes(uint32_t(l.push.fft_width), uint32_t(l.push.fft_height), planes);
+    vk::Buffer spectrum(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
+                        "convolve kernel spectrum");
+    vkfft::R2CPlan plan(device_of(ctx), uint32_t(l.push.fft_width), uint32_t(l.push.fft_height), planes,
+                        spectrum.handle(), role);
     vk::Buffer staging(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "convolve kernel staging");
     std::memset(staging.mapped(), 0, bytes);
     float* words = static_cast<float*>(staging.mapped());
     const shader::FftPush& p = l.push;
-    for (int c = 0; c < int(spectrum_planes_); ++c)
+    for (int c = 0; c < int(planes); ++c)
       for (int b = 0; b < kernel_.height; ++b)
         for (int a = 0; a < kernel_.width; ++a) {
           const int u = ((a - kernel_.centre_x()) % p.fft_width + p.fft_width) % p.fft_width;
@@ -169,7 +187,7 @@ class FftConvolution : public Filter {
         }
     vk::OneShotCommands(ctx).run([&](VkCommandBuffer cmd) {
       const VkBufferCopy whole{0, 0, bytes};
-      vkCmdCopyBuffer(cmd, staging.handle(), spectrum_.handle(), 1, &whole);
+      vkCmdCopyBuffer(cmd, staging.handle(), spectrum.handle(), 1, &whole);
       // Outside the graph, so ordered here: the upload before the transform.
       VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
       barrier.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
@@ -180,8 +198,9 @@ class FftConvolution : public Filter {
       dependency.memoryBarrierCount = 1;
       dependency.pMemoryBarriers = &barrier;
       vkCmdPipelineBarrier2(cmd, &dependency);
-      plan.forward(cmd, spectrum_.handle());
+      plan.forward(cmd, spectrum.handle());
     });
+    return spectrum;
   }
 
   passes::PassEnv env_;
@@ -192,6 +211,8 @@ class FftConvolution : public Filter {
   std::map<VkBuffer, std::unique_ptr<vkfft::R2CPlan>> plans_;
   VkExtent2D plan_extent_{};
   vk::Buffer spectrum_;
+  VkExtent2D view_extent_{};
+  vk::Buffer view_spectrum_;  // name.spectrum's
 };
 
 }  // namespace
