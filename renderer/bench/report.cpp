@@ -91,8 +91,36 @@ const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff
 // A log-scale line plot of value against radius, one series per (source, method).
 struct Series {
   std::string name;
+  std::string variant;  // the parameters but x that the series fixes ("kernel=disk"): crossovers compare alike
   std::vector<std::pair<double, double>> points;  // x (a radius, a frame, a gamma), value (> 0 on a log axis)
 };
+
+// Where one series overtakes another (the crossover map: fft.vkfft against the direct methods): for
+// each pair of series of one variant, the neighbouring x values of both between which the faster one
+// changes. At most `most` lines, the pairs in the series' order.
+std::vector<std::string> crossovers(const std::vector<Series>& series, const std::string& x_label, size_t most = 16) {
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < series.size(); ++i)
+    for (size_t j = i + 1; j < series.size(); ++j) {
+      if (series[i].variant != series[j].variant) continue;
+      std::map<double, std::pair<double, double>> both;  // x -> (a, b)
+      for (const auto& [x, y] : series[i].points) both[x].first = y;
+      for (const auto& [x, y] : series[j].points) both[x].second = y;
+      std::vector<std::pair<double, double>> shared;  // x, a - b
+      for (const auto& [x, ab] : both)
+        if (ab.first > 0 && ab.second > 0) shared.push_back({x, ab.first - ab.second});
+      for (size_t k = 1; k < shared.size(); ++k) {
+        if ((shared[k - 1].second < 0) == (shared[k].second < 0)) continue;
+        const bool a_wins_after = shared[k].second < 0;
+        const std::string& winner = a_wins_after ? series[i].name : series[j].name;
+        const std::string& loser = a_wins_after ? series[j].name : series[i].name;
+        lines.push_back(winner + " overtakes " + loser + " between " + x_label + " " + number(shared[k - 1].first) +
+                        " and " + number(shared[k].first));
+        if (lines.size() == most) return lines;
+      }
+    }
+  return lines;
+}
 
 // x takes its distinct values evenly spaced; y is logarithmic (decades) or linear.
 std::string line_plot(const std::string& title, const std::string& x_label, const std::string& y_label,
@@ -478,6 +506,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
         const std::string key = c.source + "\n" + c.method + variant_of(c);
         if (!by_name.count(key)) order.push_back(key);
         by_name[key].name = series_name(c) + variant_of(c);
+        by_name[key].variant = variant_of(c);
         const double v = value(c);
         if (v > 0) by_name[key].points.push_back({x_of(c), v});
       }
@@ -502,6 +531,13 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
                         series_for(in_group, ratio))
            << "</div>\n";
       report.plots += 2;
+      const std::vector<std::string> crossed =
+          crossovers(series_for(in_group, median), x_param == "radius" ? "r" : x_param);
+      if (!crossed.empty()) {
+        body << "<p class=\"note\">Crossovers (median time): ";
+        for (size_t k = 0; k < crossed.size(); ++k) body << (k ? "; " : "") << escape(crossed[k]);
+        body << ".</p>\n";
+      }
     }
     // The error-time frontier, per value of x where the cases measured an error: MSE against time,
     // each method a curve over its other parameters (samples, footprint), fastest first.

@@ -583,3 +583,29 @@ TEST(Commands, ReportRejectsBadInput) {
   EXPECT_EQ(test::run_binary("report " + dir + "/not.json").exit_code, 2);
   EXPECT_EQ(test::run_binary("report " + dir + "/not.json --out " + dir + "/r.txt").exit_code, 2);
 }
+
+// The report says where one method overtakes another: here the bench's times are replaced by ones
+// that cross between r = 2 and 4 (lavapipe's own would decide nothing).
+TEST(Commands, ReportNamesWhereOneMethodOvertakesAnother) {
+  const std::string dir = test::temp_dir("crossover");
+  auto bench = test::run_binary(
+      "bench --sizes 29x17 --radii 1,2,4 --methods comp.tiled,comp.separable_shared --frames 2 --warmup 1 "
+      "--warmup-ms 0 --no-error --quiet --json " +
+      dir + "/b.json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  nlohmann::json j;
+  std::ifstream(dir + "/b.json") >> j;
+  for (nlohmann::json& c : j["cases"]) {
+    if (c["filter"] != "gaussian") continue;
+    const std::string params = c["params"];
+    const int r = params.find("radius=4") != std::string::npos ? 4 : params.find("radius=2") != std::string::npos ? 2 : 1;
+    c["median_us"] = c["method"] == "comp.tiled" ? 10.0 * r : 30.0;
+  }
+  std::ofstream(dir + "/c.json") << j.dump();
+  auto report = test::run_binary("report " + dir + "/c.json --out " + dir + "/report.html");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  std::ifstream html(dir + "/report.html");
+  const std::string text((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("comp.separable_shared overtakes comp.tiled between r 2 and 4"), std::string::npos);
+  EXPECT_EQ(text.find("between r 1 and 2"), std::string::npos);
+}
