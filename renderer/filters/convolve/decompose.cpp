@@ -1,5 +1,7 @@
 #include "filters/convolve/decompose.h"
 
+#include "filters/convolve/memo.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -67,9 +69,8 @@ Svd jacobi_svd(const std::vector<double>& a, int height, int width) {
   return out;
 }
 
-}  // namespace
 
-SeparableTerms separable_terms(const Kernel& kernel, double max_residual, int max_terms) {
+SeparableTerms decompose(const Kernel& kernel, double max_residual, int max_terms) {
   const int w = kernel.width, h = kernel.height;
   const size_t n = size_t(w) * h;
   std::vector<Svd> svds;
@@ -111,6 +112,16 @@ SeparableTerms separable_terms(const Kernel& kernel, double max_residual, int ma
   for (const std::vector<double>& left : residuals)
     out.residual = std::max(out.residual, left[std::min(size_t(out.terms), left.size() - 1)]);
   return out;
+}
+
+}  // namespace
+
+SeparableTerms separable_terms(const Kernel& kernel, double max_residual, int max_terms) {
+  static Memo<SeparableTerms> kept;
+  std::string key(reinterpret_cast<const char*>(kernel.values.data()), kernel.values.size() * sizeof(double));
+  key += "|" + std::to_string(kernel.width) + "x" + std::to_string(kernel.height) + "x" +
+         std::to_string(kernel.planes) + "|" + std::to_string(max_residual) + "|" + std::to_string(max_terms);
+  return kept.get(key, [&] { return decompose(kernel, max_residual, max_terms); });
 }
 
 }  // namespace filterlab::filters::convolve

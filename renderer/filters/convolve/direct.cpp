@@ -7,7 +7,6 @@
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
 
-#include <cstring>
 
 namespace filterlab::filters::convolve {
 namespace {

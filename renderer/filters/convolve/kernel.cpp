@@ -2,9 +2,11 @@
 
 #include "common/kernel.h"
 #include "filters/convolve/convolve_config.h"
+#include "filters/convolve/memo.h"
 #include "io/image_files.h"
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 namespace filterlab::filters::convolve {
@@ -115,7 +117,9 @@ Kernel generated_kernel(const std::string& shape, int radius, double sigma, int 
   return k;
 }
 
-Kernel make_kernel(const ParamValues& params) {
+namespace {
+
+Kernel build_kernel(const ParamValues& params) {
   const std::string& source = params.choice("kernel");
   Kernel k = (source == "gaussian" || source == "disk" || source == "hexagon" || source == "star")
                  ? generated_kernel(source, params.integer("radius"), params.number("sigma"), params.integer("rays"))
@@ -133,6 +137,21 @@ Kernel make_kernel(const ParamValues& params) {
     for (size_t i = 0; i < n; ++i) k.values[p * n + i] /= sum;
   }
   return k;
+}
+
+}  // namespace
+
+Kernel make_kernel(const ParamValues& params) {
+  static Memo<Kernel> kept;
+  // The parameters the kernel depends on, and a file's size and time: an edited file is read again.
+  std::string key = params.choice("kernel") + "|" + std::to_string(params.integer("radius")) + "|" +
+                    std::to_string(params.number("sigma")) + "|" + std::to_string(params.integer("rays")) + "|" +
+                    params.choice("normalize");
+  std::error_code missing;
+  const auto size = std::filesystem::file_size(params.choice("kernel"), missing);
+  const auto time = std::filesystem::last_write_time(params.choice("kernel"), missing);
+  if (!missing) key += "|" + std::to_string(size) + "|" + std::to_string(time.time_since_epoch().count());
+  return kept.get(key, [&] { return build_kernel(params); });
 }
 
 }  // namespace filterlab::filters::convolve
