@@ -1,127 +1,158 @@
 #!/usr/bin/env python3
 """The convolve family's FFT workload timed with its peers on a CUDA GPU: torch.fft (rfft2 / irfft2,
-cuFFT) and cupyx.scipy.signal.fftconvolve.
+cuFFT) and cupyx.scipy.signal.fftconvolve. peers.py's timing, inputs, copy floor and JSON, so that
+`filterlab report convolve.json fft_peers.json` draws them beside fft.vkfft.
 
-Same definition as filterlab's convolve family (docs/families/convolve.md): an RGBA fp32 image, a
-generated disk kernel of 2r + 1 texels a side (4 x 4 samples of coverage per texel, normalized to sum
-1), out(x, y) = sum k(a, b) in(x + cx - a, y + cy - b), clamp to edge. Each peer pads the image by the
-kernel's half size with its edge values, convolves, and crops, as fft.vkfft does; the kernel's
-spectrum is made once, outside the timing. Each output is checked on a 96 x 80 image against a float64
-direct convolution before timing; times are CUDA events, median of --frames runs.
+Same definition as filterlab's convolve family (docs/families/convolve.md): an RGBA image, the
+generated disk of 2r + 1 texels a side (4 x 4 samples of coverage per texel, normalized to sum 1),
+out(x, y) = sum k(a, b) in(x + cx - a, y + cy - b), clamp to edge. Each peer pads the image by r with
+its edge values, convolves, and crops, as fft.vkfft does; the kernel's spectrum (torch) is made once,
+outside the timing. Each peer's output on input 0 is checked against a float64 direct convolution
+(a 2D conv of the padded image on the GPU, or numpy) before it is timed.
 
     python3 bench/fft_peers.py --out fft_peers.json --sizes 1920x1080,3840x2160 --radii 8,32,127
 """
 import argparse
-import json
+import os
 import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402  (the Gaussian peers' machinery)
+
+PEERS = ("torch.fft", "cupy.fftconvolve")
+
 
 def disk(radius):
-    n = 2 * radius + 1
+    """filters/convolve/kernel.cpp's disk, normalized."""
     edge = radius + 0.5
     offsets = (np.arange(4) + 0.5) / 4 - 0.5
-    a = np.arange(n) - radius
-    x = (a[None, :, None, None] + offsets[None, None, None, :])
-    y = (a[:, None, None, None] + offsets[None, None, :, None])
-    inside = (x * x + y * y <= edge * edge).astype(np.float64)
-    k = inside.mean(axis=(2, 3))
+    a = np.arange(2 * radius + 1) - radius
+    x = a[None, :, None, None] + offsets[None, None, None, :]
+    y = a[:, None, None, None] + offsets[None, None, :, None]
+    k = (x * x + y * y <= edge * edge).astype(np.float64).mean(axis=(2, 3))
     return k / k.sum()
 
 
-def reference(image, k):
-    h, w, c = image.shape
+def reference(lib, image_hwc, k):
+    """float64 direct convolution, clamp to edge: in(x + r - a, y + r - b) is the padded image at
+    (x + 2r - a, y + 2r - b), so a correlation with the flipped kernel over the padded image."""
     r = k.shape[0] // 2
-    padded = np.pad(image.astype(np.float64), ((r, r), (r, r), (0, 0)), mode="edge")
-    out = np.zeros((h, w, c))
+    if lib.name == "torch" and lib.cuda:
+        torch, F = lib.torch, lib.torch.nn.functional
+        x = torch.from_numpy(np.ascontiguousarray(image_hwc.transpose(2, 0, 1)))[None].to(lib.device, torch.float64)
+        w = torch.from_numpy(np.ascontiguousarray(k[::-1, ::-1])).to(lib.device, torch.float64)
+        out = F.conv2d(F.pad(x, (r, r, r, r), mode="replicate"), w[None, None].repeat(4, 1, 1, 1), groups=4)
+        return out[0].permute(1, 2, 0).cpu().numpy()
+    padded = np.pad(image_hwc.astype(np.float64), ((r, r), (r, r), (0, 0)), mode="edge")
+    h, w = image_hwc.shape[:2]
+    out = np.zeros((h, w, image_hwc.shape[2]))
     for b in range(k.shape[0]):
         for a in range(k.shape[1]):
-            # in(x + r - a, y + r - b) sits at padded (x + 2r - a, y + 2r - b)
             out += k[b, a] * padded[2 * r - b:2 * r - b + h, 2 * r - a:2 * r - a + w]
     return out
 
 
-def torch_peer(torch, k, h, w):
+def torch_fft(lib, k, height, width):
+    torch, F = lib.torch, lib.torch.nn.functional
     r = k.shape[0] // 2
-    n = (h + 2 * r, w + 2 * r)
-    kern = torch.zeros(n, dtype=torch.float32, device="cuda")
-    kt = torch.tensor(k, dtype=torch.float32, device="cuda")
-    # k(a, b) at ((a - r) mod W, (b - r) mod H)
-    kern[:k.shape[0], :k.shape[1]] = kt
-    kern = torch.roll(kern, shifts=(-r, -r), dims=(0, 1))
-    spectrum = torch.fft.rfft2(kern)
+    n = (height + 2 * r, width + 2 * r)
+    kernel = torch.zeros(n, dtype=torch.float32, device=lib.device)
+    kernel[:k.shape[0], :k.shape[1]] = torch.from_numpy(k).to(lib.device, torch.float32)
+    spectrum = torch.fft.rfft2(torch.roll(kernel, shifts=(-r, -r), dims=(0, 1)))  # k(a, b) at (a - r, b - r)
 
-    def run(x):  # x: (4, h, w)
-        p = torch.nn.functional.pad(x[None], (r, r, r, r), mode="replicate")[0]
-        y = torch.fft.irfft2(torch.fft.rfft2(p) * spectrum, s=n)
-        return y[:, r:r + h, r:r + w]
-    return run
+    def call(x):  # (1, 4, H, W)
+        padded = F.pad(x, (r, r, r, r), mode="replicate")
+        return torch.fft.irfft2(torch.fft.rfft2(padded) * spectrum, s=n)[..., r:r + height, r:r + width]
+
+    return call, "F.pad(replicate) + torch.fft.rfft2 * the kernel's rfft2 (made once) + irfft2 + crop (cuFFT)"
 
 
-def cupy_peer(cp, signal, k, h, w):
+def cupy_fftconvolve(lib, k, height, width):
+    cp = lib.cupy
+    from cupyx.scipy import signal
     r = k.shape[0] // 2
-    kc = cp.asarray(k, dtype=cp.float32)[None]
+    kernel = cp.asarray(k, dtype=cp.float32)[:, :, None]
 
-    def run(x):
-        p = cp.pad(x, ((0, 0), (r, r), (r, r)), mode="edge")
-        return signal.fftconvolve(p, kc, mode="valid", axes=(1, 2))
-    return run
+    def call(x):  # (H, W, 4)
+        padded = cp.pad(x, ((r, r), (r, r), (0, 0)), mode="edge")
+        return signal.fftconvolve(padded, kernel, mode="valid", axes=(0, 1))
+
+    return call, "cupy.pad(edge) + cupyx.scipy.signal.fftconvolve(mode='valid', axes=(0, 1)) (cuFFT; the kernel's " \
+                 "transform is inside the call)"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--sizes", default="3840x2160")
-    ap.add_argument("--radii", default="32")
-    ap.add_argument("--frames", type=int, default=30)
-    o = ap.parse_args()
-    results, skipped = [], []
-    import torch
-    torch.backends.cuda.matmul.allow_tf32 = False
-    peers = {"torch.fft": lambda k, h, w: torch_peer(torch, k, h, w)}
-    try:
-        import cupy as cp
-        from cupyx.scipy import signal
-        peers["cupy.fftconvolve"] = lambda k, h, w: cupy_peer(cp, signal, k, h, w)
-    except Exception as e:  # noqa: BLE001
-        skipped.append({"peer": "cupy.fftconvolve", "reason": str(e)})
-    rng = np.random.default_rng(7)
-    for radius in [int(r) for r in o.radii.split(",")]:
-        k = disk(radius)
-        small = rng.random((80, 96, 4)).astype(np.float32)
-        ref = reference(small, k)
-        for name, make in peers.items():
-            run = make(k, 80, 96)
-            x = torch.tensor(small.transpose(2, 0, 1), device="cuda") if name.startswith("torch") else cp.asarray(small.transpose(2, 0, 1))
-            y = run(x)
-            y = (y.cpu().numpy() if name.startswith("torch") else cp.asnumpy(y)).transpose(1, 2, 0)
-            err = float(np.abs(y - ref).max())
-            for size in o.sizes.split(","):
-                w, h = (int(v) for v in size.split("x"))
-                run = make(k, h, w)
-                img = rng.random((4, h, w)).astype(np.float32)
-                x = torch.tensor(img, device="cuda") if name.startswith("torch") else cp.asarray(img)
-                times = []
-                for i in range(o.frames + 5):
-                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    if name.startswith("torch"):
-                        start.record(); run(x); end.record(); torch.cuda.synchronize()
-                        t = start.elapsed_time(end)
-                    else:
-                        s, e = cp.cuda.Event(), cp.cuda.Event()
-                        s.record(); run(x); e.record(); e.synchronize()
-                        t = cp.cuda.get_elapsed_time(s, e)
-                    if i >= 5:
-                        times.append(t * 1000)
-                results.append({"peer": name, "radius": radius, "kernel": f"disk {2*radius+1}x{2*radius+1}",
-                                "width": w, "height": h, "median_us": float(np.median(times)),
-                                "p5_us": float(np.percentile(times, 5)), "p95_us": float(np.percentile(times, 95)),
-                                "max_abs_error_96x80": err})
-                print(f"{name:18s} r={radius:3d} {w}x{h} {np.median(times):10.1f} us  err {err:.2e}", flush=True)
-    json.dump({"tool": "fft_peers", "device": torch.cuda.get_device_name(0), "results": results, "skipped": skipped},
-              open(o.out, "w"), indent=1)
+FACTORIES = {"torch.fft": ("torch", torch_fft), "cupy.fftconvolve": ("cupy", cupy_fftconvolve)}
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--sizes", default="3840x2160", type=lambda t: peers.parse_list(t, peers.parse_size, "size"))
+    p.add_argument("--radii", default="8,32,127", type=lambda t: peers.parse_list(t, int, "radius"))
+    p.add_argument("--frames", type=int, default=50)
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--warmup-ms", type=int, default=500)
+    p.add_argument("--inputs", type=int, default=3)
+    p.add_argument("--peers", default=",".join(PEERS))
+    p.add_argument("--no-backlog", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    o = p.parse_args(argv)
+    o.device, o.torch_layout, o.kernel, o.sigma, o.precisions = "cuda", "nchw", "disk", None, ["fp32"]
+    o.peers = [name for name in o.peers.split(",") if name]
+    skipped = []
+    wanted = {FACTORIES[name][0] for name in o.peers}
+    o_for_open = argparse.Namespace(**vars(o))
+    o_for_open.peers = []  # peers.open_libraries lists skips by the Gaussian peers' names
+    libraries = peers.open_libraries(o_for_open, wanted, skipped)
+    for name in o.peers:
+        if FACTORIES[name][0] not in libraries:
+            skipped.append({"method": name, "radius": 0, "reason": f"{FACTORIES[name][0]} unavailable"})
+    runnable = [name for name in o.peers if FACTORIES[name][0] in libraries]
+    if not runnable:
+        print("fft_peers: nothing can run here (no usable torch or cupy with CUDA)", file=sys.stderr)
+        return peers.EXIT_USAGE
+    floor_lib = libraries.get("torch") or libraries["cupy"]
+    timing = peers.Timing(o)
+    cases = []
+    for width, height in o.sizes:
+        images = [peers.random_image(width, height, 4, 1000 + i) for i in range(o.inputs)]
+        resident = {name: [lib.upload(im, "fp32") for im in images] for name, lib in libraries.items()}
+        floor = peers.copy_case(timing, floor_lib, resident[floor_lib.name], images[0], width, height, "fp32")
+        cases.append(floor)
+        for radius in o.radii:
+            k = disk(radius)
+            expected = reference(floor_lib, images[0], k)
+            for name in runnable:
+                lib = libraries[FACTORIES[name][0]]
+                call, note = FACTORIES[name][1](lib, k, height, width)
+                inputs = resident[lib.name]
+                error = peers.error_stats(lib.download(call(inputs[0])), expected)
+                timed = timing.run(lib, call, inputs)
+                case = peers.base_case("convolve", name, width, height, "fp32", radius, 0.0, "disk")
+                case["params"] = f"kernel=disk:radius={radius}:precision=fp32"
+                case.update(timed)
+                case.update({"copy_ratio": timed["median_us"] / floor["median_us"], "fetches_per_pixel": 1.0,
+                             "library": lib.name, "note": note, "error": error,
+                             "gpixels_per_s": width * height / (timed["median_us"] * 1e3),
+                             "passes": [{"name": name, "median_us": timed["median_us"]}]})
+                if not error["max_abs"] <= 1e-4:
+                    case["flagged"] = f"max_abs {error['max_abs']:.3g} > 1e-4 against the reference"
+                cases.append(case)
+                print(f"{name:18s} r={radius:3d} {width}x{height} {timed['median_us']:10.1f} us  "
+                      f"max_abs {error['max_abs']:.2e}", flush=True)
+        floor["gpixels_per_s"] = width * height / (floor["median_us"] * 1e3)
+    document = peers.make_document(o, peers.device_facts(libraries, "cuda"), cases, skipped,
+                                   "torch float64 conv2d on the GPU, or numpy")
+    document.update({"filter": "convolve", "params": {"kernel": "disk"}, "kernel": "disk", "sigma": None,
+                     "border": "clamp-to-edge (replicate / edge padding by r)",
+                     "error_method": "against a float64 direct convolution of input 0 (clamp to edge); max_abs and "
+                                     "mse over the frame and all 4 channels; flagged above 1e-4",
+                     "sweeps": {"radius": sorted(set(o.radii))}})
+    peers.write_json(o.out, peers.finite(document))
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
