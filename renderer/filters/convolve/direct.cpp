@@ -28,9 +28,10 @@ class Full2D : public Filter {
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
-    passes::SimplePass(env_, name,
-                       passes::ComputeShader{std::string("filters/convolve/full2d.comp#") + precision_variant(format_),
-                                             kernel_size(kernel_)})
+    // Kernels a chunk wide or more take the variant that unrolls whole chunks.
+    const std::string variant =
+        std::string(kernel_.width >= CONVOLVE_FULL2D_COLS ? "wide." : "") + precision_variant(format_);
+    passes::SimplePass(env_, name, passes::ComputeShader{"filters/convolve/full2d.comp#" + variant, kernel_size(kernel_)})
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name)
         .storage_buffer(BINDING_FAMILY_DATA, weights_)

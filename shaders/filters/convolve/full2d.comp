@@ -8,7 +8,10 @@
 // windows start four columns apart, then read 16-byte words in distinct banks.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
+//! variant wide.fp16 WHOLE_CHUNKS=1 OUTPUT_FORMAT=rgba16f
+//! variant wide.fp32 WHOLE_CHUNKS=1 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "filters/convolve/convolve_config.h"
 
 layout(local_size_x = CONVOLVE_GROUP, local_size_y = CONVOLVE_GROUP) in;
@@ -58,14 +61,30 @@ void main() {
         const int first = N * t.x + (C - 1);
         vec4 window[N];
         for (int i = 0; i < N; ++i) window[i] = tile[stored(row, first + i)];
-        const int taps = min(C, KW - a0);
-        for (int aa = 0; aa < taps; ++aa) {
-          if (aa > 0) {
-            for (int i = N - 1; i > 0; --i) window[i] = window[i - 1];
-            window[0] = tile[stored(row, first - aa)];
+#if defined(WHOLE_CHUNKS)
+        // Kernels at least a chunk wide (the `wide` variants): a whole chunk unrolled, so that the
+        // window slides by renaming registers rather than moving them. It costs registers, which
+        // narrower kernels pay for more than they gain (measured: docs/families/convolve.md).
+        if (a0 + C <= KW) {
+          [[unroll]] for (int aa = 0; aa < C; ++aa) {
+            if (aa > 0) {
+              [[unroll]] for (int i = N - 1; i > 0; --i) window[i] = window[i - 1];
+              window[0] = tile[stored(row, first - aa)];
+            }
+            const vec4 w = k[(b0 + bb) * KW + a0 + aa];
+            [[unroll]] for (int i = 0; i < N; ++i) part[i] = fma(w, window[i], part[i]);
           }
-          const vec4 w = k[(b0 + bb) * KW + a0 + aa];
-          for (int i = 0; i < N; ++i) part[i] = fma(w, window[i], part[i]);
+        } else
+#endif
+        {
+          for (int aa = 0; aa < KW - a0; ++aa) {
+            if (aa > 0) {
+              for (int i = N - 1; i > 0; --i) window[i] = window[i - 1];
+              window[0] = tile[stored(row, first - aa)];
+            }
+            const vec4 w = k[(b0 + bb) * KW + a0 + aa];
+            for (int i = 0; i < N; ++i) part[i] = fma(w, window[i], part[i]);
+          }
         }
       }
       for (int i = 0; i < N; ++i) band[i] += part[i];
