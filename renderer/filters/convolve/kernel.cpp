@@ -102,7 +102,9 @@ Kernel generated_kernel(const std::string& shape, int radius, double sigma, int 
   }
   // star: a small core and `rays` diffraction spikes through the centre, fading to the edge.
   const double core = 0.05 * radius + 0.6;
-  Kernel k = coverage(radius, [](double, double) { return 0.0; });
+  Kernel k;
+  k.width = k.height = 2 * radius + 1;
+  k.values.resize(size_t(k.width) * k.height);
   for (int b = 0; b < k.height; ++b)
     for (int a = 0; a < k.width; ++a) {
       const double x = a - radius, y = b - radius, d = std::hypot(x, y);
