@@ -11,15 +11,29 @@ bool contains(const std::vector<std::string>& list, const char* item) {
 
 }  // namespace
 
-Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
+namespace {
+
+Support subgroup_operation_in_compute(const vk::Context& device, const char* operation, uint32_t min_size,
+                                      uint32_t threads) {
   const vk::DeviceReport& r = device.report();
-  if (!contains(r.subgroup_operations, "quad")) return {"device lacks subgroup quad operations"};
+  if (!contains(r.subgroup_operations, operation))
+    return {std::string("device lacks subgroup ") + operation + " operations"};
   if (!contains(r.subgroup_stages, "compute"))
     return {"device has no subgroup operations in compute shaders"};
-  if (r.subgroup_size < 4 || r.subgroup_size > threads)
+  if (r.subgroup_size < min_size || r.subgroup_size > threads)
     return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
-            std::to_string(threads) + "-invocation workgroup in quads"};
+            std::to_string(threads) + "-invocation workgroup" + (min_size == 4 ? " in quads" : "")};
   return {};
+}
+
+}  // namespace
+
+Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
+  return subgroup_operation_in_compute(device, "quad", 4, threads);
+}
+
+Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t threads) {
+  return subgroup_operation_in_compute(device, "shuffle", 2, threads);
 }
 
 Support compute_derivatives(const vk::Context& device) {

@@ -9,6 +9,10 @@ namespace filterlab::filters {
 // of 4 to `threads` invocations tile a group of `threads`.
 Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
 
+// For compute shaders that pass values between any lanes of a subgroup: unavailable unless the
+// device has shuffles in compute shaders and full subgroups of at most `threads` tile a group.
+Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t threads);
+
 // For compute shaders that take derivatives over quads of invocations: unavailable unless the
 // device has compute-shader derivatives and the context enabled them.
 Support compute_derivatives(const vk::Context& device);

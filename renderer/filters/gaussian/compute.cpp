@@ -1,12 +1,15 @@
-// The gaussian family's compute methods that stage their input in shared memory:
+// The gaussian family's compute methods that stage their input in shared memory, and one that
+// passes it between lanes instead:
 //   comp.full2d_shared        the 2D tile plus apron (Chapman, "Cached Texture Fetches")
 //   comp.separable_shared     two passes, each caching line segments (the two-pass baseline of AMD's
 //                             tiled convolution paper)
 //   comp.separable_fused      both passes in one dispatch over a staged tile
 //   comp.separable_stream     one dispatch walking down strips, the vertical apron paid once a strip
 //   comp.separable_stream_half  the same with its horizontal step in packed half arithmetic
-// Shaders: shaders/filters/gaussian/comp_shared.comp (the first two), comp_separable_fused.comp and
-// comp_separable_stream.comp, with a variant per method and format.
+//   comp.separable_shuffle    one dispatch, each subgroup walking down its own strip, horizontal taps
+//                             by subgroup shuffles; no shared memory, no barriers
+// Shaders: shaders/filters/gaussian/comp_shared.comp (the first two), comp_separable_fused.comp,
+// comp_separable_stream.comp and comp_separable_shuffle.comp, with a variant per method and format.
 //
 // All read the input with texelFetch (sampled image, nearest) and write a storage image of the
 // chain's precision; the two-pass separable one goes through an intermediate image of the same
@@ -263,6 +266,29 @@ int stream_max_radius(uint32_t shared_limit, bool fp32) {
   return max_radius;
 }
 
+// ---- comp.separable_shuffle ---------------------------------------------------------------------
+// Groups of SHUFFLE_THREADS threads; each subgroup walks down a strip half its size wide, its lanes
+// on two rows, fetching a texel a lane and row pair plus, in 2r lanes of each row, one of the
+// strip's horizontal apron, and taking the horizontal taps from other lanes. Every strip fetches
+// its 2r rows of vertical apron again. The apron lives in the lanes of a row: 2r <= half the
+// subgroup.
+constexpr uint32_t kShuffleThreads = SHUFFLE_THREADS, kShuffleRows = SHUFFLE_ROWS;
+
+MethodCost cost_separable_shuffle(const ParamValues& v) {
+  const double r = v.integer("radius"), rows = kShuffleRows, segment = 16;  // NVIDIA's subgroups of 32
+  MethodCost c;
+  c.fetches = (rows + 2 * r) / rows * (segment + 2 * r) / segment;
+  return c;
+}
+
+Support support_separable_shuffle(const vk::Context& device, const ParamValues&) {
+  if (Support shuffles = subgroup_shuffles_in_compute(device, kShuffleThreads); !shuffles.available())
+    return shuffles;
+  const int segment = int(device.report().subgroup_size / 2);
+  if (segment < 2) return {"needs subgroups of at least 4 invocations"};
+  return {{}, {{"radius", std::min(kDesignMaxRadius, segment / 2)}}};
+}
+
 // ---- support ------------------------------------------------------------------------------------
 Support support_from(const vk::Context& device, int max_radius, uint32_t threads, uint32_t needs_bytes) {
   return shared_memory_support(device, max_radius, threads, needs_bytes);
@@ -385,6 +411,13 @@ std::unique_ptr<Filter> stream_dispatch(const FilterEnv& env, const char* varian
                                        WeightsAs::Uniform);
 }
 
+std::unique_ptr<Filter> create_separable_shuffle(const FilterEnv& env) {
+  const uint32_t segment = env.pass_env.vk.report().subgroup_size / 2;
+  return std::make_unique<OneDispatch>(env, "comp_separable_shuffle.comp", "",
+                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius")), segment},
+                                       groups_over(kShuffleThreads / 2, kShuffleRows), WeightsAs::Uniform);
+}
+
 class SeparableShared : public Filter {
  public:
   explicit SeparableShared(const FilterEnv& env)
@@ -483,10 +516,20 @@ std::vector<Method> compute_methods() {
           "fp32. Not exact: within 3 half-ulps at 1.0 on random images, where the exact method keeps 2",
           cost_separable_stream, support_separable_stream_half,
           [](const FilterEnv& e) { return stream_dispatch(e, "half"); }),
+      compute_method(
+          "comp.separable_shuffle", true, 1,
+          "one dispatch, no shared memory, no barriers: each subgroup walks down a strip half its size "
+          "wide and 16 rows tall, its lanes on two rows, in batches of 4 rows (fp16) or 8 (fp32); "
+          "horizontal taps come from the lanes that fetched them (subgroup shuffles, the apron held by "
+          "2r lanes of a row), the two lanes of a column trade channel pairs, and each keeps its "
+          "column's last 2r + batch sums of two channels in registers (r <= a quarter of the "
+          "subgroup)",
+          cost_separable_shuffle, support_separable_shuffle, create_separable_shuffle),
   };
   // Half arithmetic: 3 half-ulps at 1.0, a bound that holds where each half product and sum is
   // rounded apart (lavapipe) as well as where they are fused (docs/stream-tuning.md has both).
-  methods.back().bound_fp16 = 3 * std::ldexp(1.0, -11);
+  for (Method& m : methods)
+    if (m.name == "comp.separable_stream_half") m.bound_fp16 = 3 * std::ldexp(1.0, -11);
   return methods;
 }
 

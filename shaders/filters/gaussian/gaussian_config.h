@@ -26,6 +26,13 @@
 #define STREAM_RUN 8
 // Shared-memory rows padded to 1 mod 16 elements (bank conflicts).
 #define STREAM_STAGE_STRIDE(in_w) ((in_w) + (17 - (in_w) % 16) % 16)
+// comp.separable_shuffle: groups of SHUFFLE_THREADS threads, each subgroup walking down a strip of
+// about SHUFFLE_ROWS rows (the host divides the height) in batches of SHUFFLE_BATCH_FP16 or
+// SHUFFLE_BATCH_FP32 rows (even).
+#define SHUFFLE_THREADS 64
+#define SHUFFLE_ROWS 16
+#define SHUFFLE_BATCH_FP16 4
+#define SHUFFLE_BATCH_FP32 8
 // comp.tiled (AMD): 8 x 8 threads, each with 4 x 4 outputs of a 32 x 32 tile.
 #define TILED_GROUP 8
 #define TILED_TILE 32
