@@ -45,8 +45,9 @@ const Method* first_served(const Family& family, const std::vector<std::string>&
     if (!m || !m->exact || name == "auto") continue;
     try {
       FilterStep step{family.name, name, params.given_pairs(), ""};
-      if (device_support(resolve(step), device).available()) return m;
-    } catch (const ChainError&) {  // a parameter it does not take, or beyond its limits
+      check_support(resolve(step), device);  // unavailable here, or beyond its limits: throws
+      return m;
+    } catch (const ChainError&) {  // a parameter it does not take, or not served here
     }
   }
   return nullptr;

@@ -1,7 +1,7 @@
 // The `auto` method (filters/auto_method.h), for every family that has one: it runs the first method
-// of the device's table (FILTERLAB_TUNE) that is exact and serves the step, falls back down the
-// ranking and to the nearest larger key, gives exactly that method's output, and `bench --tune`
-// writes the table it reads. Lavapipe, validation on.
+// of the device's table (FILTERLAB_TUNE) that is exact and serves the step (its radius too), falls
+// back down the ranking and to the nearest larger key, gives exactly that method's output, and
+// `bench --tune` writes the table it reads. Lavapipe, validation on.
 #include "gpu_test_util.h"
 
 #include "filters/apply.h"
@@ -60,16 +60,19 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
     const filters::TuneTable table = table_for(*family, context_->report());
     filters::write_tune_table(table, path);
     const std::vector<std::string>& ranking = table.rankings.at(family->name).at("fp32").at(4);
-    // The first method of the ranking that exists and runs here.
+    // The first method of the ranking that exists and serves the step here.
     std::string expected;
     for (const std::string& name : ranking) {
       if (!family->find(name)) continue;
-      const filters::ResolvedStep s = filters::resolve(
-          filters::parse_chain(family->name + "." + name + ":precision=fp32:" + family->auto_key + "=4")
-              .at(0));
-      if (filters::device_support(s, *context_).available()) {
+      try {
+        filters::check_support(
+            filters::resolve(
+                filters::parse_chain(family->name + "." + name + ":precision=fp32:" + family->auto_key + "=4")
+                    .at(0)),
+            *context_);
         expected = name;
         break;
+      } catch (const filters::ChainError&) {
       }
     }
     ASSERT_FALSE(expected.empty());
@@ -92,6 +95,57 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
       EXPECT_EQ(by_auto.pixels, by_method.pixels) << family->name;
     }
   }
+}
+
+// A method the device runs, but not at this key (a radius beyond what it serves here), is passed over
+// for the next: auto must not build it where the method itself would be refused.
+TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
+  const std::string path = test::temp_dir("auto-limits") + "/tune.json";
+  ::setenv("FILTERLAB_TUNE", path.c_str(), 1);
+  int checked = 0;
+  for (const filters::Family* family : families_with_auto()) {
+    // The exact method with the smallest limit on the key here, and the key just beyond it.
+    const filters::Method* limited = nullptr;
+    int beyond = 0;
+    for (const filters::Method& m : family->methods) {
+      if (!m.exact || m.name == "auto") continue;
+      const filters::ResolvedStep s =
+          filters::resolve(filters::parse_chain(family->name + "." + m.name + ":precision=fp32").at(0));
+      const filters::Support support = filters::device_support(s, *context_);
+      const auto limit = support.limits.find(family->auto_key);
+      if (!support.available() || limit == support.limits.end()) continue;
+      if (!limited || int(limit->second) + 1 < beyond) {
+        limited = &m;
+        beyond = int(limit->second) + 1;
+      }
+    }
+    if (!limited) continue;
+    const std::string params = ":precision=fp32:" + family->auto_key + "=" + std::to_string(beyond);
+    std::string expected;  // the next exact method that serves the key here
+    for (const filters::Method& m : family->methods) {
+      if (!m.exact || m.name == "auto" || &m == limited) continue;
+      try {
+        filters::check_support(
+            filters::resolve(filters::parse_chain(family->name + "." + m.name + params).at(0)), *context_);
+        expected = m.name;
+        break;
+      } catch (const filters::ChainError&) {
+      }
+    }
+    ASSERT_FALSE(expected.empty()) << family->name;
+    filters::TuneTable t;
+    t.device = context_->report().name;
+    t.driver = context_->report().driver_info;
+    t.keys[family->name] = family->auto_key;
+    t.rankings[family->name]["fp32"][beyond] = {limited->name, expected};
+    filters::write_tune_table(t, path);
+    const filters::ResolvedStep step =
+        filters::resolve(filters::parse_chain(family->name + ".auto" + params).at(0));
+    EXPECT_EQ(filters::choose_auto(*family, step.params, *context_).method->name, expected)
+        << family->name << ": " << limited->name << " serves " << family->auto_key << " up to " << beyond - 1;
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no auto family has a method limited on this device";
 }
 
 TEST_F(AutoMethod, FallsBackToTheBuiltInTableWithoutADeviceTable) {
