@@ -40,7 +40,8 @@ int print_info(const app::CliOptions& options) {
   std::printf("device                      %s (%s)\n", r.name.c_str(), r.device_type.c_str());
   std::printf("driver                      %s %s\n", r.driver_name.c_str(), r.driver_info.c_str());
   std::printf("api version                 %s\n", vk::api_version_string(r.api_version).c_str());
-  std::printf("subgroup size               %u\n", r.subgroup_size);
+  std::printf("subgroup size               %u (compute: %u to %u)\n", r.subgroup_size, r.min_subgroup_size,
+              r.max_subgroup_size);
   std::printf("subgroup operations         %s\n", join(r.subgroup_operations).c_str());
   std::printf("subgroup stages             %s\n", join(r.subgroup_stages).c_str());
   std::printf("quad ops in all stages      %s\n", r.quad_operations_in_all_stages ? "yes" : "no");
@@ -63,6 +64,8 @@ int print_info(const app::CliOptions& options) {
                         {"vendor_id", r.vendor_id},
                         {"device_id", r.device_id},
                         {"subgroup_size", r.subgroup_size},
+                        {"min_subgroup_size", r.min_subgroup_size},
+                        {"max_subgroup_size", r.max_subgroup_size},
                         {"subgroup_operations", r.subgroup_operations},
                         {"subgroup_stages", r.subgroup_stages},
                         {"quad_operations_in_all_stages", r.quad_operations_in_all_stages},

@@ -37,7 +37,8 @@ const std::vector<std::string>* ranking_for(const TuneTable& t, const Family& fa
   return it != by_key.end() ? &it->second : &by_key.rbegin()->second;
 }
 
-// The first method of the ranking that is exact, takes the step's parameters and runs here.
+// The first method of the ranking that is exact, takes the step's parameters and serves them here
+// (available, and within its limits: a radius beyond what its shared memory or subgroups hold is not).
 const Method* first_served(const Family& family, const std::vector<std::string>& ranking,
                            const ParamValues& params, const vk::Context& device) {
   for (const std::string& name : ranking) {

@@ -9,31 +9,34 @@ bool contains(const std::vector<std::string>& list, const char* item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-}  // namespace
-
-namespace {
-
+// Every size a compute shader may run at (DeviceReport::min/max_subgroup_size) must be at least
+// `min_size` and tile a group of `threads`.
 Support subgroup_operation_in_compute(const vk::Context& device, const char* operation, uint32_t min_size,
-                                      uint32_t threads) {
+                                      uint32_t threads, const char* tiling) {
   const vk::DeviceReport& r = device.report();
   if (!contains(r.subgroup_operations, operation))
     return {std::string("device lacks subgroup ") + operation + " operations"};
   if (!contains(r.subgroup_stages, "compute"))
     return {"device has no subgroup operations in compute shaders"};
-  if (r.subgroup_size < min_size || r.subgroup_size > threads)
-    return {"subgroup size " + std::to_string(r.subgroup_size) + " does not tile a " +
-            std::to_string(threads) + "-invocation workgroup" + (min_size == 4 ? " in quads" : "")};
+  if (r.min_subgroup_size < min_size || r.max_subgroup_size > threads) {
+    const std::string sizes =
+        r.min_subgroup_size == r.max_subgroup_size
+            ? std::to_string(r.min_subgroup_size)
+            : std::to_string(r.min_subgroup_size) + " to " + std::to_string(r.max_subgroup_size);
+    return {"subgroup size " + sizes + " does not tile a " + std::to_string(threads) +
+            "-invocation workgroup" + tiling};
+  }
   return {};
 }
 
 }  // namespace
 
 Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads) {
-  return subgroup_operation_in_compute(device, "quad", 4, threads);
+  return subgroup_operation_in_compute(device, "quad", 4, threads, " in quads");
 }
 
-Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t threads) {
-  return subgroup_operation_in_compute(device, "shuffle", 2, threads);
+Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_size, uint32_t threads) {
+  return subgroup_operation_in_compute(device, "shuffle", min_size, threads, "");
 }
 
 Support compute_derivatives(const vk::Context& device) {

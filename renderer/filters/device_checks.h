@@ -10,8 +10,9 @@ namespace filterlab::filters {
 Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
 
 // For compute shaders that pass values between any lanes of a subgroup: unavailable unless the
-// device has shuffles in compute shaders and full subgroups of at most `threads` tile a group.
-Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t threads);
+// device has shuffles in compute shaders and every subgroup size a compute shader may run at is at
+// least `min_size` and at most `threads` (full subgroups tile a group).
+Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_size, uint32_t threads);
 
 // For compute shaders that take derivatives over quads of invocations: unavailable unless the
 // device has compute-shader derivatives and the context enabled them.

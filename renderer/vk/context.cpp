@@ -364,7 +364,10 @@ uint32_t shader_core_count(VkPhysicalDevice gpu) {
 void Context::fill_report() {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceSubgroupSizeControlProperties size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
   subgroup.pNext = &driver;
+  driver.pNext = &size_control;
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   props.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(physical_device_, &props);
@@ -385,6 +388,8 @@ void Context::fill_report() {
   r.vendor_id = properties_.vendorID;
   r.device_id = properties_.deviceID;
   r.subgroup_size = subgroup.subgroupSize;
+  r.min_subgroup_size = size_control.minSubgroupSize ? size_control.minSubgroupSize : r.subgroup_size;
+  r.max_subgroup_size = size_control.maxSubgroupSize ? size_control.maxSubgroupSize : r.subgroup_size;
   const std::pair<VkSubgroupFeatureFlagBits, const char*> ops[] = {
       {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
       {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},

@@ -26,6 +26,9 @@ struct DeviceReport {
   std::string name, driver_name, driver_info, device_type;
   uint32_t api_version = 0, driver_version = 0, vendor_id = 0, device_id = 0;
   uint32_t subgroup_size = 0;
+  // The sizes a compute shader may run at (Vulkan 1.3: SPIR-V 1.6 shaders get any size in this range
+  // unless the pipeline asks for one; NVIDIA and lavapipe have one size).
+  uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
   std::vector<std::string> subgroup_operations, subgroup_stages;
   bool quad_operations_in_all_stages = false;
   uint32_t max_compute_shared_memory = 0;

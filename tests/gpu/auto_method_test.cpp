@@ -107,11 +107,16 @@ TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
     // The exact method with the smallest limit on the key here, and the key just beyond it.
     const filters::Method* limited = nullptr;
     int beyond = 0;
+    const std::string precision = family->param("precision") ? ":precision=fp32" : "";
     for (const filters::Method& m : family->methods) {
       if (!m.exact || m.name == "auto") continue;
-      const filters::ResolvedStep s =
-          filters::resolve(filters::parse_chain(family->name + "." + m.name + ":precision=fp32").at(0));
-      const filters::Support support = filters::device_support(s, *context_);
+      filters::Support support;
+      try {
+        support = filters::device_support(
+            filters::resolve(filters::parse_chain(family->name + "." + m.name + precision).at(0)), *context_);
+      } catch (const filters::ChainError&) {  // a method that needs more parameters than the defaults
+        continue;
+      }
       const auto limit = support.limits.find(family->auto_key);
       if (!support.available() || limit == support.limits.end()) continue;
       if (!limited || int(limit->second) + 1 < beyond) {
@@ -119,8 +124,9 @@ TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
         beyond = int(limit->second) + 1;
       }
     }
-    if (!limited) continue;
-    const std::string params = ":precision=fp32:" + family->auto_key + "=" + std::to_string(beyond);
+    const filters::Param* key = family->param(family->auto_key);
+    if (!limited || (key && beyond > key->max)) continue;  // none limited here, or at the key's own maximum
+    const std::string params = precision + ":" + family->auto_key + "=" + std::to_string(beyond);
     std::string expected;  // the next exact method that serves the key here
     for (const filters::Method& m : family->methods) {
       if (!m.exact || m.name == "auto" || &m == limited) continue;

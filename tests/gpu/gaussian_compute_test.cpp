@@ -1,8 +1,8 @@
 // GPU tier for the gaussian family's compute methods (renderer/filters/gaussian/compute.cpp:
-// comp.full2d_shared, comp.separable_shared, comp.separable_fused, comp.separable_stream): their
-// registration, costs and shared-memory limits, and exactness where their tiles and strips meet
-// the image edges. Exactness at every test point, on odd sizes, in fp16 and on the HDR scene is
-// registry_reference_test.cpp's. Validation on.
+// comp.full2d_shared, comp.separable_shared, comp.separable_fused, comp.separable_stream,
+// comp.separable_shuffle): their registration, costs and shared-memory or subgroup limits, and
+// exactness where their tiles and strips meet the image edges. Exactness at every test point, on
+// odd sizes, in fp16 and on the HDR scene is registry_reference_test.cpp's. Validation on.
 #include "gaussian_fixture.h"
 
 #include "filters/gaussian/gaussian.h"
@@ -262,4 +262,39 @@ TEST_F(GaussianCompute, StreamStripsShareTheHeightExactly) {
   }
   std::printf("comp.separable_stream fp32, several strips per column: max abs error %.3g up to r = %d\n",
               worst, limit);
+}
+
+TEST_F(GaussianCompute, ShuffleStripsAndSegmentsMeetTheEdgesExactly) {
+  // comp.separable_shuffle: each subgroup covers half its size in columns and SHUFFLE_ROWS rows, a
+  // group SHUFFLE_THREADS / 2 columns; its apron lives in the lanes, so it serves r up to a quarter
+  // of the subgroup (2 on lavapipe's subgroups of 8) and refuses one more, naming the limit. Widths
+  // and heights one off the segment, the group and the strip, one-pixel lines, and short last
+  // strips, in both precisions (fp16: the texels and horizontal sums as halves, two half-ulps).
+  const int limit = max_radius("comp.separable_shuffle", "fp32");
+  if (limit == 0) GTEST_SKIP() << "comp.separable_shuffle is not available here";
+  EXPECT_EQ(limit, std::min(kDesignMaxRadius, int(context_->report().min_subgroup_size / 4)));
+  expect_refused(*context_, *shaders_, "comp.separable_shuffle", limit + 1, limit);
+  double worst = 0;
+  for (auto [w, h] : {std::pair{15u, 17u},
+                      {33u, 17u},
+                      {1u, 70u},
+                      {300u, 1u},
+                      {31u, 33u},
+                      {65u, 23u},
+                      {17u, 63u},
+                      {3u, 5u}}) {
+    const io::ImageF image = common::random_image(w, h, 4, w * 31 + h);
+    io::ImageF halves = image;
+    for (float& v : halves.pixels) v = vk::half_to_float(vk::float_to_half(v));
+    for (int r : {1, limit}) {
+      const common::ErrorStats e = run("comp.separable_shuffle", r, image);
+      EXPECT_LE(e.max_abs, kExactTolerance)
+          << "fp32 r=" << r << " " << w << "x" << h << " worst at " << e.worst_x << "," << e.worst_y;
+      worst = std::max(worst, e.max_abs);
+      const common::ErrorStats e16 = run("comp.separable_shuffle", r, halves, ":precision=fp16");
+      EXPECT_LE(e16.max_abs, 2 * std::ldexp(1.0, -11))
+          << "fp16 r=" << r << " " << w << "x" << h << " worst at " << e16.worst_x << "," << e16.worst_y;
+    }
+  }
+  std::printf("comp.separable_shuffle fp32 at the edges: max abs error %.3g up to r = %d\n", worst, limit);
 }

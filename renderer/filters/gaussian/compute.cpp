@@ -14,7 +14,8 @@
 // All read the input with texelFetch (sampled image, nearest) and write a storage image of the
 // chain's precision; the two-pass separable one goes through an intermediate image of the same
 // format. Tile shapes depend on the radius only (the fused method's also on the device's shared
-// memory, see there; its MethodCost is for 32 KiB), so MethodCost is a function of the radius; the
+// memory, see there; its MethodCost is for 32 KiB; the shuffle method's strip width on the subgroup
+// size, its MethodCost is for subgroups of 32), so MethodCost is a function of the radius; the
 // device decides up to which radius the tiles fit (Support::limits).
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
@@ -22,6 +23,7 @@
 #include "passes/simple_pass.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <utility>
 
@@ -267,26 +269,29 @@ int stream_max_radius(uint32_t shared_limit, bool fp32) {
 }
 
 // ---- comp.separable_shuffle ---------------------------------------------------------------------
-// Groups of SHUFFLE_THREADS threads; each subgroup walks down a strip half its size wide, its lanes
-// on two rows, fetching a texel a lane and row pair plus, in 2r lanes of each row, one of the
-// strip's horizontal apron, and taking the horizontal taps from other lanes. Every strip fetches
-// its 2r rows of vertical apron again. The apron lives in the lanes of a row: 2r <= half the
-// subgroup.
+// Groups of SHUFFLE_THREADS threads; each subgroup walks down a strip of SHUFFLE_ROWS rows, half the
+// subgroup wide (so a group covers SHUFFLE_THREADS / 2 columns whatever its subgroup size), its lanes
+// on two rows. A lane fetches a texel a row pair plus, in 2r lanes of each row, one of the strip's
+// horizontal apron, and takes the horizontal taps from other lanes; every strip fetches its 2r rows
+// of vertical apron again, in whole batches. The apron lives in the lanes of a row: 2r <= half the
+// smallest subgroup the shader may run at.
 constexpr uint32_t kShuffleThreads = SHUFFLE_THREADS, kShuffleRows = SHUFFLE_ROWS;
+constexpr uint32_t kShuffleCostSegment = 16;  // NVIDIA's subgroups of 32, for MethodCost
 
 MethodCost cost_separable_shuffle(const ParamValues& v) {
-  const double r = v.integer("radius"), rows = kShuffleRows, segment = 16;  // NVIDIA's subgroups of 32
+  const double r = v.integer("radius"), rows = kShuffleRows, segment = kShuffleCostSegment;
+  const double batch = v.choice("precision") == "fp32" ? SHUFFLE_BATCH_FP32 : SHUFFLE_BATCH_FP16;
+  const double fetched_rows = std::ceil((rows + 2 * r) / batch) * batch;
   MethodCost c;
-  c.fetches = (rows + 2 * r) / rows * (segment + 2 * r) / segment;
+  c.fetches = fetched_rows / rows * (segment + 2 * r) / segment;
   return c;
 }
 
 Support support_separable_shuffle(const vk::Context& device, const ParamValues&) {
-  if (Support shuffles = subgroup_shuffles_in_compute(device, kShuffleThreads); !shuffles.available())
+  // Two rows of at least two lanes: subgroups of 4 or more.
+  if (Support shuffles = subgroup_shuffles_in_compute(device, 4, kShuffleThreads); !shuffles.available())
     return shuffles;
-  const int segment = int(device.report().subgroup_size / 2);
-  if (segment < 2) return {"needs subgroups of at least 4 invocations"};
-  return {{}, {{"radius", std::min(kDesignMaxRadius, segment / 2)}}};
+  return {{}, {{"radius", std::min<int>(kDesignMaxRadius, int(device.report().min_subgroup_size / 4))}}};
 }
 
 // ---- support ------------------------------------------------------------------------------------
@@ -412,9 +417,8 @@ std::unique_ptr<Filter> stream_dispatch(const FilterEnv& env, const char* varian
 }
 
 std::unique_ptr<Filter> create_separable_shuffle(const FilterEnv& env) {
-  const uint32_t segment = env.pass_env.vk.report().subgroup_size / 2;
   return std::make_unique<OneDispatch>(env, "comp_separable_shuffle.comp", "",
-                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius")), segment},
+                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))},
                                        groups_over(kShuffleThreads / 2, kShuffleRows), WeightsAs::Uniform);
 }
 

@@ -1,15 +1,15 @@
 #version 460
 // comp.separable_shuffle: a separable blur in one dispatch with no shared memory and no barriers.
-// Each subgroup walks down a strip SEGMENT = half its size columns wide, in batches of B rows; its
-// lanes stand on a SEGMENT x 2 patch of the image (lane = phase * SEGMENT + column), so every
-// fetch and store of the subgroup covers 2 rows of SEGMENT texels. Per batch:
+// Each subgroup walks down a strip of SHUFFLE_ROWS rows, SEGMENT = half its size columns wide, in
+// batches of B rows; its lanes stand on a SEGMENT x 2 patch of the image (lane = phase * SEGMENT +
+// column), so every fetch and store of the subgroup covers 2 rows of SEGMENT texels. Per batch:
 //   1. a lane fetches rows 2o + phase of its column, and sums each horizontally, taking each tap
 //      from the lane of its phase that fetched it (a subgroup shuffle);
 //   2. the two lanes of a column trade halves of their sums, so that each then holds two channels
 //      (phase 0: red and green, 1: blue and alpha) of all B rows, and appends them to a window of
 //      the last 2r + B sums in registers;
 //   3. each filters B outputs of its two channels from the window, and the two trade halves again
-//      so that each stores whole texels of the rows it fetched.
+//      so that each stores whole texels of the output rows of its phase's parity.
 //
 // Why: comp.separable_stream stages every batch through shared memory between two barriers, with
 // five groups of 128 threads per SM; with its filters cut to the centre tap it still took 1.18x the
@@ -32,7 +32,6 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 
 layout(constant_id = 0) const int RADIUS = 1;
-layout(constant_id = 1) const int SEGMENT = 16;  // columns a subgroup covers: half its size
 layout(local_size_x = SHUFFLE_THREADS) in;
 
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // read with texelFetch: no filtering
@@ -70,13 +69,13 @@ const int B = SHUFFLE_BATCH_FP32;
 const int TAPS = 2 * RADIUS + 1;
 const int WINDOW = 2 * RADIUS + B;  // horizontal sums per column kept by the vertical step
 
-// The horizontal sum of a lane's texel's row.
-vec4 horizontal(Held own, Held apron, int phase, int column) {
+// The horizontal sum of a lane's texel's row (segment: a power of two).
+vec4 horizontal(Held own, Held apron, int segment, int phase, int column) {
   vec4 sum = W(RADIUS) * held_value(own);
   [[unroll]] for (int t = 1; t <= RADIUS; ++t) {
-    const int base = phase * SEGMENT;
-    const Held right = subgroupShuffle(column < t ? apron : own, base + ((column + t) & (SEGMENT - 1)));
-    const Held left = subgroupShuffle(column >= SEGMENT - t ? apron : own, base + ((column - t) & (SEGMENT - 1)));
+    const int base = phase * segment;
+    const Held right = subgroupShuffle(column < t ? apron : own, base + ((column + t) & (segment - 1)));
+    const Held left = subgroupShuffle(column >= segment - t ? apron : own, base + ((column - t) & (segment - 1)));
     sum += W(RADIUS + t) * held_value(right);
     sum += W(RADIUS - t) * held_value(left);
   }
@@ -86,18 +85,17 @@ vec4 horizontal(Held own, Held apron, int phase, int column) {
 void main() {
   const ivec2 size = textureSize(source, 0), hi = size - 1;
   const int lane = int(gl_SubgroupInvocationID);
-  const int column = lane % SEGMENT, phase = lane / SEGMENT;  // phase: 0 or 1
-  const int subgroups = SHUFFLE_THREADS / (2 * SEGMENT);
-  const int x = (int(gl_WorkGroupID.x) * subgroups + int(gl_SubgroupID)) * SEGMENT + column;
+  // The subgroup size is the one this dispatch runs at, which Vulkan 1.3 lets the driver choose
+  // between the device's smallest and largest (the host checks 2r <= half the smallest).
+  const int segment = int(gl_SubgroupSize) / 2;
+  const int column = lane & (segment - 1), phase = lane >= segment ? 1 : 0;
+  const int x = (int(gl_WorkGroupID.x) * int(gl_NumSubgroups) + int(gl_SubgroupID)) * segment + column;
   const int own_x = min(x, hi.x);
-  const bool holds_apron = column < RADIUS || column >= SEGMENT - RADIUS;
-  const int apron_x = clamp(x + (column < RADIUS ? SEGMENT : -SEGMENT), 0, hi.x);
+  const bool holds_apron = column < RADIUS || column >= segment - RADIUS;
+  const int apron_x = clamp(x + (column < RADIUS ? segment : -segment), 0, hi.x);
 
-  // The groups in a column share the height evenly, in whole batches (the host sets how many).
-  const int groups_y = int(gl_NumWorkGroups.y);
-  const int chunk = ((size.y + groups_y - 1) / groups_y + B - 1) / B * B;
-  const int top = int(gl_WorkGroupID.y) * chunk, rows = min(chunk, size.y - top);
-  if (rows <= 0) return;  // the whole group
+  // A group a strip: the host dispatches ceil(height / SHUFFLE_ROWS) groups down.
+  const int top = int(gl_WorkGroupID.y) * SHUFFLE_ROWS, rows = min(SHUFFLE_ROWS, size.y - top);
   const int batches = (rows + 2 * RADIUS + B - 1) / B;
 
   Pair window[WINDOW];
@@ -116,9 +114,9 @@ void main() {
     // 2. Each lane keeps its phase's channels of its own row and receives them for the other phase's.
     [[unroll]] for (int j = 0; j < 2 * RADIUS; ++j) window[j] = window[j + B];
     [[unroll]] for (int o = 0; o < B / 2; ++o) {
-      const Held sum = held_form(horizontal(own[o], apron[o], phase, column));
+      const Held sum = held_form(horizontal(own[o], apron[o], segment, phase, column));
       const Pair mine = half_of(sum, phase);
-      const Pair theirs = subgroupShuffleXor(half_of(sum, 1 - phase), SEGMENT);
+      const Pair theirs = subgroupShuffleXor(half_of(sum, 1 - phase), segment);
       window[2 * RADIUS + 2 * o] = phase == 0 ? mine : theirs;
       window[2 * RADIUS + 2 * o + 1] = phase == 0 ? theirs : mine;
     }
@@ -133,7 +131,7 @@ void main() {
     }
     [[unroll]] for (int o = 0; o < B / 2; ++o) {
       const Pair mine = phase == 0 ? out_pairs[2 * o] : out_pairs[2 * o + 1];
-      const Pair theirs = subgroupShuffleXor(phase == 0 ? out_pairs[2 * o + 1] : out_pairs[2 * o], SEGMENT);
+      const Pair theirs = subgroupShuffleXor(phase == 0 ? out_pairs[2 * o + 1] : out_pairs[2 * o], segment);
       const vec4 texel = phase == 0 ? vec4(pair_value(mine), pair_value(theirs)) : vec4(pair_value(theirs), pair_value(mine));
       const int m = m0 + 2 * o + phase;
       if (x <= hi.x && m >= 0 && m < rows) imageStore(destination, ivec2(x, top + m), texel);

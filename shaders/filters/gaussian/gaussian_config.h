@@ -27,8 +27,8 @@
 // Shared-memory rows padded to 1 mod 16 elements (bank conflicts).
 #define STREAM_STAGE_STRIDE(in_w) ((in_w) + (17 - (in_w) % 16) % 16)
 // comp.separable_shuffle: groups of SHUFFLE_THREADS threads, each subgroup walking down a strip of
-// about SHUFFLE_ROWS rows (the host divides the height) in batches of SHUFFLE_BATCH_FP16 or
-// SHUFFLE_BATCH_FP32 rows (even).
+// SHUFFLE_ROWS rows (a group a strip: the host dispatches height / SHUFFLE_ROWS groups down) in
+// batches of SHUFFLE_BATCH_FP16 or SHUFFLE_BATCH_FP32 rows (even).
 #define SHUFFLE_THREADS 64
 #define SHUFFLE_ROWS 16
 #define SHUFFLE_BATCH_FP16 4
