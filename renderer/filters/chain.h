@@ -47,9 +47,9 @@ ParamValues parse_params(const Family& family, const Method& method, const std::
 // Finds the family and method and parses the parameters; no device needed. Throws ChainError.
 ResolvedStep resolve(const FilterStep& step, const Registry& registry = filters::registry());
 void check_chain(const std::vector<FilterStep>& steps, const Registry& registry = filters::registry());
-// The same, and each step's parameters against the size of the images it will filter.
 // The family's and the method's checks against the size of the image the step filters.
 void check_extent(const ResolvedStep& step, uint32_t width, uint32_t height);
+// check_chain, and each step's parameters against the size of the images it will filter.
 void check_chain(const std::vector<FilterStep>& steps, uint32_t width, uint32_t height,
                  const Registry& registry = filters::registry());
 

@@ -23,6 +23,12 @@ const char* const kMethods[] = {"comp.full2d_shared", "comp.separable_shared", "
 const int kRadii[] = {1, 2, 3, 4, 7, 8, 16, 32};
 constexpr int kDesignMaxRadius = 32;  // every gaussian method's limit by design (methods.h)
 
+// Image sizes around tile, strip and subgroup edges: one texel more and less than 16, 32 and 64 in
+// each direction, one-pixel lines, and sizes that fit no tile evenly.
+const std::pair<uint32_t, uint32_t> kEdgeSizes[] = {{15, 17}, {17, 63}, {255, 65}, {256, 64}, {1, 70},
+                                                    {300, 1}, {31, 33}, {33, 17},  {64, 48},  {65, 23},
+                                                    {33, 41}, {63, 39}, {97, 25},  {3, 5}};
+
 // Exact methods: fp32 rounding only. The bound is 1e-5 absolute for values in [0, 1).
 constexpr double kExactTolerance = 1e-5;
 
@@ -199,22 +205,10 @@ TEST_F(GaussianCompute, FusedInteriorAndEdgeGroupsAreExact) {
 
 TEST_F(GaussianCompute, SizesAroundTheTileEdges) {
   // One texel more and less than a tile or line segment in each direction (the fused method's tiles
-  // are 32 wide and 8K tall: on 32 KiB 40 at r = 3 and 24 at r = 8, on 48 KiB 64 and 40), and a
-  // one-pixel line.
+  // are 32 wide and 8K tall: on 32 KiB 40 at r = 3 and 24 at r = 8, on 48 KiB 64 and 40), and
+  // one-pixel lines.
   for (const char* method : kMethods)
-    for (auto [w, h] : {std::pair{15u, 17u},
-                        {17u, 63u},
-                        {255u, 65u},
-                        {256u, 64u},
-                        {1u, 70u},
-                        {300u, 1u},
-                        {31u, 33u},
-                        {33u, 17u},
-                        {64u, 48u},
-                        {65u, 23u},
-                        {33u, 41u},
-                        {63u, 39u},
-                        {97u, 25u}}) {
+    for (auto [w, h] : kEdgeSizes) {
       const io::ImageF image = common::random_image(w, h, 4, w * 1000 + h);
       for (int r : {3, 8}) {
         const common::ErrorStats e = run(method, r, image);
@@ -267,22 +261,15 @@ TEST_F(GaussianCompute, StreamStripsShareTheHeightExactly) {
 TEST_F(GaussianCompute, ShuffleStripsAndSegmentsMeetTheEdgesExactly) {
   // comp.separable_shuffle: each subgroup covers half its size in columns and SHUFFLE_ROWS rows, a
   // group SHUFFLE_THREADS / 2 columns; its apron lives in the lanes, so it serves r up to a quarter
-  // of the subgroup (2 on lavapipe's subgroups of 8) and refuses one more, naming the limit. Widths
-  // and heights one off the segment, the group and the strip, one-pixel lines, and short last
-  // strips, in both precisions (fp16: the texels and horizontal sums as halves, two half-ulps).
+  // of the subgroup (2 on lavapipe's subgroups of 8) and refuses one more, naming the limit. On the
+  // edge sizes (one off the segment, the group and the strip, one-pixel lines, short last strips), in
+  // both precisions (fp16: the texels and horizontal sums as halves, two half-ulps).
   const int limit = max_radius("comp.separable_shuffle", "fp32");
   if (limit == 0) GTEST_SKIP() << "comp.separable_shuffle is not available here";
   EXPECT_EQ(limit, std::min(kDesignMaxRadius, int(context_->report().min_subgroup_size / 4)));
   expect_refused(*context_, *shaders_, "comp.separable_shuffle", limit + 1, limit);
   double worst = 0;
-  for (auto [w, h] : {std::pair{15u, 17u},
-                      {33u, 17u},
-                      {1u, 70u},
-                      {300u, 1u},
-                      {31u, 33u},
-                      {65u, 23u},
-                      {17u, 63u},
-                      {3u, 5u}}) {
+  for (auto [w, h] : kEdgeSizes) {
     const io::ImageF image = common::random_image(w, h, 4, w * 31 + h);
     io::ImageF halves = image;
     for (float& v : halves.pixels) v = vk::half_to_float(vk::float_to_half(v));

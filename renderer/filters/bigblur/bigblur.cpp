@@ -6,7 +6,6 @@
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
 
-#include <cstring>
 
 namespace filterlab::filters::bigblur {
 namespace {

@@ -9,7 +9,6 @@
 #include "passes/camera_feed.h"
 #include "passes/simple_pass.h"
 
-#include <cstring>
 
 namespace filterlab::filters::bigblur {
 namespace {

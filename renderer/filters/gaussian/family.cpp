@@ -6,7 +6,6 @@
 
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <sstream>
 
 namespace filterlab::filters::gaussian {

@@ -1,8 +1,8 @@
 #version 460
 // comp.separable_shuffle: a separable blur in one dispatch with no shared memory and no barriers.
-// Each subgroup walks down a strip of SHUFFLE_ROWS rows, SEGMENT = half its size columns wide, in
-// batches of B rows; its lanes stand on a SEGMENT x 2 patch of the image (lane = phase * SEGMENT +
-// column), so every fetch and store of the subgroup covers 2 rows of SEGMENT texels. Per batch:
+// Each subgroup walks down a strip of SHUFFLE_ROWS rows, segment = half its size columns wide, in
+// batches of B rows; its lanes stand on a segment x 2 patch of the image (lane = phase * segment +
+// column), so every fetch and store of the subgroup covers 2 rows of segment texels. Per batch:
 //   1. a lane fetches rows 2o + phase of its column, and sums each horizontally, taking each tap
 //      from the lane of its phase that fetched it (a subgroup shuffle);
 //   2. the two lanes of a column trade halves of their sums, so that each then holds two channels
@@ -19,9 +19,9 @@
 // were (docs/copy-floor.md).
 //
 // The apron: lane j of a phase also fetches one apron texel, the right apron's (column
-// SEGMENT + j of the strip) for j < r and the left apron's (column j - SEGMENT) for
-// j >= SEGMENT - r (2r <= SEGMENT). Tap +t of lane l comes from lane (l + t) mod SEGMENT of its
-// phase: that lane's own texel when l + t < SEGMENT, else its right-apron texel, which is column
+// segment + j of the strip) for j < r and the left apron's (column j - segment) for
+// j >= segment - r (2r <= segment). Tap +t of lane l comes from lane (l + t) mod segment of its
+// phase: that lane's own texel when l + t < segment, else its right-apron texel, which is column
 // l + t; tap -t alike. So each tap is one select on the sending side and one shuffle.
 //! variant fp16 OUTPUT_FORMAT=rgba16f STORE_HALF=1
 //! variant fp32 OUTPUT_FORMAT=rgba32f STORE_HALF=0
