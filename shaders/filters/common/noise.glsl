@@ -5,7 +5,7 @@
 // Interleaved gradient noise (Jimenez, "Next Generation Post Processing in Call of Duty: Advanced
 // Warfare", SIGGRAPH 2014): fract(52.9829189 fract(0.06711056 x + 0.00583715 y)) at the pixel's
 // integer index (x, y) (not its centre), both moved by 5.588238 (frame mod 64) so that successive
-// frames sample other rotations. In [0, 1). renderer/filters/bigblur/disk.h has the same formula
+// frames sample other rotations. In [0, 1). renderer/filters/bigblur/design.h has the same formula
 // for the test that checks this one.
 float interleaved_gradient_noise(ivec2 p, uint frame) {
   const vec2 at = vec2(p) + 5.588238 * float(frame % 64u);

@@ -1,6 +1,6 @@
 #version 460
 // convolve direct.separable, one pass of one term of the kernel's decomposition, k ~ sum over terms
-// of column(b) row(a) (renderer/filters/convolve/separable.cpp): the rows pass filters the input
+// of column(b) row(a) (renderer/filters/convolve/direct.cpp): the rows pass filters the input
 // along x with the term's row vector; the columns pass filters that along y with its column vector
 // and adds the sum of the terms before it. Every tap is a texelFetch (clamp to edge).
 //! variant rows OUTPUT_FORMAT=rgba32f
@@ -28,7 +28,7 @@ layout(push_constant) uniform Push {
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy), size = textureSize(source, 0);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
-  #if defined(COLUMNS)
+#if defined(COLUMNS)
   const int taps = KH, centre = KH / 2, base = (2 * int(push.term) + 1) * CONVOLVE_MAX_KERNEL;
   const ivec2 along = ivec2(0, 1);
 #else
