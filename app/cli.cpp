@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <optional>
 
 namespace filterlab::app {
@@ -50,7 +51,8 @@ commands:
                       radius (the paper's tables)
   taa-eval            TAA configurations on three scene sequences (still, orbit, moving objects)
                       against supersampled references: PSNR, SSIM, flicker, ghosting
-  report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html
+  report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html;
+                      captures are inlined from each JSON's folder only (--captures-from DIR adds one)
   compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
                       exit 1 when either holds NaN or infinity (counted, left out of the metrics)
   help, --help        this text;  --version  the version
@@ -187,6 +189,24 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
   }
 }
 
+// A folder that a later write creates if needed (screenshots, the tune table's folder): it must be a
+// folder where it exists, and the deepest part of it that exists must take a new file, checked by
+// creating one there. Nothing is created that stays.
+void check_folder_can_take_files(const std::string& flag, const std::filesystem::path& folder) {
+  std::error_code ec;
+  std::filesystem::path existing = folder.empty() ? "." : folder;
+  while (!std::filesystem::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+    existing = existing.parent_path();
+  if (!std::filesystem::exists(existing, ec)) existing = ".";
+  if (!std::filesystem::is_directory(existing, ec))
+    throw UsageError(flag + " " + folder.string() + ": " + existing.string() + " is not a folder");
+  try {
+    io::check_can_write(existing / "filterlab-probe");
+  } catch (const io::IoError& e) {
+    throw UsageError(flag + " " + folder.string() + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -316,6 +336,7 @@ void parse_run(Flags& flags, CliOptions& out) {
       window_only = flag;
     } else if (flag == "--screenshot-dir") {
       out.window.screenshot_dir = flags.value();
+      check_folder_can_take_files(flag, out.window.screenshot_dir);
       window_only = flag;
     } else if (flag == "--test-screenshot-key") {
       out.window.test_screenshot_at.push_back(parse_count(flag, flags.value(), 0, 1000000));
@@ -511,12 +532,8 @@ void parse_bench(Flags& flags, CliOptions& out) {
       for (const filters::Method& m : family->methods)
         if (m.exact && m.name != "auto") b.methods.push_back(m.name);
     b.measure_error = false;
-    if (!b.tune_file) {  // the device's default file: its folder must take a file, checked now
-      const std::filesystem::path folder = filters::tune_path({}).parent_path();
-      std::error_code ec;
-      std::filesystem::create_directories(folder, ec);
-      check_writable("--tune", folder / "probe.json");
-    }
+    if (!b.tune_file)  // the device's default file: its folder must take a file, checked now
+      check_folder_can_take_files("--tune", filters::tune_path({}).parent_path());
   }
   // A fixed radius (--radius 4) replaces the default sweep over it; one swept explicitly clashes.
   if (!swept)
@@ -659,8 +676,13 @@ void parse_report(Flags& flags, CliOptions& out) {
       if (out.report_out.extension() != ".html")
         throw UsageError("--out wants a .html file, got '" + out.report_out.string() + "'");
       check_writable(flag, out.report_out);
+    } else if (flag == "--captures-from") {
+      const std::filesystem::path dir = flags.value();
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec)) throw UsageError("--captures-from " + dir.string() + ": not a folder");
+      out.report_capture_roots.push_back(dir);
     } else if (flag.starts_with("--")) {
-      throw UsageError("unknown option '" + flag + "' for report (options: --out)");
+      throw UsageError("unknown option '" + flag + "' for report (options: --out, --captures-from)");
     } else {
       out.report_inputs.push_back(flag);
     }
@@ -724,6 +746,17 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   out.bench.glsl_dir = out.gpu.glsl_dir;
   if (out.bench.captures_dir && !out.bench.measure_error)
     throw UsageError("--captures needs the error measurement (drop --no-error)");
+  if (out.bench.captures_dir && out.bench_json) {
+    // report inlines captures from the JSON's folder (or one named with --captures-from): keep them there.
+    std::error_code ec;
+    const auto folder = std::filesystem::weakly_canonical(std::filesystem::absolute(*out.bench_json).parent_path(), ec);
+    const auto captures = std::filesystem::weakly_canonical(std::filesystem::absolute(*out.bench.captures_dir), ec);
+    const auto [mismatch, _] = std::mismatch(folder.begin(), folder.end(), captures.begin(), captures.end());
+    if (mismatch != folder.end())
+      std::fprintf(stderr, "filterlab: note: --captures %s is outside the folder of --json %s: report reads them "
+                   "only with --captures-from %s\n", out.bench.captures_dir->c_str(), out.bench_json->c_str(),
+                   out.bench.captures_dir->c_str());
+  }
   return out;
 }
 

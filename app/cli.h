@@ -93,6 +93,7 @@ struct CliOptions {
   CompareOptions compare;
   std::vector<std::filesystem::path> report_inputs;  // filterlab report A.json [B.json ...] --out F
   std::filesystem::path report_out;
+  std::vector<std::filesystem::path> report_capture_roots;  // --captures-from DIR (repeatable)
 };
 
 // args excludes argv[0]. exe_dir locates the SPIR-V next to the binary by default.

@@ -7,6 +7,7 @@
 #include "filters/apply.h"
 #include "filters/precision.h"
 #include "io/image_files.h"
+#include "io/input_file.h"
 #include "vk/formats.h"
 
 #include <nlohmann/json.hpp>
@@ -58,12 +59,7 @@ std::string gib(double bytes) {
 
 // An input file's header, checked before anything is decoded: a bad or oversized file is bad input.
 io::ImageHeader checked_header(const std::filesystem::path& path) {
-  io::ImageHeader h;
-  try {
-    h = io::read_image_header(path);
-  } catch (const io::IoError& e) {
-    throw UsageError(e.what());
-  }
+  const io::ImageHeader h = io::read_image_header(path);  // io::InputError: exit 2
   if (h.width > kMaxFileSide || h.height > kMaxFileSide)
     throw UsageError(path.string() + " is " + size_text(h) + ": filterlab reads images up to " +
                      std::to_string(kMaxFileSide) + " pixels a side");
@@ -187,19 +183,16 @@ int filter_file(const CliOptions& options) {
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
   const io::ImageHeader header = checked_header(f.input);
   const filters::ResolvedStep step = filters::resolve(f.step);
+  filters::check_scene_inputs(step, false, false);  // a still image has no depth and no motion
   filters::check_chain({f.step}, header.width, header.height);  // a ROI that leaves the image
   const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
                                                           : VK_FORMAT_R32G32B32A32_SFLOAT;
+  // The whole file decoded before any device is opened: a corrupt body is bad input too (exit 2).
+  const io::ImageF input = io::read_image_file(f.input, encoding);
 
   vk::Context ctx = make_context(options.gpu);
   check_fits_device(f.input, header, ctx, vk::format_texel_size(format));
   filters::check_support(step, ctx);
-  io::ImageF input;
-  try {
-    input = io::read_image_file(f.input, encoding);
-  } catch (const io::IoError& e) {
-    throw UsageError(e.what());  // a corrupt input is bad input: exit 2
-  }
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   const io::ImageF output = filters::apply_filter(ctx, shaders, input, f.step, format);
   io::write_image_file(f.output, output, encoding);
@@ -433,13 +426,9 @@ int compare_files(const CliOptions& options) {
   io::ImageF a, b;
   checked_header(c.a);
   checked_header(c.b);
-  try {
-    // No colour conversion: 8-bit files compare as stored / 255 (16-bit ones as stored / 65535).
-    a = io::read_image_file(c.a, io::Encoding::Raw);
-    b = io::read_image_file(c.b, io::Encoding::Raw);
-  } catch (const io::IoError& e) {
-    throw UsageError(e.what());
-  }
+  // No colour conversion: 8-bit files compare as stored / 255 (16-bit ones as stored / 65535).
+  a = io::read_image_file(c.a, io::Encoding::Raw);
+  b = io::read_image_file(c.b, io::Encoding::Raw);
   if (a.width != b.width || a.height != b.height)
     throw UsageError("sizes differ: " + c.a.string() + " is " + std::to_string(a.width) + "x" +
                      std::to_string(a.height) + ", " + c.b.string() + " is " + std::to_string(b.width) + "x" +
@@ -490,7 +479,7 @@ int compare_files(const CliOptions& options) {
 int write_report(const CliOptions& options) {
   bench::ReportSummary report;
   try {
-    report = bench::make_report(options.report_inputs);
+    report = bench::make_report(options.report_inputs, options.report_capture_roots);
   } catch (const bench::ReportInputError& e) {
     throw UsageError(e.what());
   }

@@ -1,11 +1,12 @@
 // filterlab: real-time image filtering methods on Vulkan, measured and checked.
 #include "cli.h"
 #include "commands.h"
+#include "preflight.h"
 #include "window_app.h"
 
 #include "filters/chain.h"
 #include "graph/graph.h"
-#include "io/image_io.h"
+#include "io/input_file.h"
 #include "vk/shader_compiler.h"
 
 #include <nlohmann/json.hpp>
@@ -55,6 +56,9 @@ int print_info(const app::CliOptions& options) {
   std::printf("compute shader derivatives  %s\n",
               r.compute_shader_derivatives ? r.compute_derivatives_extension.c_str() : "no");
   std::printf("storage read without format %s\n", r.storage_read_without_format ? "yes" : "no");
+  if (ctx.ignored_validation_messages())
+    std::printf("validation                  %u message(s) of a layer older than the driver not counted "
+                "(vk/context.h)\n", ctx.ignored_validation_messages());
   if (options.info_json) {
     nlohmann::json j = {{"name", r.name},
                         {"type", r.device_type},
@@ -110,6 +114,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     app::CliOptions options = app::parse_cli(args, exe_dir(argv[0]));
+    app::check_before_device(options);
     switch (options.command) {
       case app::Command::Help: std::cout << app::usage_text(); return 0;
       case app::Command::Version: std::cout << "filterlab 0.1.0\n"; return 0;
@@ -131,6 +136,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
   } catch (const filters::ChainError& e) {
+    std::fprintf(stderr, "filterlab: %s\n", e.what());
+    return 2;
+  } catch (const io::InputError& e) {  // a file given that is not what it should be
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
   } catch (const vk::ShaderCompileError& e) {  // a shader that does not compile or validate

@@ -411,9 +411,13 @@ void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const ru
     result.screenshot_written = true;
   }
   graph::Executor& executor = renderer.graph.executor();
+  if (frames == 0 && !options.captures.empty())
+    std::fprintf(stderr, "filterlab: no captures: the window closed before a frame was rendered\n");
   if (frames > 0)
-    for (const runtime::Capture& c : options.captures)
+    for (const runtime::Capture& c : options.captures) {
       runtime::write_capture(executor.read_image(c.image), c.path, options.exposure);
+      result.captures_written.push_back(c);
+    }
   if (options.dump_graph) {
     std::ofstream dot(*options.dump_graph);
     dot << executor.dot();
@@ -536,7 +540,7 @@ int run_window(const runtime::RunOptions& options, const WindowOptions& window) 
                 static_cast<unsigned long long>(r.frames), r.present_mode.c_str(), r.builds.size(),
                 r.final_extent.width, r.final_extent.height);
     if (r.screenshot_written) std::printf("wrote screenshot -> %s\n", window.screenshot->string().c_str());
-    for (const runtime::Capture& c : options.captures)
+    for (const runtime::Capture& c : r.captures_written)
       std::printf("wrote %s -> %s\n", c.image.c_str(), c.path.string().c_str());
   }
   if (r.validation_messages) {

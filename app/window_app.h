@@ -87,6 +87,7 @@ struct WindowResult {
   std::string note;          // present mode fallback or format remark
   VkExtent2D final_extent{};
   bool screenshot_written = false;
+  std::vector<runtime::Capture> captures_written;  // run.captures, once a frame was rendered
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
   std::optional<passes::CompareMetrics> last_metrics;
   uint32_t graph_builds = 0;  // the first included

@@ -1,10 +1,12 @@
 #include "bench/report.h"
 
+#include "io/input_file.h"
 #include "vk/pipeline_statistics.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +34,7 @@ struct Case {
   json error;
   std::optional<double> registers;      // per thread, the most of the case's pipelines, where the driver told
   std::string flagged;                  // bench/peers.py: why a peer's error is far off the reference
-  std::filesystem::path capture, diff;  // resolved against the JSON file's folder; empty when none
+  std::string capture_png, diff_png;  // the files' bytes, checked (report_capture); empty when none
 };
 
 struct Source {
@@ -75,14 +77,50 @@ std::string base64(const std::string& bytes) {
   return out;
 }
 
-// The PNG inline, so the report stays one file; nothing when the file is gone.
-std::string inline_png(const std::filesystem::path& path, const std::string& alt) {
-  if (path.empty()) return "";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(bytes) +
-         "\">";
+// The PNG inline, so the report stays one file; nothing when the case has none.
+std::string inline_png(const std::string& png, const std::string& alt) {
+  if (png.empty()) return "";
+  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(png) + "\">";
+}
+
+// Whether `path` lies inside `folder` once both are resolved (links, "..").
+bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return false;
+  const std::filesystem::path f = std::filesystem::weakly_canonical(folder, ec);
+  if (ec) return false;
+  const auto [mismatch, _] = std::mismatch(f.begin(), f.end(), p.begin(), p.end());
+  return mismatch == f.end();
+}
+
+// A capture a bench JSON names (`field`: "capture" or "diff"), read for inlining. A report is meant to
+// be shared, and the JSON may be someone else's: only a relative path inside the JSON's own folder
+// (or a folder given with --captures-from) is read, only a regular PNG file of at most
+// io::kMaxCaptureFileBytes; anything else is refused (ReportInputError, exit 2). A capture that is
+// not there (a JSON copied without its captures) is left out.
+std::string report_capture(const std::filesystem::path& json_path, const std::string& field, const json& value,
+                           const std::vector<std::filesystem::path>& roots) {
+  const std::string where = json_path.string() + ": " + field;
+  if (!value.is_string()) throw ReportInputError(where + " is not a file name");
+  const std::filesystem::path name = value.get<std::string>();
+  if (name.empty() || name.is_absolute())
+    throw ReportInputError(where + " '" + name.string() +
+                           "' is not a path relative to the JSON's folder: report reads no other file");
+  const std::filesystem::path file = json_path.parent_path() / name;
+  bool allowed = inside(file, json_path.parent_path().empty() ? "." : json_path.parent_path());
+  for (const std::filesystem::path& root : roots) allowed = allowed || inside(file, root);
+  if (!allowed)
+    throw ReportInputError(where + " '" + name.string() +
+                           "' lies outside the JSON's folder: report reads captures only from there "
+                           "(or from a folder given with --captures-from)");
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return "";
+  if (file.extension() != ".png") throw ReportInputError(where + " '" + name.string() + "' is not a .png file");
+  std::string png = io::read_input_file(file, io::kMaxCaptureFileBytes);
+  if (!png.starts_with("\x89PNG\r\n\x1a\n"))
+    throw ReportInputError(where + " '" + name.string() + "' is not a PNG file (no PNG signature)");
+  return png;
 }
 
 const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
@@ -268,13 +306,11 @@ std::vector<PlotGroup> plot_groups(const std::set<std::string>& stages) {
 
 json read_input(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw ReportInputError(path.string() + (std::filesystem::exists(path, ec) ? " is not a file (a folder?)"
-                                                                              : " does not exist"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ReportInputError("cannot read " + path.string());
+  if (std::filesystem::is_directory(path, ec)) throw ReportInputError(path.string() + " is not a file (a folder)");
+  if (!std::filesystem::exists(path, ec)) throw ReportInputError(path.string() + " does not exist");
+  const std::string text = io::read_input_file(path, io::kMaxJsonFileBytes);  // io::InputError: exit 2
   try {
-    return json::parse(in);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // Not e.what(): it quotes the bytes it read, which for an image file are binary noise.
     throw ReportInputError(path.string() + " is not a bench JSON file (not JSON: syntax error at byte " +
@@ -287,7 +323,8 @@ bool is_taa_eval(const json& j) {
          j["schema"].get<std::string>().rfind("filterlab.taa-eval/", 0) == 0;
 }
 
-std::vector<Case> load(const std::filesystem::path& path, const json& j, std::vector<Source>& sources) {
+std::vector<Case> load(const std::filesystem::path& path, const json& j, std::vector<Source>& sources,
+                       const std::vector<std::filesystem::path>& capture_roots) {
   try {
     if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
       throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() +
@@ -336,9 +373,8 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
         }
       }
       if (c.contains("flagged") && c["flagged"].is_string()) k.flagged = c["flagged"].get<std::string>();
-      const std::filesystem::path folder = path.parent_path();
-      if (c.contains("capture")) k.capture = folder / c["capture"].get<std::string>();
-      if (c.contains("diff")) k.diff = folder / c["diff"].get<std::string>();
+      if (c.contains("capture")) k.capture_png = report_capture(path, "capture", c["capture"], capture_roots);
+      if (c.contains("diff")) k.diff_png = report_capture(path, "diff", c["diff"], capture_roots);
       cases.push_back(k);
     }
     return cases;
@@ -370,7 +406,13 @@ std::string taa_section(const json& t, ReportSummary& report) {
         const std::string chain = c.at("chain").get<std::string>();
         const size_t g = chain.find("gamma=");
         if (g != std::string::npos && c.at("psnr_last").is_number()) {
-          const double gamma = std::stod(chain.substr(g + 6));
+          // The value runs to the next ':' or ','; it must be a finite number, all of it.
+          const std::string text = chain.substr(g + 6, chain.find_first_of(":,", g) - (g + 6));
+          double gamma = 0;
+          const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), gamma);
+          if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(gamma))
+            throw ReportInputError("a taa-eval file: sequence " + name + ", config " + s.name +
+                                   ": gamma '" + text + "' in the chain is not a finite number");
           psnr_by_gamma[name].name = name;
           psnr_by_gamma[name].points.push_back({gamma, c["psnr_last"].get<double>()});
           if (name == "still") {
@@ -397,7 +439,8 @@ std::string taa_section(const json& t, ReportSummary& report) {
   return body.str();
 }
 
-ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
+ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
+                          const std::vector<std::filesystem::path>& capture_roots) {
   std::vector<Source> sources;
   std::vector<Case> cases;
   std::vector<json> taa_evals;
@@ -407,7 +450,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
       taa_evals.push_back(std::move(j));
       continue;
     }
-    for (Case& c : load(path, j, sources)) cases.push_back(std::move(c));
+    for (Case& c : load(path, j, sources, capture_roots)) cases.push_back(std::move(c));
   }
 
   // A series is one method from one source. Its legend names the method alone unless another source
@@ -585,8 +628,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs) {
            << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio) << "</td><td>"
            << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs") << "</td><td>"
            << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
-           << inline_png(c.capture, c.method + " output") << "</td><td>"
-           << inline_png(c.diff, c.method + " error") << "</td></tr>\n";
+           << inline_png(c.capture_png, c.method + " output") << "</td><td>"
+           << inline_png(c.diff_png, c.method + " error") << "</td></tr>\n";
     }
     body << "</table>\n";
   }

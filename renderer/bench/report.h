@@ -21,6 +21,9 @@ struct ReportSummary {
   int plots = 0;  // <svg class="plot"> elements
 };
 
-ReportSummary make_report(const std::vector<std::filesystem::path>& inputs);
+// Captures (the PNGs bench --captures wrote) are inlined from each JSON's own folder, or from one of
+// `capture_roots` (report --captures-from DIR); a capture named anywhere else is refused.
+ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
+                          const std::vector<std::filesystem::path>& capture_roots = {});
 
 }  // namespace filterlab::bench

@@ -58,20 +58,30 @@ io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double 
   const uint32_t channels = std::min(a.channels, b.channels);
   const size_t pixels = size_t(a.width) * a.height;
   std::vector<double> diff(pixels, 0.0);
+  std::vector<bool> nonfinite(pixels, false);  // NaN or infinity in either image, or an infinite gap
   for (size_t p = 0; p < pixels; ++p)
-    for (uint32_t c = 0; c < channels; ++c)
-      diff[p] = std::max(
-          diff[p], std::abs(double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c])));
-  if (gain <= 0) {
-    const double worst = pixels ? *std::max_element(diff.begin(), diff.end()) : 0;
+    for (uint32_t c = 0; c < channels; ++c) {
+      const double d = std::abs(double(a.pixels[p * a.channels + c]) - double(b.pixels[p * b.channels + c]));
+      if (!std::isfinite(d)) nonfinite[p] = true;
+      else diff[p] = std::max(diff[p], d);
+    }
+  if (gain <= 0) {  // the largest finite difference is white
+    double worst = 0;
+    for (size_t p = 0; p < pixels; ++p)
+      if (!nonfinite[p]) worst = std::max(worst, diff[p]);
     gain = worst > 0 ? 1.0 / worst : 1.0;
   }
   io::ImageU8 out{a.width, a.height, std::vector<uint8_t>(pixels * 4, 255)};
   for (size_t p = 0; p < pixels; ++p) {
+    uint8_t* rgba = &out.rgba[p * 4];
+    if (nonfinite[p]) {
+      std::copy(std::begin(kNonfiniteColour), std::end(kNonfiniteColour), rgba);
+      continue;
+    }
     const double t = std::clamp(diff[p] * gain, 0.0, 1.0) * 3;  // black -> red -> yellow -> white
-    out.rgba[p * 4 + 0] = uint8_t(std::lround(std::clamp(t, 0.0, 1.0) * 255));
-    out.rgba[p * 4 + 1] = uint8_t(std::lround(std::clamp(t - 1, 0.0, 1.0) * 255));
-    out.rgba[p * 4 + 2] = uint8_t(std::lround(std::clamp(t - 2, 0.0, 1.0) * 255));
+    rgba[0] = uint8_t(std::lround(std::clamp(t, 0.0, 1.0) * 255));
+    rgba[1] = uint8_t(std::lround(std::clamp(t - 1, 0.0, 1.0) * 255));
+    rgba[2] = uint8_t(std::lround(std::clamp(t - 2, 0.0, 1.0) * 255));
   }
   return out;
 }

@@ -24,7 +24,9 @@ struct ImageMetrics {
 ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t max_channels = 4);
 
 // |a - b| (largest over the channels) times gain, through a black-red-yellow-white ramp; gain <= 0
-// picks 1 / max_abs so the largest difference is white.
+// picks 1 / (the largest finite difference) so that it is white. A pixel whose difference is not
+// finite (NaN or infinity in either image) is kNonfiniteColour, off the ramp.
+inline constexpr uint8_t kNonfiniteColour[4] = {0, 255, 255, 255};  // cyan
 io::ImageU8 difference_heatmap(const io::ImageF& a, const io::ImageF& b, double gain = 0);
 
 }  // namespace filterlab::common

@@ -2,10 +2,12 @@
 
 #include "filters/chain.h"
 #include "filters/registry.h"
+#include "io/input_file.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -67,36 +69,77 @@ std::filesystem::path tune_path(const vk::DeviceReport& device) {
 }
 
 TuneTable parse_tune_table(const std::string& json_text, const std::string& where) {
+  using nlohmann::json;
+  // Every problem names the field, so a hand-edited table says where it went wrong.
+  auto bad = [&](const std::string& field, const std::string& problem) -> ChainError {
+    return ChainError(where + ": not a filterlab tune table (" + field + ": " + problem + ")");
+  };
+  json j;
   try {
-    const nlohmann::json j = nlohmann::json::parse(json_text);
-    if (j.at("schema").get<std::string>() != kSchema)
-      throw std::runtime_error("schema is not " + std::string(kSchema));
-    TuneTable t;
-    t.device = j.at("device").get<std::string>();
-    t.driver = j.at("driver").get<std::string>();
-    t.date = j.value("date", "");
-    t.width = j.at("size").at(0).get<uint32_t>();
-    t.height = j.at("size").at(1).get<uint32_t>();
-    for (const auto& [family, entry] : j.at("families").items()) {
-      t.keys[family] = entry.at("key").get<std::string>();
-      for (const auto& [precision, by_key] : entry.items()) {
-        if (precision == "key") continue;
-        for (const auto& [key, methods] : by_key.items())
-          t.rankings[family][precision][std::stoi(key)] = methods.get<std::vector<std::string>>();
+    j = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw bad("JSON", "syntax error at byte " + std::to_string(e.byte));
+  }
+  auto member = [&](const json& object, const std::string& key, const std::string& field) -> const json& {
+    if (!object.is_object()) throw bad(field, "not an object");
+    const auto it = object.find(key);
+    if (it == object.end()) throw bad(field + (field.empty() ? "" : ".") + key, "missing");
+    return *it;
+  };
+  auto text = [&](const json& value, const std::string& field) {
+    if (!value.is_string()) throw bad(field, "not a string");
+    return value.get<std::string>();
+  };
+  if (!j.is_object()) throw bad("top level", "not an object");
+  if (text(member(j, "schema", ""), "schema") != kSchema) throw bad("schema", std::string("not ") + kSchema);
+  TuneTable t;
+  t.device = text(member(j, "device", ""), "device");
+  t.driver = text(member(j, "driver", ""), "driver");
+  if (j.contains("date")) t.date = text(j["date"], "date");
+  const json& size = member(j, "size", "");
+  auto side = [&](size_t i) {
+    // The size it was measured at: information, 0 where unknown.
+    if (!size.is_array() || size.size() != 2 || !size[i].is_number_unsigned() || size[i].get<uint64_t>() > 65536)
+      throw bad("size", "not [width, height] in 0..65536");
+    return size[i].get<uint32_t>();
+  };
+  t.width = side(0);
+  t.height = side(1);
+  const json& families = member(j, "families", "");
+  if (!families.is_object()) throw bad("families", "not an object");
+  for (const auto& [family, entry] : families.items()) {
+    const std::string at = "families." + family;
+    t.keys[family] = text(member(entry, "key", at), at + ".key");
+    for (const auto& [precision, by_key] : entry.items()) {
+      if (precision == "key") continue;
+      const std::string field = at + "." + precision;
+      if (precision != "fp16" && precision != "fp32") throw bad(field, "not fp16 or fp32");
+      if (!by_key.is_object()) throw bad(field, "not an object");
+      for (const auto& [key, methods] : by_key.items()) {
+        int value = 0;
+        const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), value);
+        if (key.empty() || ec != std::errc() || end != key.data() + key.size() || value < 0)
+          throw bad(field + "." + key, "the key is not a whole number");
+        if (!methods.is_array()) throw bad(field + "." + key, "not a list of method names");
+        std::vector<std::string>& ranking = t.rankings[family][precision][value];
+        for (const json& name : methods) ranking.push_back(text(name, field + "." + key + "[]"));
       }
     }
-    return t;
-  } catch (const std::exception& e) {
-    throw std::runtime_error(where + ": not a filterlab tune table (" + e.what() + ")");
   }
+  return t;
 }
 
 TuneTable read_tune_table(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_tune_table(text.str(), path.string());
+  return parse_tune_table(io::read_input_file(path, io::kMaxJsonFileBytes), path.string());
+}
+
+void check_tune_file_from_environment() {
+  const char* file = std::getenv("FILTERLAB_TUNE");
+  if (!file || !*file) return;
+  // A table that is not there yet is one `bench --tune` will write; anything else there must be one.
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return;
+  read_tune_table(file);
 }
 
 void write_tune_table(const TuneTable& t, const std::filesystem::path& path) {
@@ -109,10 +152,9 @@ void write_tune_table(const TuneTable& t, const std::filesystem::path& path) {
       for (const auto& [key, methods] : by_key) entry[precision][std::to_string(key)] = methods;
     j["families"][family] = entry;
   }
+  // The folders only now that there is a table to write: a refused command leaves none behind.
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream out(path);
-  out << j.dump(1) << "\n";
-  if (!out) throw std::runtime_error(path.string() + ": cannot write");
+  io::write_file_atomically(path, j.dump(1) + "\n");
 }
 
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device) {
@@ -121,7 +163,8 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
     return ranking ? first_served(family, *ranking, params, device) : nullptr;
   };
   const std::filesystem::path path = tune_path(device.report());
-  if (std::filesystem::exists(path))
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
     if (const Method* m = pick(read_tune_table(path)))
       return {m, "tuned on " + device.report().name + " (" + path.string() + ")"};
   if (!family.auto_default.empty()) {

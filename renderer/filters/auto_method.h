@@ -30,9 +30,13 @@ struct TuneTable {
 
 // Where this device's table lives (FILTERLAB_TUNE overrides).
 std::filesystem::path tune_path(const vk::DeviceReport& device);
-// Throws std::runtime_error (with the path) for a file that is not a tune table.
+// Throws ChainError (bad input: the file and the field) for a file that is not a tune table, and
+// io::InputError for one that is not a regular file of sane size.
 TuneTable read_tune_table(const std::filesystem::path& path);
 TuneTable parse_tune_table(const std::string& json_text, const std::string& where);
+// The table $FILTERLAB_TUNE names, read and checked before any device is opened (the same errors);
+// nothing when it is unset or names nothing yet (a table `bench --tune` will write).
+void check_tune_file_from_environment();
 void write_tune_table(const TuneTable& table, const std::filesystem::path& path);
 
 // What auto picks for a step of `family` with these parameters on `device`, and from which table.

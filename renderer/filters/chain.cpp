@@ -41,6 +41,8 @@ std::vector<FilterStep> parse_chain(const std::string& spec) {
     step.filter = head.substr(0, dot);
     if (dot != std::string::npos) step.method = head.substr(dot + 1);
     if (step.filter.empty()) throw ChainError("step '" + text + "' has no filter name");
+    if (dot != std::string::npos && step.method.empty())
+      throw ChainError("step '" + text + "' has a '.' but no method after it (see filterlab methods)");
     while (colon != std::string::npos) {
       size_t next = text.find(':', colon + 1);
       std::string param =
@@ -124,19 +126,31 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
                       const std::vector<FilterStep>& steps, const std::string& prefix,
                       std::vector<std::unique_ptr<Filter>>& built, const Registry& registry) {
   FilterInputs current = inputs;
-  std::map<std::string, int> uses;
-  for (const FilterStep& step : steps) {
-    const ResolvedStep resolved = resolve(step, registry);
-    for (Input needed : {Input::Depth, Input::Motion})
-      if (resolved.needs(needed) && (needed == Input::Depth ? inputs.depth : inputs.motion).empty())
-        throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
-                         ", which this run has none of (a still image has no " + input_name(needed) + ")");
+  const std::vector<std::string> names = step_image_names(steps, prefix);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const ResolvedStep resolved = resolve(steps[i], registry);
+    check_scene_inputs(resolved, !inputs.depth.empty(), !inputs.motion.empty());
     built.push_back(build_filter(resolved, env));
-    const int n = ++uses[step.filter];
-    const std::string name = prefix + (n == 1 ? step.filter : step.filter + "." + std::to_string(n));
-    current.color = built.back()->add_to(graph, current, name);
+    current.color = built.back()->add_to(graph, current, names[i]);
   }
   return current.color;
+}
+
+std::vector<std::string> step_image_names(const std::vector<FilterStep>& steps, const std::string& prefix) {
+  std::vector<std::string> names;
+  std::map<std::string, int> uses;
+  for (const FilterStep& step : steps) {
+    const int n = ++uses[step.filter];
+    names.push_back(prefix + (n == 1 ? step.filter : step.filter + "." + std::to_string(n)));
+  }
+  return names;
+}
+
+void check_scene_inputs(const ResolvedStep& step, bool has_depth, bool has_motion) {
+  for (Input needed : {Input::Depth, Input::Motion})
+    if (step.needs(needed) && !(needed == Input::Depth ? has_depth : has_motion))
+      throw ChainError(step.label() + " reads the scene's " + input_name(needed) +
+                       ", which this run has none of (a still image has no " + input_name(needed) + ")");
 }
 
 bool chain_needs(const std::vector<FilterStep>& steps, Input input, const Registry& registry) {

@@ -4,6 +4,7 @@
 // TJFLAG_STOPONWARNING turns libjpeg's "premature end of data" warning into an error, so a
 // truncated JPEG is refused instead of filled with grey. 16-bit PNGs are read at 16 bits.
 #include "io/image_io.h"
+#include "io/input_file.h"
 
 #include <spng.h>
 #include <turbojpeg.h>
@@ -19,20 +20,11 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const fs::path& path, const std::string& problem) {
-  throw IoError("cannot read " + path.string() + ": " + problem);
+  throw InputError("cannot read " + path.string() + ": " + problem);
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
 File open(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) fail(path, "it is a folder");
-  File f(std::fopen(path.c_str(), "rb"));
-  if (!f) fail(path, std::strerror(errno));
-  return f;
+  return open_input_file(path, kMaxImageFileBytes);
 }
 
 // ---- PNG ----------------------------------------------------------------------------------------
@@ -74,13 +66,8 @@ struct TjFree {
 using Tj = std::unique_ptr<void, TjFree>;
 
 std::vector<unsigned char> read_all(const fs::path& path) {
-  File f = open(path);
-  std::vector<unsigned char> bytes;
-  unsigned char chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f.get())) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-  if (std::ferror(f.get())) fail(path, std::strerror(errno));
-  return bytes;
+  const std::string bytes = read_input_file(path, kMaxImageFileBytes);
+  return {bytes.begin(), bytes.end()};
 }
 
 struct JpegHeader {
@@ -130,7 +117,19 @@ DecodedImage decode_png(const fs::path& path) {
 }
 
 ImageHeader read_jpeg_header(const fs::path& path) {
-  return jpeg_header(path, read_all(path)).header;
+  // The frame header follows the APP segments (EXIF, ICC: at most 64 KiB each): the first MiB
+  // almost always holds it, and a huge file need not be read to learn its size.
+  constexpr size_t kPrefix = 1 << 20;
+  File file = open(path);
+  std::vector<unsigned char> prefix(kPrefix);
+  prefix.resize(std::fread(prefix.data(), 1, prefix.size(), file.get()));
+  if (std::ferror(file.get())) fail(path, std::strerror(errno));
+  if (prefix.size() < kPrefix) return jpeg_header(path, prefix).header;
+  try {
+    return jpeg_header(path, prefix).header;
+  } catch (const InputError&) {
+    return jpeg_header(path, read_all(path)).header;  // a header further in
+  }
 }
 
 DecodedImage decode_jpeg(const fs::path& path) {

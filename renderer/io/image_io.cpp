@@ -1,5 +1,7 @@
 #include "io/image_io.h"
 
+#include "io/input_file.h"
+
 #include <stb_image_write.h>
 #include <unistd.h>
 
@@ -20,8 +22,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A file that cannot be read is bad input (InputError); one that cannot be written is not.
 [[noreturn]] void fail(const char* verb, const fs::path& path, const std::string& problem) {
-  throw IoError(std::string("cannot ") + verb + " " + path.string() + ": " + problem);
+  const std::string message = std::string("cannot ") + verb + " " + path.string() + ": " + problem;
+  if (std::string_view(verb) == "read") throw InputError(message);
+  throw IoError(message);
 }
 
 // Write to a temp file next to the target and rename it into place, so readers
@@ -51,22 +56,6 @@ void write_atomic(const fs::path& path, const void* data, size_t size) {
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) give_up(ec.value());
-}
-
-std::vector<unsigned char> read_all(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) fail("read", path, "it is a folder");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) fail("read", path, std::strerror(errno));
-  std::vector<unsigned char> bytes;
-  unsigned char chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-  const bool bad = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (bad) fail("read", path, std::strerror(err));
-  return bytes;
 }
 
 uint32_t byteswap32(uint32_t v) {
@@ -219,21 +208,16 @@ PfmLayout parse_pfm_header(const fs::path& path, std::string_view text, uint64_t
 }  // namespace
 
 ImageHeader read_pfm_header(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) fail("read", path, "it is a folder");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) fail("read", path, std::strerror(errno));
+  File f = open_input_file(path, kMaxImageFileBytes);
   char prefix[256];  // four tokens of at most 32 characters and the whitespace around them
-  const size_t n = std::fread(prefix, 1, sizeof prefix, f);
-  std::fclose(f);
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) fail("read", path, ec.message());
+  const size_t n = std::fread(prefix, 1, sizeof prefix, f.get());
+  const uint64_t size = check_input_file(path, kMaxImageFileBytes);
   return parse_pfm_header(path, std::string_view(prefix, n), size).header;
 }
 
 ImageF read_pfm(const fs::path& path) {
-  const std::vector<unsigned char> file = read_all(path);
-  const std::string_view text(reinterpret_cast<const char*>(file.data()), file.size());
+  const std::string file = read_input_file(path, kMaxImageFileBytes);
+  const std::string_view text(file);
   const PfmLayout layout = parse_pfm_header(path, text, file.size());
   const uint32_t width = layout.header.width, height = layout.header.height;
   const float scale = layout.scale;
@@ -243,7 +227,7 @@ ImageF read_pfm(const fs::path& path) {
 
   const bool swap = (scale < 0) != (std::endian::native == std::endian::little);  // scale < 0: little-endian
   image.pixels.resize(floats_per_row * height);
-  const unsigned char* src = file.data() + pos;
+  const char* src = file.data() + pos;
   for (uint32_t row = 0; row < height; ++row) {
     float* dst = image.pixels.data() + (height - 1 - row) * floats_per_row;  // bottom-up -> top-down
     for (uint64_t i = 0; i < floats_per_row; ++i, src += 4) {

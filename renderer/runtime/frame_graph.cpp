@@ -30,4 +30,27 @@ void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::
     }
 }
 
+std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps) {
+  std::vector<std::string> names = {passes::ScenePass::kColor, passes::ScenePass::kDepth,
+                                    passes::ScenePass::kMotion};
+  for (const std::string& step : filters::step_image_names(steps)) names.push_back(step);
+  names.push_back(passes::TonemapPass::kOutput);
+  return names;
+}
+
+void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
+                                     const std::vector<std::string>& names) {
+  const std::vector<std::string> known = frame_image_names(steps);
+  for (const std::string& name : names) {
+    bool possible = false;
+    for (const std::string& k : known)
+      possible = possible || name == k || (name.size() > k.size() + 1 && name.starts_with(k + "."));
+    if (possible) continue;
+    std::string all;
+    for (const std::string& k : known) all += " " + k;
+    throw UnknownImageError("no image named '" + name + "' (images:" + all +
+                            ", and each step's own images under its name: run --headless --list-images)");
+  }
+}
+
 }  // namespace filterlab::runtime

@@ -28,4 +28,13 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
 // Throws UnknownImageError, listing the graph's images, for a name the graph does not have.
 void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::string>& names);
 
+// The images every frame of this chain has, known without a device: the scene's colour, depth and
+// motion, each step's image (filters::step_image_names) and "final".
+std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps);
+// Before any device is opened: throws UnknownImageError for a name that is none of those and not
+// under a step's name ("gaussian.h", a step's own image, is checked by check_images_exist once the
+// graph is declared, which takes the device's pipelines).
+void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
+                                     const std::vector<std::string>& names);
+
 }  // namespace filterlab::runtime

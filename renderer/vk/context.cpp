@@ -1,7 +1,11 @@
 #include "vk/context.h"
 
+#include <execinfo.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -101,9 +105,29 @@ Context::~Context() {
   instance_ = VK_NULL_HANDLE;
 }
 
+bool is_layer_older_than_driver_message(const char* message_id_name, const char* message) {
+  if (!message_id_name || !message || std::strcmp(message_id_name, "WARNING-vkGetDeviceProcAddr-device") != 0)
+    return false;
+  // "vkGetDeviceProcAddr(): pName is trying to grab vkGetPhysicalDevice... which is an instance level function"
+  const char* grab = std::strstr(message, "trying to grab ");
+  return grab && std::strncmp(grab + std::strlen("trying to grab "), "vkGetPhysicalDevice", 19) == 0 &&
+         std::strstr(message, "which is an instance level function") != nullptr;
+}
+
 VkBool32 Context::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
                              const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
   auto* context = static_cast<Context*>(self);
+  // FILTERLAB_VALIDATION_BACKTRACE=1: who called, for each message (how the one ignored below was
+  // traced to vkCreateDevice; addresses resolve with addr2line against the same libraries).
+  if (const char* trace = std::getenv("FILTERLAB_VALIDATION_BACKTRACE"); trace && *trace == '1') {
+    std::fprintf(stderr, "validation message %s, called from:\n", data->pMessageIdName ? data->pMessageIdName : "?");
+    void* frames[48];
+    ::backtrace_symbols_fd(frames, ::backtrace(frames, 48), STDERR_FILENO);
+  }
+  if (is_layer_older_than_driver_message(data->pMessageIdName, data->pMessage)) {
+    context->ignored_messages_++;
+    return VK_FALSE;
+  }
   context->validation_messages_++;
   if (context->print_messages_) {
     const char* level = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";

@@ -1,5 +1,7 @@
 #include "vk/pipeline_library.h"
 
+#include "io/input_file.h"
+
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -20,11 +22,11 @@ fs::path normalized(const fs::path& path) {
 }
 
 std::optional<std::string> read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return io::read_input_file(file, io::kMaxShaderFileBytes);
+  } catch (const io::InputError&) {
+    return std::nullopt;  // gone, or not a regular file: the compile that follows says why
+  }
 }
 
 struct IncludeLine {

@@ -2,9 +2,11 @@
 
 #include "vk/shader_compiler.h"
 
+#include "io/input_file.h"
+
 #include <spirv-tools/libspirv.hpp>
 
-#include <fstream>
+#include <cstring>
 
 namespace filterlab::vk {
 
@@ -57,16 +59,17 @@ std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
     return words;
   }
   const std::filesystem::path path = spirv_dir / shader.spirv_file();
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw ShaderCompileError("cannot read SPIR-V " + path.string() + " (set --shader-dir)");
-  const auto bytes = static_cast<size_t>(in.tellg());
-  if (bytes == 0 || bytes % 4 != 0)
-    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes) +
+  std::string bytes;
+  try {
+    bytes = io::read_input_file(path, io::kMaxShaderFileBytes);
+  } catch (const io::InputError& e) {
+    throw ShaderCompileError(std::string(e.what()) + " (set --shader-dir)");
+  }
+  if (bytes.empty() || bytes.size() % 4 != 0)
+    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes.size()) +
                              " bytes, not a whole number of words");
-  std::vector<uint32_t> words(bytes / 4);
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(bytes));
-  if (!in) throw ShaderCompileError("cannot read SPIR-V " + path.string());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
   validate_spirv(words, path.string());
   return words;
 }

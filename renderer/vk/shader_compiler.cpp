@@ -1,5 +1,7 @@
 #include "vk/shader_compiler.h"
 
+#include "io/input_file.h"
+
 #include <shaderc/shaderc.hpp>
 
 #include <fstream>
@@ -11,11 +13,11 @@ namespace filterlab::vk {
 namespace {
 
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ShaderCompileError("cannot read shader " + file.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return io::read_input_file(file, io::kMaxShaderFileBytes);
+  } catch (const io::InputError& e) {
+    throw ShaderCompileError(std::string("shader source: ") + e.what());
+  }
 }
 
 class Includer : public shaderc::CompileOptions::IncluderInterface {
@@ -102,8 +104,15 @@ std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
   }
   shaderc::SpvCompilationResult result =
       compiler.CompileGlslToSpv(source, kind, file.string().c_str(), options);
-  if (result.GetCompilationStatus() != shaderc_compilation_status_success)
-    throw ShaderCompileError("shader " + file.string() + " failed to compile:\n" + result.GetErrorMessage());
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
+    // The compiler's log, then one line that sums it up: the last line a terminal shows.
+    std::string log = result.GetErrorMessage();
+    while (!log.empty() && log.back() == '\n') log.pop_back();
+    const size_t errors = result.GetNumErrors(), warnings = result.GetNumWarnings();
+    throw ShaderCompileError("shader " + file.string() + " failed to compile:\n" + log + "\n" + file.string() +
+                             (variant.empty() ? "" : " (" + variant + ")") + ": " + std::to_string(errors) +
+                             " error(s), " + std::to_string(warnings) + " warning(s) (warnings are errors); nothing was run");
+  }
   return {result.cbegin(), result.cend()};
 }
 

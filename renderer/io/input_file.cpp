@@ -1,0 +1,89 @@
+#include "io/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace filterlab::io {
+namespace {
+
+[[noreturn]] void refuse(const std::filesystem::path& path, const std::string& problem) {
+  throw InputError("cannot read " + path.string() + ": " + problem);
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "it is a folder";
+  if (S_ISFIFO(mode)) return "it is a FIFO (a named pipe), not a regular file";
+  if (S_ISCHR(mode)) return "it is a character device, not a regular file";
+  if (S_ISBLK(mode)) return "it is a block device, not a regular file";
+  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
+  return "it is not a regular file";
+}
+
+std::string size_text(uint64_t bytes) {
+  if (bytes >= kMiB) return std::to_string(bytes / kMiB) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+uint64_t check_status(const std::filesystem::path& path, const struct stat& st, uint64_t max_bytes) {
+  if (!S_ISREG(st.st_mode)) refuse(path, kind_of(st.st_mode));
+  const uint64_t size = uint64_t(st.st_size);
+  if (size > max_bytes)
+    refuse(path, "it is " + size_text(size) + ", more than the " + size_text(max_bytes) +
+                     " filterlab reads from such a file");
+  return size;
+}
+
+}  // namespace
+
+uint64_t check_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) refuse(path, std::strerror(errno));
+  return check_status(path, st, max_bytes);
+}
+
+File open_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
+  check_input_file(path, max_bytes);
+  // O_NONBLOCK: should the path have become a FIFO since the check, the open returns at once.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse(path, std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    refuse(path, std::strerror(err));
+  }
+  try {
+    check_status(path, st, max_bytes);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (!f) {
+    const int err = errno;
+    ::close(fd);
+    refuse(path, std::strerror(err));
+  }
+  return File(f);
+}
+
+std::string read_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
+  File f = open_input_file(path, max_bytes);
+  std::string bytes;
+  char chunk[1 << 16];
+  size_t n;
+  // Read to the end, not to the size stat gave: the file may have grown, but never past the limit.
+  while ((n = std::fread(chunk, 1, sizeof chunk, f.get())) > 0) {
+    if (bytes.size() + n > max_bytes) refuse(path, "it grew past " + size_text(max_bytes) + " while read");
+    bytes.append(chunk, n);
+  }
+  if (std::ferror(f.get())) refuse(path, std::strerror(errno));
+  return bytes;
+}
+
+}  // namespace filterlab::io
