@@ -105,6 +105,13 @@ TEST(CliExit, BrokenShaderSourceFailsWithTheCompilerMessage) {
   std::filesystem::copy(FILTERLAB_SHADER_SOURCE_DIR, dir, std::filesystem::copy_options::recursive);
   std::ofstream(dir + "/passes/tonemap.comp") << "#version 460\nvoid main() { oops }\n";
   expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 2, "tonemap.comp:2");
+  // The log, then one line that sums it up: the last line a terminal shows.
+  auto r = run_binary("run --headless --size 32x32 --frames 1 --shader-source " + dir);
+  std::string output = r.output;
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  const std::string last = output.substr(output.rfind('\n') + 1);
+  EXPECT_NE(last.find("tonemap.comp: 2 error(s), 0 warning(s)"), std::string::npos) << r.output;
+  EXPECT_NE(last.find("nothing was run"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
 }
 

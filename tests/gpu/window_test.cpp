@@ -158,6 +158,16 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   with_stderr_captured([&] { r = app::run_window_app(run, window); });
   EXPECT_EQ(r.frames, 5u);
   EXPECT_FALSE(r.screenshot_written);
+
+  // Closed before the first frame: no capture is written, and none is claimed (`wrote` lines come
+  // from captures_written).
+  window.test_close_at = 0;
+  run.captures = {{"final", dir + "/never.png"}};
+  const std::string said = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.frames, 0u);
+  EXPECT_TRUE(r.captures_written.empty());
+  EXPECT_FALSE(std::filesystem::exists(dir + "/never.png"));
+  EXPECT_NE(said.find("no captures: the window closed before a frame was rendered"), std::string::npos) << said;
 }
 
 TEST(Window, BadInputFailsBeforeAWindowOpensWithAClearMessage) {
