@@ -53,13 +53,15 @@ struct DeviceReport {
 std::string api_version_string(uint32_t version);
 
 // The one validation message filterlab does not count. Debian 12's validation layer (1.3.239) is
-// older than NVIDIA's 580 driver (Vulkan 1.4): while vkCreateDevice builds its dispatch tables, the
-// layer is asked through vkGetDeviceProcAddr for physical-device functions that the driver knows and
-// the layer does not (vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR), and it warns
-// "WARNING-vkGetDeviceProcAddr-device ... is an instance level function". filterlab's own
-// vkGetDeviceProcAddr calls ask only for device functions. So: that message ID, naming a
-// vkGetPhysicalDevice* function, and nothing else; every other message, that ID with any other
-// function included, counts.
+// older than NVIDIA's 580 driver (Vulkan 1.4). While vkCreateDevice runs, the driver asks
+// vkGetDeviceProcAddr for vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR; that reaches the
+// layer at the top of the chain, which does not know the name and warns
+// "WARNING-vkGetDeviceProcAddr-device ... is an instance level function". Traced on the H100: the
+// warning is raised inside the layer's vkGetDeviceProcAddr during vkCreateDevice, and the name is in
+// none of filterlab's binary, its libraries, Debian's loader or the layer: only the driver has it.
+// filterlab's own vkGetDeviceProcAddr calls ask for device functions only. So: that message ID,
+// naming a vkGetPhysicalDevice* function, and nothing else; every other message counts, that ID
+// naming any other function included.
 bool is_layer_older_than_driver_message(const char* message_id_name, const char* message);
 
 class Context {
