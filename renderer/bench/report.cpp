@@ -387,7 +387,7 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
 
 // A taa-eval file (filterlab taa-eval --json): per sequence, PSNR against the frame for every
 // configuration; then PSNR of the last frame, and flicker on the still sequence, against gamma.
-std::string taa_section(const json& t, ReportSummary& report) {
+std::string taa_section(const std::filesystem::path& path, const json& t, ReportSummary& report) {
   std::ostringstream body;
   try {
     body << "<h2>TAA on " << escape(t.at("device").get<std::string>()) << ", " << t.at("size")[0].get<int>()
@@ -411,7 +411,7 @@ std::string taa_section(const json& t, ReportSummary& report) {
           double gamma = 0;
           const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), gamma);
           if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(gamma))
-            throw ReportInputError("a taa-eval file: sequence " + name + ", config " + s.name +
+            throw ReportInputError(path.string() + ": sequence " + name + ", config " + s.name +
                                    ": gamma '" + text + "' in the chain is not a finite number");
           psnr_by_gamma[name].name = name;
           psnr_by_gamma[name].points.push_back({gamma, c["psnr_last"].get<double>()});
@@ -434,7 +434,7 @@ std::string taa_section(const json& t, ReportSummary& report) {
          << "</div>\n";
     report.plots += 2;
   } catch (const json::exception& e) {
-    throw ReportInputError(std::string("a taa-eval file: missing or malformed field (") + e.what() + ")");
+    throw ReportInputError(path.string() + ": not a taa-eval file: missing or malformed field (" + e.what() + ")");
   }
   return body.str();
 }
@@ -443,11 +443,11 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
                           const std::vector<std::filesystem::path>& capture_roots) {
   std::vector<Source> sources;
   std::vector<Case> cases;
-  std::vector<json> taa_evals;
+  std::vector<std::pair<std::filesystem::path, json>> taa_evals;
   for (const auto& path : inputs) {
     json j = read_input(path);
     if (is_taa_eval(j)) {
-      taa_evals.push_back(std::move(j));
+      taa_evals.emplace_back(path, std::move(j));
       continue;
     }
     for (Case& c : load(path, j, sources, capture_roots)) cases.push_back(std::move(c));
@@ -634,7 +634,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     body << "</table>\n";
   }
 
-  for (const json& t : taa_evals) body << taa_section(t, report);
+  for (const auto& [path, t] : taa_evals) body << taa_section(path, t, report);
 
   report.html = std::string(
                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -300,7 +300,8 @@ TEST_F(BadInputs, TaaEvalGammaThatIsNotANumberIsBadInput) {
           std::string(R"({"schema": "filterlab.taa-eval/1", "device": "d", "size": [16, 16], "reference_offsets": 4,
             "sequences": [{"sequence": "still", "configs": [{"config": "c", "chain": "taa:gamma=)") +
               gamma + R"(", "psnr": [30, 31], "psnr_last": 31, "flicker": 0.01}]}]})");
-    expect_refused({std::string("gamma ") + gamma, "report " + dir_ + "/t.json --out " + out_ + "/r.html", "gamma"});
+    expect_refused({std::string("gamma ") + gamma, "report " + dir_ + "/t.json --out " + out_ + "/r.html",
+                    dir_ + "/t.json: sequence still, config c: gamma '" + gamma + "' in the chain is not a finite number"});
   }
 }
 
