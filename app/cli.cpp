@@ -746,17 +746,6 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   out.bench.glsl_dir = out.gpu.glsl_dir;
   if (out.bench.captures_dir && !out.bench.measure_error)
     throw UsageError("--captures needs the error measurement (drop --no-error)");
-  if (out.bench.captures_dir && out.bench_json) {
-    // report inlines captures from the JSON's folder (or one named with --captures-from): keep them there.
-    std::error_code ec;
-    const auto folder = std::filesystem::weakly_canonical(std::filesystem::absolute(*out.bench_json).parent_path(), ec);
-    const auto captures = std::filesystem::weakly_canonical(std::filesystem::absolute(*out.bench.captures_dir), ec);
-    const auto [mismatch, _] = std::mismatch(folder.begin(), folder.end(), captures.begin(), captures.end());
-    if (mismatch != folder.end())
-      std::fprintf(stderr, "filterlab: note: --captures %s is outside the folder of --json %s: report reads them "
-                   "only with --captures-from %s\n", out.bench.captures_dir->c_str(), out.bench_json->c_str(),
-                   out.bench.captures_dir->c_str());
-  }
   return out;
 }
 

@@ -208,6 +208,13 @@ int run_benchmark(const CliOptions& options) {
     std::fprintf(stderr, "%s[%zu/%zu] %-48s %6.0f s elapsed, ~%.0f s left%s", tty ? "\r\033[K" : "", p.index,
                  p.total, p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
   };
+  if (options.bench.captures_dir && options.bench_json &&
+      !io::path_inside(*options.bench.captures_dir, std::filesystem::absolute(*options.bench_json).parent_path()))
+    std::fprintf(stderr,
+                 "filterlab: note: --captures %s is outside the folder of --json %s: report inlines them "
+                 "only with --captures-from %s\n",
+                 options.bench.captures_dir->c_str(), options.bench_json->c_str(),
+                 options.bench.captures_dir->c_str());
   const bench::BenchResult result = bench::run_bench(options.bench, progress);
   if (tty && !options.quiet) std::fprintf(stderr, "\n");
   if (options.bench_json) bench::write_bench_json(result, options.bench, *options.bench_json);

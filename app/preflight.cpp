@@ -1,54 +1,89 @@
 #include "preflight.h"
 
+#include "window_graph.h"
+
 #include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "runtime/frame_graph.h"
 #include "vk/shader_manifest.h"
 
+#include <algorithm>
+
 namespace filterlab::app {
 
 namespace {
 
-void check_run(const CliOptions& options) {
+bool uses_auto(const std::vector<filters::FilterStep>& steps) {
+  return std::any_of(steps.begin(), steps.end(), [](const filters::FilterStep& s) { return s.method == "auto"; });
+}
+
+// Returns whether a step of the run's chains is `auto` (which reads the tune table).
+bool check_run(const CliOptions& options) {
   const runtime::RunOptions& run = options.run;
   vk::check_shader_files({run.shader_dir, run.glsl_dir});
   const std::vector<filters::FilterStep> steps = filters::parse_chain(run.chain);
   filters::check_chain(steps, run.size.width, run.size.height);
-  std::vector<std::string> images;
+  std::vector<std::string> images, window_images;
   for (const runtime::Capture& c : run.captures) images.push_back(c.image);
+  bool auto_step = uses_auto(steps);
   if (!options.headless) {
-    if (options.window.compare_chain)
-      filters::check_chain(filters::parse_chain(*options.window.compare_chain), run.size.width,
-                           run.size.height);
-    else
+    // The window's graph has images of its own, and chain B's under "b." with --compare.
+    window_images = {WindowGraph::kViewport, WindowGraph::kWindow};
+    if (options.window.compare_chain) {
+      const std::vector<filters::FilterStep> b = filters::parse_chain(*options.window.compare_chain);
+      filters::check_chain(b, run.size.width, run.size.height);
+      for (const std::string& name : filters::step_image_names(b, "b.")) window_images.push_back(name);
+      window_images.push_back(WindowGraph::kFinalB);
+      auto_step = auto_step || uses_auto(b);
+    } else {
       images.push_back(options.window.viewport);
+    }
   }
-  runtime::check_image_names_before_device(steps, images);
+  runtime::check_image_names_before_device(steps, images, window_images);
+  return auto_step;
+}
+
+// Whether `bench` times a family's auto method (bench --tune writes the table, and times no auto).
+bool bench_times_auto(const bench::BenchOptions& b) {
+  if (b.tune) return false;
+  const filters::Family* family = filters::registry().find(b.filter);
+  if (!family || !family->find("auto")) return false;
+  return b.methods.empty() || std::find(b.methods.begin(), b.methods.end(), "auto") != b.methods.end();
 }
 
 }  // namespace
 
 void check_before_device(const CliOptions& options) {
+  bool reads_tune_table = false;  // the table $FILTERLAB_TUNE names, where an auto method may read it
   switch (options.command) {
     case Command::Run:
-      check_run(options);
+      reads_tune_table = check_run(options);
       break;
     case Command::Filter:
-    case Command::Methods:
+      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
+      reads_tune_table = options.filter.step.method == "auto";
+      break;
     case Command::Bench:
-    case Command::Quality:
+      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
+      reads_tune_table = bench_times_auto(options.bench);
+      break;
+    case Command::Quality:  // every method of every tabled family, auto included
+      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
+      reads_tune_table = true;
+      break;
     case Command::TaaEval:
       vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
       break;
+    case Command::Methods:  // lists methods, loads no shader and picks nothing
     case Command::Help:
     case Command::Version:
     case Command::ListFilters:
     case Command::Info:
     case Command::Compare:
     case Command::Report:
-      return;  // no shaders, no filters
+      break;
   }
-  filters::check_tune_file_from_environment();
+  if (reads_tune_table) filters::check_tune_file_from_environment();
 }
 
 }  // namespace filterlab::app

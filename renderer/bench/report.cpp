@@ -83,17 +83,6 @@ std::string inline_png(const std::string& png, const std::string& alt) {
   return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(png) + "\">";
 }
 
-// Whether `path` lies inside `folder` once both are resolved (links, "..").
-bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
-  std::error_code ec;
-  const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
-  if (ec) return false;
-  const std::filesystem::path f = std::filesystem::weakly_canonical(folder, ec);
-  if (ec) return false;
-  const auto [mismatch, _] = std::mismatch(f.begin(), f.end(), p.begin(), p.end());
-  return mismatch == f.end();
-}
-
 // A capture a bench JSON names (`field`: "capture" or "diff"), read for inlining. A report is meant to
 // be shared, and the JSON may be someone else's: only a relative path inside the JSON's own folder
 // (or a folder given with --captures-from) is read, only a regular PNG file of at most
@@ -108,16 +97,24 @@ std::string report_capture(const std::filesystem::path& json_path, const std::st
     throw ReportInputError(where + " '" + name.string() +
                            "' is not a path relative to the JSON's folder: report reads no other file");
   const std::filesystem::path file = json_path.parent_path() / name;
-  bool allowed = inside(file, json_path.parent_path().empty() ? "." : json_path.parent_path());
-  for (const std::filesystem::path& root : roots) allowed = allowed || inside(file, root);
-  if (!allowed)
+  const std::filesystem::path folder = json_path.parent_path().empty() ? "." : json_path.parent_path();
+  auto allowed = [&](const std::filesystem::path& p) {
+    bool in = io::path_inside(p, folder);
+    for (const std::filesystem::path& root : roots) in = in || io::path_inside(p, root);
+    return in;
+  };
+  if (!allowed(file))
     throw ReportInputError(where + " '" + name.string() +
                            "' lies outside the JSON's folder: report reads captures only from there "
                            "(or from a folder given with --captures-from)");
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return "";
   if (file.extension() != ".png") throw ReportInputError(where + " '" + name.string() + "' is not a .png file");
-  std::string png = io::read_input_file(file, io::kMaxCaptureFileBytes);
+  io::File open = io::open_input_file(file, io::kMaxCaptureFileBytes);
+  // Checked again on the file that was opened: a link swapped in since the check is caught.
+  if (!allowed(io::open_file_path(open.get())))
+    throw ReportInputError(where + " '" + name.string() + "' lies outside the JSON's folder once opened");
+  std::string png = io::read_open_file(open.get(), file, io::kMaxCaptureFileBytes);
   if (!png.starts_with("\x89PNG\r\n\x1a\n"))
     throw ReportInputError(where + " '" + name.string() + "' is not a PNG file (no PNG signature)");
   return png;

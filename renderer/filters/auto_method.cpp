@@ -138,7 +138,7 @@ void check_tune_file_from_environment() {
   if (!file || !*file) return;
   // A table that is not there yet is one `bench --tune` will write; anything else there must be one.
   std::error_code ec;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return;
+  if (!std::filesystem::exists(file, ec)) return;  // a dangling link too: nothing there yet
   read_tune_table(file);
 }
 
@@ -164,7 +164,7 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   };
   const std::filesystem::path path = tune_path(device.report());
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+  if (std::filesystem::exists(path, ec))
     if (const Method* m = pick(read_tune_table(path)))
       return {m, "tuned on " + device.report().name + " (" + path.string() + ")"};
   if (!family.auto_default.empty()) {

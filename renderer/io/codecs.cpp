@@ -9,6 +9,7 @@
 #include <spng.h>
 #include <turbojpeg.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void fail(const fs::path& path, const std::string& problem) {
-  throw InputError("cannot read " + path.string() + ": " + problem);
+  throw InputError(path, problem);
 }
 
 File open(const fs::path& path) {
@@ -65,21 +66,23 @@ struct TjFree {
 };
 using Tj = std::unique_ptr<void, TjFree>;
 
-std::vector<unsigned char> read_all(const fs::path& path) {
-  const std::string bytes = read_input_file(path, kMaxImageFileBytes);
-  return {bytes.begin(), bytes.end()};
-}
+// A JPEG's bytes, from the gate; TurboJPEG reads them in place.
+struct JpegBytes {
+  std::string bytes;
+  const unsigned char* data() const { return reinterpret_cast<const unsigned char*>(bytes.data()); }
+  unsigned long size() const { return static_cast<unsigned long>(bytes.size()); }
+};
 
 struct JpegHeader {
   Tj handle;
   ImageHeader header;
 };
 
-JpegHeader jpeg_header(const fs::path& path, const std::vector<unsigned char>& bytes) {
+JpegHeader jpeg_header(const fs::path& path, const JpegBytes& bytes) {
   Tj handle(tjInitDecompress());
   if (!handle) fail(path, "cannot start the JPEG decoder");
   int width = 0, height = 0, subsampling = 0, colorspace = 0;
-  if (tjDecompressHeader3(handle.get(), bytes.data(), static_cast<unsigned long>(bytes.size()), &width,
+  if (tjDecompressHeader3(handle.get(), bytes.data(), bytes.size(), &width,
                           &height, &subsampling, &colorspace) != 0)
     fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(handle.get()) + ")");
   if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) fail(path, "CMYK JPEGs are not supported");
@@ -117,27 +120,23 @@ DecodedImage decode_png(const fs::path& path) {
 }
 
 ImageHeader read_jpeg_header(const fs::path& path) {
-  // The frame header follows the APP segments (EXIF, ICC: at most 64 KiB each): the first MiB
-  // almost always holds it, and a huge file need not be read to learn its size.
-  constexpr size_t kPrefix = 1 << 20;
-  File file = open(path);
-  std::vector<unsigned char> prefix(kPrefix);
-  prefix.resize(std::fread(prefix.data(), 1, prefix.size(), file.get()));
+  // The frame header follows the APP segments (EXIF, ICC: at most 64 KiB each), so it lies near the
+  // start: a huge file need not be read to learn its size, and one with no header there is refused.
+  constexpr uint64_t kHeaderBytes = 64 * kMiB;
+  uint64_t size = 0;
+  File file = open_input_file(path, kMaxImageFileBytes, &size);
+  JpegBytes prefix{std::string(std::min(size, kHeaderBytes), '\0')};
+  prefix.bytes.resize(std::fread(prefix.bytes.data(), 1, prefix.bytes.size(), file.get()));
   if (std::ferror(file.get())) fail(path, std::strerror(errno));
-  if (prefix.size() < kPrefix) return jpeg_header(path, prefix).header;
-  try {
-    return jpeg_header(path, prefix).header;
-  } catch (const InputError&) {
-    return jpeg_header(path, read_all(path)).header;  // a header further in
-  }
+  return jpeg_header(path, prefix).header;
 }
 
 DecodedImage decode_jpeg(const fs::path& path) {
-  const std::vector<unsigned char> bytes = read_all(path);
+  const JpegBytes bytes{read_input_file(path, kMaxImageFileBytes)};
   JpegHeader jpeg = jpeg_header(path, bytes);
   const ImageHeader& h = jpeg.header;
   std::vector<unsigned char> rgb(size_t(h.width) * h.height * 3);
-  if (tjDecompress2(jpeg.handle.get(), bytes.data(), static_cast<unsigned long>(bytes.size()), rgb.data(),
+  if (tjDecompress2(jpeg.handle.get(), bytes.data(), bytes.size(), rgb.data(),
                     int(h.width), 0, int(h.height), TJPF_RGB, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT) != 0)
     fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(jpeg.handle.get()) + ")");
   DecodedImage out{h, {}};

@@ -24,9 +24,8 @@ namespace {
 
 // A file that cannot be read is bad input (InputError); one that cannot be written is not.
 [[noreturn]] void fail(const char* verb, const fs::path& path, const std::string& problem) {
-  const std::string message = std::string("cannot ") + verb + " " + path.string() + ": " + problem;
-  if (std::string_view(verb) == "read") throw InputError(message);
-  throw IoError(message);
+  if (std::string_view(verb) == "read") throw InputError(path, problem);
+  throw IoError(std::string("cannot ") + verb + " " + path.string() + ": " + problem);
 }
 
 // Write to a temp file next to the target and rename it into place, so readers
@@ -208,10 +207,10 @@ PfmLayout parse_pfm_header(const fs::path& path, std::string_view text, uint64_t
 }  // namespace
 
 ImageHeader read_pfm_header(const fs::path& path) {
-  File f = open_input_file(path, kMaxImageFileBytes);
+  uint64_t size = 0;
+  File f = open_input_file(path, kMaxImageFileBytes, &size);
   char prefix[256];  // four tokens of at most 32 characters and the whitespace around them
   const size_t n = std::fread(prefix, 1, sizeof prefix, f.get());
-  const uint64_t size = check_input_file(path, kMaxImageFileBytes);
   return parse_pfm_header(path, std::string_view(prefix, n), size).header;
 }
 

@@ -11,7 +11,7 @@ namespace filterlab::io {
 namespace {
 
 [[noreturn]] void refuse(const std::filesystem::path& path, const std::string& problem) {
-  throw InputError("cannot read " + path.string() + ": " + problem);
+  throw InputError(path, problem);
 }
 
 const char* kind_of(mode_t mode) {
@@ -45,7 +45,7 @@ uint64_t check_input_file(const std::filesystem::path& path, uint64_t max_bytes)
   return check_status(path, st, max_bytes);
 }
 
-File open_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
+File open_input_file(const std::filesystem::path& path, uint64_t max_bytes, uint64_t* size) {
   check_input_file(path, max_bytes);
   // O_NONBLOCK: should the path have become a FIFO since the check, the open returns at once.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -57,7 +57,8 @@ File open_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
     refuse(path, std::strerror(err));
   }
   try {
-    check_status(path, st, max_bytes);
+    const uint64_t bytes = check_status(path, st, max_bytes);
+    if (size) *size = bytes;
   } catch (...) {
     ::close(fd);
     throw;
@@ -74,16 +75,41 @@ File open_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
 
 std::string read_input_file(const std::filesystem::path& path, uint64_t max_bytes) {
   File f = open_input_file(path, max_bytes);
+  return read_open_file(f.get(), path, max_bytes);
+}
+
+std::string read_open_file(std::FILE* file, const std::filesystem::path& path, uint64_t max_bytes) {
   std::string bytes;
   char chunk[1 << 16];
   size_t n;
   // Read to the end, not to the size stat gave: the file may have grown, but never past the limit.
-  while ((n = std::fread(chunk, 1, sizeof chunk, f.get())) > 0) {
+  while ((n = std::fread(chunk, 1, sizeof chunk, file)) > 0) {
     if (bytes.size() + n > max_bytes) refuse(path, "it grew past " + size_text(max_bytes) + " while read");
     bytes.append(chunk, n);
   }
-  if (std::ferror(f.get())) refuse(path, std::strerror(errno));
+  if (std::ferror(file)) refuse(path, std::strerror(errno));
   return bytes;
+}
+
+bool path_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+  if (ec) return false;
+  const std::filesystem::path f = std::filesystem::weakly_canonical(std::filesystem::absolute(folder), ec);
+  if (ec) return false;
+  auto pi = p.begin();
+  for (auto fi = f.begin(); fi != f.end(); ++fi, ++pi) {
+    if (fi->empty() && std::next(fi) == f.end()) break;  // a trailing separator
+    if (pi == p.end() || *pi != *fi) return false;
+  }
+  return true;
+}
+
+std::filesystem::path open_file_path(std::FILE* file) {
+  std::error_code ec;
+  const std::filesystem::path link = "/proc/self/fd/" + std::to_string(::fileno(file));
+  std::filesystem::path target = std::filesystem::read_symlink(link, ec);
+  return ec ? std::filesystem::path() : target;
 }
 
 }  // namespace filterlab::io

@@ -18,7 +18,10 @@ namespace filterlab::io {
 // A file given by the user that cannot be read as what it should be: missing, not a regular file,
 // too large, corrupt. Bad input: the commands exit 2 with its message, which names the file.
 struct InputError : IoError {
-  using IoError::IoError;
+  InputError(const std::filesystem::path& file, const std::string& why)
+      : IoError("cannot read " + file.string() + ": " + why), path(file), reason(why) {}
+  std::filesystem::path path;
+  std::string reason;  // "it is a FIFO (a named pipe), not a regular file"
 };
 
 // The largest file of each kind filterlab reads.
@@ -36,9 +39,18 @@ using File = std::unique_ptr<std::FILE, FileCloser>;
 // Throws InputError ("cannot read P: ...") unless `path` names a regular file of at most `max_bytes`
 // bytes; returns its size. Nothing is opened.
 uint64_t check_input_file(const std::filesystem::path& path, uint64_t max_bytes);
-// check_input_file, then opens it for reading (binary) and checks the open file the same way.
-File open_input_file(const std::filesystem::path& path, uint64_t max_bytes);
+// check_input_file, then opens it for reading (binary) and checks the open file the same way; `size`,
+// when given, receives the open file's size.
+File open_input_file(const std::filesystem::path& path, uint64_t max_bytes, uint64_t* size = nullptr);
+// The rest of an open file, at most `max_bytes` (`path` names it in errors).
+std::string read_open_file(std::FILE* file, const std::filesystem::path& path, uint64_t max_bytes);
 // The whole file, after the same checks.
 std::string read_input_file(const std::filesystem::path& path, uint64_t max_bytes);
+
+// Whether `path` lies inside `folder` once both are resolved (links, "."/".."), compared by whole
+// components: /a/bc is not inside /a/b.
+bool path_inside(const std::filesystem::path& path, const std::filesystem::path& folder);
+// The path an open file has now (/proc/self/fd): what a check of the path before the open can miss.
+std::filesystem::path open_file_path(std::FILE* file);
 
 }  // namespace filterlab::io

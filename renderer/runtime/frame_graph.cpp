@@ -39,8 +39,9 @@ std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep
 }
 
 void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
-                                     const std::vector<std::string>& names) {
-  const std::vector<std::string> known = frame_image_names(steps);
+                                     const std::vector<std::string>& names, const std::vector<std::string>& also) {
+  std::vector<std::string> known = frame_image_names(steps);
+  known.insert(known.end(), also.begin(), also.end());
   for (const std::string& name : names) {
     bool possible = false;
     for (const std::string& k : known)

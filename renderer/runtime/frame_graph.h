@@ -34,7 +34,9 @@ std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep
 // Before any device is opened: throws UnknownImageError for a name that is none of those and not
 // under a step's name ("gaussian.h", a step's own image, is checked by check_images_exist once the
 // graph is declared, which takes the device's pipelines).
+// `also` names images some other part of the graph declares (the window's).
 void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
-                                     const std::vector<std::string>& names);
+                                     const std::vector<std::string>& names,
+                                     const std::vector<std::string>& also = {});
 
 }  // namespace filterlab::runtime

@@ -131,8 +131,9 @@ ShaderError parse_compiler_log(const std::string& log) {
   static const std::regex located(R"(^(.+?):(\d{1,9}): (?:fatal )?error: (.*)$)");
   // Messages with no line: "<file>: error: ...", or the loaders' "cannot read shader <file>".
   static const std::regex file_only(R"(^(.+?): (?:fatal )?error: (.*)$)");
+  // "cannot read SPIR-V <file>: <why> (set --shader-dir)", "cannot read shader <file>: <why>".
   static const std::regex unreadable(
-      R"(^(?:cannot read|corrupt) (?:shader|SPIR-V) (.+?)(?: \(set --shader-dir\))?$)");
+      R"(^(?:cannot read|corrupt) (?:shader|SPIR-V) (.+?)(?:: .*?)?(?: \(set --shader-dir\))?$)");
   std::istringstream lines(log);
   std::string line, first_line;
   std::smatch m;

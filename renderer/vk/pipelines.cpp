@@ -29,6 +29,15 @@ void validate_spirv(const std::vector<uint32_t>& words, const std::string& origi
 
 }  // namespace
 
+void check_spirv_header(const std::filesystem::path& path, uint64_t bytes, const std::string& first_word) {
+  constexpr char kMagic[4] = {0x03, 0x02, 0x23, 0x07};  // 0x07230203, little-endian as glslc writes it
+  if (bytes == 0 || bytes % 4 != 0)
+    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes) +
+                             " bytes, not a whole number of words");
+  if (first_word != std::string(kMagic, 4))
+    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": no SPIR-V magic number");
+}
+
 bool operator==(const VertexInput& a, const VertexInput& b) {
   if (a.stride != b.stride || a.attributes.size() != b.attributes.size()) return false;
   for (size_t i = 0; i < a.attributes.size(); ++i) {
@@ -63,11 +72,9 @@ std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
   try {
     bytes = io::read_input_file(path, io::kMaxShaderFileBytes);
   } catch (const io::InputError& e) {
-    throw ShaderCompileError(std::string(e.what()) + " (set --shader-dir)");
+    throw ShaderCompileError("cannot read SPIR-V " + path.string() + ": " + e.reason + " (set --shader-dir)");
   }
-  if (bytes.empty() || bytes.size() % 4 != 0)
-    throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes.size()) +
-                             " bytes, not a whole number of words");
+  check_spirv_header(path, bytes.size(), bytes.size() >= 4 ? bytes.substr(0, 4) : std::string());
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
   validate_spirv(words, path.string());

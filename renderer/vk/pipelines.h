@@ -23,6 +23,9 @@ struct ShaderName {
 };
 
 // Where SPIR-V comes from: the build's .spv files, or GLSL compiled at run time by shaderc.
+// A SPIR-V file's size and first word: whole words, the magic number. Throws ShaderCompileError.
+void check_spirv_header(const std::filesystem::path& path, uint64_t bytes, const std::string& first_word);
+
 struct ShaderSource {
   std::filesystem::path spirv_dir;                            // <build>/shaders
   std::optional<std::filesystem::path> glsl_dir;              // set: compile shaders/<file> at run time

@@ -16,7 +16,7 @@ std::string read_text(const std::filesystem::path& file) {
   try {
     return io::read_input_file(file, io::kMaxShaderFileBytes);
   } catch (const io::InputError& e) {
-    throw ShaderCompileError(std::string("shader source: ") + e.what());
+    throw ShaderCompileError("cannot read shader " + file.string() + ": " + e.reason);
   }
 }
 
@@ -34,10 +34,15 @@ class Includer : public shaderc::CompileOptions::IncluderInterface {
       std::error_code ec;
       if (!std::filesystem::is_regular_file(path, ec)) continue;
       result->name = path.string();
-      result->text = read_text(path);
+      try {  // nothing may be thrown through shaderc: the reason becomes the include's error
+        result->text = read_text(path);
+      } catch (const ShaderCompileError& e) {
+        result->name.clear();
+        result->text = e.what();
+      }
       break;
     }
-    if (result->name.empty()) result->text = std::string("cannot find include ") + requested;
+    if (result->name.empty() && result->text.empty()) result->text = std::string("cannot find include ") + requested;
     result->source_name = result->name.c_str();
     result->source_name_length = result->name.size();
     result->content = result->text.c_str();

@@ -3,13 +3,13 @@
 #include "io/input_file.h"
 
 #include <cstdio>
+#include <string>
 
 namespace filterlab::vk {
 
 namespace {
 #include "shader_manifest.inc"
 
-constexpr uint32_t kSpirvMagic = 0x07230203;
 }  // namespace
 
 const std::vector<std::string>& shader_source_files() {
@@ -32,25 +32,21 @@ void check_shader_files(const ShaderSource& shaders) {
     for (const std::string& file : shader_source_files()) try {
         io::check_input_file(folder / file, io::kMaxShaderFileBytes);
       } catch (const io::InputError& e) {
-        throw ShaderCompileError(std::string(flag) + ": " + e.what());
+        throw ShaderCompileError("cannot read shader " + e.path.string() + ": " + e.reason + " (" + flag + ")");
       }
     return;
   }
   for (const std::string& file : shader_spirv_files()) {
     const std::filesystem::path path = folder / file;
     uint64_t bytes = 0;
-    uint32_t magic = 0;
+    std::string first_word(4, '\0');
     try {
-      io::File f = io::open_input_file(path, io::kMaxShaderFileBytes);
-      bytes = io::check_input_file(path, io::kMaxShaderFileBytes);
-      if (std::fread(&magic, 4, 1, f.get()) != 1) magic = 0;
+      io::File f = io::open_input_file(path, io::kMaxShaderFileBytes, &bytes);
+      first_word.resize(std::fread(first_word.data(), 1, 4, f.get()));
     } catch (const io::InputError& e) {
-      throw ShaderCompileError(std::string(e.what()) + " (set --shader-dir)");
+      throw ShaderCompileError("cannot read SPIR-V " + path.string() + ": " + e.reason + " (set --shader-dir)");
     }
-    if (bytes == 0 || bytes % 4 != 0)
-      throw ShaderCompileError("invalid SPIR-V " + path.string() + ": " + std::to_string(bytes) +
-                               " bytes, not a whole number of words");
-    if (magic != kSpirvMagic) throw ShaderCompileError("invalid SPIR-V " + path.string() + ": no SPIR-V magic number");
+    check_spirv_header(path, bytes, first_word);
   }
 }
 

@@ -113,7 +113,10 @@ class BadInputs : public ::testing::Test {
 
   void expect_refused(const BadCase& c) {
     const std::set<std::string> before = listing(dir_);
-    const auto r = filterlab::test::run_binary(c.args, c.env + " " + kNoDriver);
+    // From inside dir_, with its config folders there: a relative output or a default folder
+    // (screenshots/, ~/.config/filterlab/tune/) would show in the listing too.
+    const auto r = filterlab::test::run_binary(
+        c.args, "cd " + dir_ + " && HOME=" + dir_ + "/home XDG_CONFIG_HOME=" + dir_ + "/config " + c.env + " " + kNoDriver);
     SCOPED_TRACE(c.what + ": filterlab " + c.args);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << r.output;
@@ -190,7 +193,8 @@ TEST_F(BadInputs, TuneTablesThatAreNotTablesNameTheFileAndTheField) {
   for (const auto& [what, text, field] : tables) {
     write(table, text);
     for (const std::string& command :
-         std::vector<std::string>{"run --headless --size 32x32 --frames 1 --chain gaussian.auto", "methods",
+         std::vector<std::string>{"run --headless --size 32x32 --frames 1 --chain gaussian.auto",
+                                  "bench --sizes 16x16 --frames 1 --methods auto", "quality --size 16x16",
           "filter --input " + dir_ + "/ok.pfm --output " + out_ + "/o.pfm --method auto"})
       expect_refused({"tune table: " + what, command, table + ": not a filterlab tune table (" + field,
                       "FILTERLAB_TUNE=" + table});
@@ -215,7 +219,7 @@ TEST_F(BadInputs, ShaderFoldersMissingAFileAreRefusedBeforeTheDevice) {
   expect_refused({"not SPIR-V", run + " --shader-dir " + spirv, "no SPIR-V magic number"});
   fs::remove(copy);
   fs::create_symlink(dir_ + "/fifo.png", copy);
-  for (const char* command : {"methods", "bench --sizes 16x16 --frames 1", "quality --size 16x16",
+  for (const char* command : {"bench --sizes 16x16 --frames 1", "quality --size 16x16",
                               "taa-eval --size 16x16 --frames 1"})
     expect_refused({"a FIFO for SPIR-V", std::string(command) + " --shader-dir " + spirv, "FIFO"});
   expect_refused({"no such --shader-source", run + " --shader-source " + dir_ + "/nothing", "not a folder"});
@@ -290,6 +294,7 @@ TEST_F(BadInputs, ReportsReadOnlyPngCapturesInsideTheJsonsFolder) {
   write(json_dir + "/b.json", bench_json(R"("../ok.png")"));
   ok = filterlab::test::run_binary("report " + json_dir + "/b.json --out " + out_ + "/r2.html --captures-from " + dir_);
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(slurp(out_ + "/r2.html").find("data:image/png;base64,"), std::string::npos);
   fs::remove(out_ + "/r.html");
   fs::remove(out_ + "/r2.html");
 }
@@ -303,6 +308,27 @@ TEST_F(BadInputs, TaaEvalGammaThatIsNotANumberIsBadInput) {
     expect_refused({std::string("gamma ") + gamma, "report " + dir_ + "/t.json --out " + out_ + "/r.html",
                     dir_ + "/t.json: sequence still, config c: gamma '" + gamma + "' in the chain is not a finite number"});
   }
+}
+
+// What the checks must not refuse: with no driver, a command they let through reaches the device
+// and exits 3.
+TEST_F(BadInputs, GoodInputGetsPastTheChecksToTheDevice) {
+  auto reaches_the_device = [&](const std::string& args, const std::string& env = "") {
+    const auto r = filterlab::test::run_binary(args, "cd " + dir_ + " && " + env + " " + kNoDriver);
+    EXPECT_EQ(r.exit_code, 3) << args << "\n" << r.output;
+  };
+  write(dir_ + "/stale.json", "a table no command here reads");
+  const std::string stale = "FILTERLAB_TUNE=" + dir_ + "/stale.json";
+  reaches_the_device("run --headless --size 32x32 --frames 1 --chain copy", stale);  // no auto step
+  reaches_the_device("taa-eval --size 16x16 --frames 1", stale);
+  reaches_the_device("bench --tune --sizes 16x16 --frames 1 --tune-file " + out_ + "/t.json", stale);
+  reaches_the_device("methods", stale + " VK_NOTHING=1");
+  fs::create_symlink(dir_ + "/not-yet.json", dir_ + "/dangling.json");  // bench --tune fills it later
+  reaches_the_device("run --headless --size 32x32 --frames 1 --chain gaussian.auto",
+                     "FILTERLAB_TUNE=" + dir_ + "/dangling.json");
+  // The window's own images and chain B's, under "b.".
+  reaches_the_device("run --frames 1 --compare copy --capture b.final=" + out_ + "/b.png --capture b.copy=" +
+                     out_ + "/c.png --capture viewport=" + out_ + "/v.png");
 }
 
 TEST_F(BadInputs, ARefusedTuneLeavesNoFolderBehind) {

@@ -180,6 +180,12 @@ TEST(HotReloadLog, ParsesTheFirstErrorsFileAndLine) {
   EXPECT_EQ(missing.line, 0u);
   const vk::ShaderError spirv = vk::parse_compiler_log("cannot read SPIR-V /b/x.comp.spv (set --shader-dir)");
   EXPECT_EQ(spirv.file, "/b/x.comp.spv");
+  // As the loaders say it, through the file gate (io/input_file.h): the reason after the file.
+  EXPECT_EQ(vk::parse_compiler_log("cannot read SPIR-V /b/y.comp.spv: No such file or directory (set --shader-dir)").file,
+            "/b/y.comp.spv");
+  EXPECT_EQ(vk::parse_compiler_log("cannot read shader /s/common/c.glsl: it is a FIFO (a named pipe), not a regular file")
+                .file,
+            "/s/common/c.glsl");
   const vk::ShaderError other = vk::parse_compiler_log("vkCreateComputePipelines failed\nmore");
   EXPECT_EQ(other.file, "");
   EXPECT_EQ(other.message, "vkCreateComputePipelines failed");
