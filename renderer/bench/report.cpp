@@ -322,45 +322,59 @@ bool is_taa_eval(const json& j) {
 
 std::vector<Case> load(const std::filesystem::path& path, const json& j, std::vector<Source>& sources,
                        const std::vector<std::filesystem::path>& capture_roots) {
+  // The field being read, so that an error names it ("cases[3].radius").
+  std::string field;
+  auto at = [&](const json& object, const char* key, const std::string& where = "") -> const json& {
+    field = where + key;
+    return object.at(key);
+  };
+  auto value = [&](const json& object, const char* key, auto fallback, const std::string& where = "") {
+    field = where + key;
+    return object.value(key, fallback);
+  };
   try {
-    if (j.at("schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
+    if (at(j, "schema").get<std::string>().rfind("filterlab.bench/", 0) != 0)
       throw ReportInputError(path.string() + ": not a filterlab bench file (schema " + j["schema"].dump() +
                              ")");
     Source source;
-    source.device = j.at("device").at("name").get<std::string>();
-    source.tool = j.value("tool", "filterlab");
+    source.device = at(at(j, "device"), "name", "device.").get<std::string>();
+    source.tool = value(j, "tool", std::string("filterlab"));
     source.label = source.tool == "filterlab" ? source.device : source.tool + " on " + source.device;
-    source.timings_are = j.at("timings_are").get<std::string>();
-    source.date = j.value("date", "");
-    source.revision = j.value("git_revision", "");
+    source.timings_are = at(j, "timings_are").get<std::string>();
+    source.date = value(j, "date", std::string());
+    source.revision = value(j, "git_revision", std::string());
     source.fragment_on_few_units =
         source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
     sources.push_back(source);
     // Files written before the key existed had the copy family as their floor.
-    const std::string floor_filter = j.value("floor_filter", std::string("copy"));
+    const std::string floor_filter = value(j, "floor_filter", std::string("copy"));
     std::vector<Case> cases;
-    for (const json& c : j.at("cases")) {
+    const json& all = at(j, "cases");
+    if (!all.is_array()) throw ReportInputError(path.string() + ": not a filterlab bench file: cases: not a list");
+    for (size_t i = 0; i < all.size(); ++i) {
+      const json& c = all[i];
+      const std::string w = "cases[" + std::to_string(i) + "].";
       Case k;
       k.source = source.label;
-      k.filter = c.at("filter").get<std::string>();
-      k.method = c.at("method").get<std::string>();
-      k.stage = c.at("stage").get<std::string>();
-      k.precision = c.at("precision").get<std::string>();
-      k.radius = c.at("radius").get<int>();
-      std::stringstream spec(c.value("params", std::string()));
+      k.filter = at(c, "filter", w).get<std::string>();
+      k.method = at(c, "method", w).get<std::string>();
+      k.stage = at(c, "stage", w).get<std::string>();
+      k.precision = at(c, "precision", w).get<std::string>();
+      k.radius = at(c, "radius", w).get<int>();
+      std::stringstream spec(value(c, "params", std::string(), w));
       for (std::string kv; std::getline(spec, kv, ':');)
         if (const size_t eq = kv.find('='); eq != std::string::npos && kv.substr(0, eq) != "precision")
           k.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-      k.width = c.at("width").get<uint32_t>();
-      k.height = c.at("height").get<uint32_t>();
-      k.median_us = c.at("median_us").get<double>();
-      k.copy_ratio = c.value("copy_ratio", 0.0);
-      k.exact = c.value("exact", true);
-      k.floor = c.value("floor", false);
+      k.width = at(c, "width", w).get<uint32_t>();
+      k.height = at(c, "height", w).get<uint32_t>();
+      k.median_us = at(c, "median_us", w).get<double>();
+      k.copy_ratio = value(c, "copy_ratio", 0.0, w);
+      k.exact = value(c, "exact", true, w);
+      k.floor = value(c, "floor", false, w);
       k.of_floor_family = k.filter == floor_filter;
-      k.error = c.value("error", json());
-      for (const json& p : c.value("pipelines", json::array())) {
-        const json statistics = p.value("statistics", json::object());  // kept alive for items()
+      k.error = value(c, "error", json(), w);
+      for (const json& p : value(c, "pipelines", json::array(), w)) {
+        const json statistics = value(p, "statistics", json::object(), w + "pipelines[].");  // kept alive for items()
         for (const auto& [key, value] : statistics.items()) {
           // Graphics pipelines key their stages' statistics "executable: statistic".
           const size_t colon = key.rfind(": ");
@@ -376,7 +390,10 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
     }
     return cases;
   } catch (const json::exception& e) {
-    throw ReportInputError(path.string() + ": missing or malformed field (" + std::string(e.what()) + ")");
+    std::string why = e.what();  // "[json.exception.type_error.302] type must be number, but is string"
+    if (const size_t bracket = why.find("] "); why.starts_with("[json.exception") && bracket != std::string::npos)
+      why = why.substr(bracket + 2);
+    throw ReportInputError(path.string() + ": not a filterlab bench file: " + field + ": " + why);
   }
 }
 

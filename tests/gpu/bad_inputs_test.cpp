@@ -299,6 +299,28 @@ TEST_F(BadInputs, ReportsReadOnlyPngCapturesInsideTheJsonsFolder) {
   fs::remove(out_ + "/r2.html");
 }
 
+TEST_F(BadInputs, BenchFilesWithAFieldOfTheWrongKindNameTheField) {
+  const std::string head = R"({"schema": "filterlab.bench/3", "device": {"name": "d"}, "timings_are": "gpu", )";
+  const std::string a_case =
+      R"({"filter": "copy", "method": "comp.copy", "stage": "compute", "precision": "fp16", "radius": 0,
+      "width": 8, "height": 8, "median_us": 1})";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {R"([1, 2])", "schema:"},
+      {R"({"schema": 3})", "schema: type must be string"},
+      {R"({"schema": "filterlab.bench/3", "device": "d"})", "device.name:"},
+      {head + R"("cases": {}})", "cases: not a list"},
+      {head + R"("cases": [)" + a_case + ", " + a_case.substr(0, a_case.find("\"radius\"")) + R"("radius": "three"}]})",
+       "cases[1].radius: type must be number"},
+      {head + R"("cases": [{"filter": "copy"}]})", "cases[0].method: key 'method' not found"},
+      {head + R"("cases": [)" + a_case.substr(0, a_case.size() - 1) + R"(, "exact": "yes"}]})", "cases[0].exact:"},
+  };
+  for (const auto& [text, field] : files) {
+    write(dir_ + "/b.json", text);
+    expect_refused({"bench file " + text, "report " + dir_ + "/b.json --out " + out_ + "/r.html",
+                    dir_ + "/b.json: not a filterlab bench file: " + field});
+  }
+}
+
 TEST_F(BadInputs, TaaEvalGammaThatIsNotANumberIsBadInput) {
   for (const char* gamma : {"x", "1e999", "nan", ""}) {
     write(dir_ + "/t.json",
