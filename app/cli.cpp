@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <optional>
 
 namespace filterlab::app {

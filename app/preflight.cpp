@@ -57,22 +57,18 @@ void check_before_device(const CliOptions& options) {
   bool reads_tune_table = false;  // the table $FILTERLAB_TUNE names, where an auto method may read it
   switch (options.command) {
     case Command::Run:
-      reads_tune_table = check_run(options);
+      reads_tune_table = check_run(options);  // the run's own shader folders and chains
       break;
     case Command::Filter:
-      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
       reads_tune_table = options.filter.step.method == "auto";
       break;
     case Command::Bench:
-      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
       reads_tune_table = bench_times_auto(options.bench);
       break;
     case Command::Quality:  // every method of every tabled family, auto included
-      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
       reads_tune_table = true;
       break;
     case Command::TaaEval:
-      vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
       break;
     case Command::Methods:  // lists methods, loads no shader and picks nothing
     case Command::Help:
@@ -81,8 +77,9 @@ void check_before_device(const CliOptions& options) {
     case Command::Info:
     case Command::Compare:
     case Command::Report:
-      break;
+      return;
   }
+  if (options.command != Command::Run) vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
   if (reads_tune_table) filters::check_tune_file_from_environment();
 }
 
