@@ -13,10 +13,29 @@ namespace {
 constexpr uint32_t kVec4Bytes = 16;
 constexpr uint32_t kPreferredSharedBytes = 32 * 1024;
 
-// comp.full2d_shared: a (16 + 2r)^2 tile of vec4.
-uint32_t shared_tile_bytes(int r) {
-  const uint32_t side = WINDOW_SHARED_GROUP + 2 * uint32_t(r);
-  return side * side * kVec4Bytes;
+// comp.full2d_shared: a (16 + 2r) x (16K + 2r) tile of vec4.
+uint32_t shared_tile_bytes(int r, uint32_t k = 1) {
+  return (WINDOW_SHARED_GROUP + 2 * uint32_t(r)) * (WINDOW_SHARED_GROUP * k + 2 * uint32_t(r)) * kVec4Bytes;
+}
+
+// Its K, outputs down a column per thread: 1, or for a window of separable terms the largest of
+// 4, 2, 1 whose tile fits the 32 KiB common devices offer (at 1 the device's limit caps r).
+uint32_t shared_k(int r, bool terms) {
+  uint32_t k = terms ? WINDOW_SHARED_MAX_K : 1;
+  while (k > 1 && shared_tile_bytes(r, k) > kPreferredSharedBytes) k /= 2;
+  return k;
+}
+
+// The two passes of a window of separable terms: line segments of vec4, the rows' skewed.
+uint32_t rows_pass_bytes(int r) {
+  const uint32_t segment = WINDOW_ROWS_GROUP_X * WINDOW_LINE_K + 2 * uint32_t(r);
+  return WINDOW_ROWS_GROUP_Y * (segment + segment / WINDOW_LINE_K + 1) * kVec4Bytes;
+}
+uint32_t columns_pass_bytes(int r) {
+  return (WINDOW_COLUMNS_GROUP * WINDOW_LINE_K + 2 * uint32_t(r)) * WINDOW_COLUMNS_GROUP * kVec4Bytes;
+}
+uint32_t line_passes_bytes(int r) {
+  return std::max(rows_pass_bytes(r), columns_pass_bytes(r));
 }
 
 // comp.separable_shared: (8K + 2r) rows of 32 sums of acc_vec4s vec4s.
@@ -57,7 +76,9 @@ MethodInfo info(WindowMethod which) {
               "as frag.quad_derivative with coarse derivatives: wrong by design (the paper's tables 3, 4)"};
     case WindowMethod::Shared:
       return {"comp.full2d_shared", Stage::Compute, true, "shared",
-              "16x16 threads, the tile and an apron of r in shared memory, (2r+1)^2 reads from it"};
+              "16x16 threads, the tile and an apron of r in shared memory, (2r+1)^2 reads from it "
+              "(a kernel of separable terms: 16x64 outputs per group to r = 5, 16x32 to r = 10, "
+              "then 16x16, each cached row summed once for 4, 2 or 1 outputs)"};
     case WindowMethod::QuadSubgroup:
       return {"comp.quad_subgroup", Stage::Compute, true, "subgroup",
               "(r+1)^2 fetches, partial sums passed round the quad by subgroup quad swaps"};
@@ -66,7 +87,9 @@ MethodInfo info(WindowMethod which) {
               "(r+1)^2 fetches, partial sums passed round the quad through compute-shader derivatives"};
     case WindowMethod::Separable:
       return {"comp.separable_shared", Stage::Compute, true, "separable",
-              "row sums of a 32-wide tile staged in shared memory, then column sums: 2(2r+1) terms"};
+              "row sums of a 32-wide tile staged in shared memory, then column sums: 2(2r+1) terms "
+              "(a kernel of separable terms: a rows pass, each term's sums to an image, then columns; "
+              "segments of 256 and 64 plus apron in shared memory, 4 outputs per thread)"};
   }
   return {};
 }
@@ -83,7 +106,13 @@ class WindowFilter : public Filter {
     const int radius = env.params.integer("radius");
     spec_ = {uint32_t(radius)};
     for (uint32_t word : family.constants(env.params)) spec_.push_back(word);
-    if (which == WindowMethod::Separable) {
+    terms_ = family.terms;
+    rows_format_ = family.rows_in_output_format ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT;
+    if (which == WindowMethod::Shared) {
+      spec_.resize(WINDOW_SHARED_K_ID + 1, 0);
+      spec_[WINDOW_SHARED_K_ID] = k_ = shared_k(radius, terms_ > 0);
+    }
+    if (which == WindowMethod::Separable && terms_ == 0) {
       k_ = separable_k(radius, family.acc_vec4s,
                        std::min(kPreferredSharedBytes, env.pass_env.vk.report().max_compute_shared_memory));
       if (k_ == 0) k_ = 1;  // the method's support admitted the radius on this device
@@ -99,7 +128,9 @@ class WindowFilter : public Filter {
     for (const std::string& suffix : outputs_)
       graph.declare_image(name + suffix, {format_, graph::SizeRule::relative_to(inputs.color)});
     const std::string first = name + outputs_[0];
-    if (stage_ == Stage::Fragment) {
+    if (which_ == WindowMethod::Separable && terms_ > 0) {
+      add_line_passes(graph, inputs, name);
+    } else if (stage_ == Stage::Fragment) {
       passes::SimplePass pass(env_, name, passes::FragmentShader{shader_, format_, spec_});
       pass.sample(BINDING_SOURCE, inputs.color);
       for (const std::string& suffix : outputs_) pass.color(name + suffix);
@@ -110,7 +141,9 @@ class WindowFilter : public Filter {
       pass.store(BINDING_DESTINATION, first);
       if (outputs_.size() > 1) pass.store(BINDING_DESTINATION_2, name + outputs_[1]);
       switch (which_) {
-        case WindowMethod::Shared: pass.dispatch_over(first, WINDOW_SHARED_GROUP, WINDOW_SHARED_GROUP); break;
+        case WindowMethod::Shared:
+          pass.dispatch_over(first, WINDOW_SHARED_GROUP, WINDOW_SHARED_GROUP * k_);
+          break;
         case WindowMethod::Separable:
           pass.dispatch_over(first, WINDOW_SEPARABLE_GROUP_X, WINDOW_SEPARABLE_GROUP_Y * k_);
           break;
@@ -125,6 +158,29 @@ class WindowFilter : public Filter {
   }
 
  private:
+  // comp.separable_shared of a window of separable terms: `name.rows<t>` holds term t's row sums.
+  void add_line_passes(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) {
+    std::vector<std::string> rows;
+    for (int t = 0; t < terms_; ++t) {
+      rows.push_back(name + ".rows" + std::to_string(t));
+      graph.declare_image(rows.back(), {rows_format_, graph::SizeRule::relative_to(inputs.color)});
+    }
+    const std::string variant = std::string(shader_, 0, shader_.find('#') + 1);
+    passes::SimplePass across(
+        env_, name + ".rows",
+        passes::ComputeShader{variant + "rows." + precision_variant(rows_format_), spec_});
+    across.sample(BINDING_SOURCE, inputs.color).store(BINDING_DESTINATION, rows[0]);
+    if (terms_ > 1) across.store(BINDING_DESTINATION_2, rows[1]);
+    across.dispatch_over(rows[0], WINDOW_ROWS_GROUP_X * WINDOW_LINE_K, WINDOW_ROWS_GROUP_Y).add_to(graph);
+    passes::SimplePass down(env_, name,
+                            passes::ComputeShader{variant + "columns." + precision_variant(format_), spec_});
+    down.sample(BINDING_SOURCE, rows[0]);
+    if (terms_ > 1) down.sample(BINDING_SOURCE_2, rows[1]);
+    down.store(BINDING_DESTINATION, name)
+        .dispatch_over(name, WINDOW_COLUMNS_GROUP, WINDOW_COLUMNS_GROUP * WINDOW_LINE_K)
+        .add_to(graph);
+  }
+
   passes::PassEnv env_;
   WindowMethod which_;
   VkFormat format_;
@@ -132,19 +188,32 @@ class WindowFilter : public Filter {
   std::string shader_;
   std::vector<uint32_t> spec_;
   uint32_t k_ = 1;
+  int terms_ = 0;
+  VkFormat rows_format_ = VK_FORMAT_R32G32B32A32_SFLOAT;
   std::vector<std::string> outputs_;
   size_t continuing_ = 0;
 };
 
-MethodCost cost(WindowMethod which, const ParamValues& v) {
-  const double r = v.integer("radius"), n = (2 * r + 1) * (2 * r + 1);
+MethodCost cost(WindowMethod which, int terms, const ParamValues& v) {
+  const int radius = v.integer("radius");
+  const double r = radius, n = (2 * r + 1) * (2 * r + 1);
   switch (which) {
     case WindowMethod::Full2d: return {n};
     case WindowMethod::Shared: {
-      const double side = WINDOW_SHARED_GROUP + 2 * r, tile = WINDOW_SHARED_GROUP * WINDOW_SHARED_GROUP;
-      return {side * side / tile, n, side * side / tile};
+      // Each cached texel fetched and stored once; each thread reads its (2r + K) x (2r + 1) window.
+      const double k = shared_k(radius, terms > 0), outputs = WINDOW_SHARED_GROUP * WINDOW_SHARED_GROUP * k;
+      const double cached = (WINDOW_SHARED_GROUP + 2 * r) * (WINDOW_SHARED_GROUP * k + 2 * r);
+      return {cached / outputs, (2 * r + k) * (2 * r + 1) / k, cached / outputs};
     }
     case WindowMethod::Separable: {
+      if (terms > 0) {
+        // Each pass: its segments fetched and stored once, 2r + K reads per K outputs; the rows
+        // pass stages each term's sums for contiguous stores, the columns pass reads every term.
+        const double k = WINDOW_LINE_K, t = terms;
+        const double rows = WINDOW_ROWS_GROUP_X * k, columns = WINDOW_COLUMNS_GROUP * k;
+        const double across = (rows + 2 * r) / rows, down = t * (columns + 2 * r) / columns;
+        return {across + down, (2 * r + k) / k + t + t * (2 * r + k) / k, across + t + down};
+      }
       const double k = WINDOW_SEPARABLE_MAX_K, rows = WINDOW_SEPARABLE_GROUP_Y * k;
       const double run = WINDOW_SEPARABLE_RUN;
       return {(rows + 2 * r) / rows * (2 * r + run) / run, (2 * r + k) / k, (rows + 2 * r) / rows};
@@ -162,12 +231,14 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
   m.stage = i.stage;
   m.exact = i.exact;
   m.description = i.description;
-  m.cost = [which](const ParamValues& v) { return cost(which, v); };
+  const int terms = family.terms;
+  if (which == WindowMethod::Separable && terms > 0) m.passes = 2;
+  m.cost = [which, terms](const ParamValues& v) { return cost(which, terms, v); };
   const int schema_max = family.max_radius;
   const uint32_t acc = family.acc_vec4s;
   const auto not_separable = family.not_separable;
-  m.support = [which, schema_max, acc, not_separable](const vk::Context& device,
-                                                      const ParamValues& v) -> Support {
+  m.support = [which, schema_max, acc, terms, not_separable](const vk::Context& device,
+                                                             const ParamValues& v) -> Support {
     const Support everywhere{{}, {{"radius", double(schema_max)}}};
     const uint32_t shared = device.report().max_compute_shared_memory;
     switch (which) {
@@ -180,6 +251,12 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
           const std::string why = not_separable(v);
           if (!why.empty()) return {why};
         }
+        if (terms > 0)
+          return shared_memory_support(
+              device, largest_radius(schema_max, [&](int r) { return line_passes_bytes(r) <= shared; }),
+              std::max(WINDOW_ROWS_GROUP_X * WINDOW_ROWS_GROUP_Y,
+                       WINDOW_COLUMNS_GROUP * WINDOW_COLUMNS_GROUP),
+              line_passes_bytes(1));
         return shared_memory_support(
             device, largest_radius(schema_max, [&](int r) { return separable_k(r, acc, shared) > 0; }),
             WINDOW_SEPARABLE_GROUP_X * WINDOW_SEPARABLE_GROUP_Y, separable_bytes(1, 1, acc));
@@ -243,6 +320,7 @@ std::vector<Method> window_methods(const WindowFamily& family) {
   for (WindowMethod w : {WindowMethod::Full2d, WindowMethod::QuadFine, WindowMethod::QuadCoarse,
                          WindowMethod::Shared, WindowMethod::QuadSubgroup, WindowMethod::QuadDerivative})
     methods.push_back(window_method(family, w));
+  if (family.terms > 0) methods.push_back(window_method(family, WindowMethod::Separable));
   return methods;
 }
 

@@ -11,6 +11,10 @@
 //   comp.quad_subgroup          the quad exchange by subgroup quad swaps
 //   comp.quad_derivative        the quad exchange through compute-shader derivatives
 //   comp.separable_shared       row sums staged in shared memory, then column sums
+// A window whose kernel is a sum of separable terms (shaders/filters/common/window_terms.glsl:
+// the Gaussian, the tent) declares how many; its methods then sum rows once per term: its fetch
+// loops fold row sums, comp.full2d_shared takes tiles of 16 x 16K outputs, and
+// comp.separable_shared is two passes (rows, each term to an image of its own; then columns).
 #include "filters/family.h"
 
 #include <array>
@@ -31,7 +35,12 @@ struct WindowFamily {
   std::function<size_t(const ParamValues&)> continuing;
   // Why comp.separable_shared cannot compute a step (a window that does not factor); empty: it can.
   std::function<std::string(const ParamValues&)> not_separable;
-  int max_radius = 1;  // the schema's: what the methods without shared memory serve
+  int max_radius = 1;  // what the methods without shared memory serve (at most the schema's)
+  // > 0: the kernel is a sum of this many separable terms (the shader defines WINDOW_TERMS).
+  int terms = 0;
+  // The two-pass rows in the output's format rather than fp32: row sums that are weighted means,
+  // which keep the output's precision there.
+  bool rows_in_output_format = false;
 };
 
 enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };
@@ -47,7 +56,8 @@ using WindowFunction = std::function<void(const std::vector<std::array<double, 4
                                           std::array<double, 4>& out)>;
 common::ImageD window_reference(const io::ImageF& input, int radius, const WindowFunction& window);
 
-// Every method above but Separable, in that order (the family adds Separable if its sums factor).
+// Every method above but Separable, in that order; with Separable for a window of separable terms
+// (another family adds it if its sums factor).
 std::vector<Method> window_methods(const WindowFamily& family);
 
 }  // namespace filterlab::filters

@@ -92,11 +92,10 @@ Family make_family() {
       precision_param()};
   WindowFamily w;
   w.shaders = "filters/tent/tent";
-  w.acc_vec4s = 2;
+  w.terms = 2;
   w.constants = constants;
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
-  f.methods.push_back(window_method(w, WindowMethod::Separable));
   f.default_method = "frag.full2d";
   f.check = check;
   f.reference = reference;

@@ -41,6 +41,9 @@
 #include "filters/common/quad_exchange.glsl"
 #endif
 
+#if defined(WINDOW_TERMS) && !defined(ACC_VEC4S)
+#define ACC_VEC4S WINDOW_TERMS  // a row sum per term (window_terms.glsl)
+#endif
 #ifndef ACC_VEC4S
 #error "a window family defines ACC_VEC4S before including window.glsl"
 #endif

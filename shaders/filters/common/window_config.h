@@ -4,11 +4,16 @@
 #define FILTERLAB_WINDOW_CONFIG_H
 #include "config.h"
 
-// A window filter's second output image (variance writes two).
+// A window filter's second output image (variance writes two); the second term's row sums, written
+// by the rows pass of a two-term window and read by its columns pass.
 #define BINDING_DESTINATION_2 BINDING_FAMILY_DATA_2
+#define BINDING_SOURCE_2 BINDING_FAMILY_DATA
 
-// comp.full2d_shared: 16 x 16 threads, one output each, from a (16 + 2r)^2 tile of vec4.
+// comp.full2d_shared: 16 x 16 threads, K outputs down a column each (specialization constant
+// WINDOW_SHARED_K_ID, K <= WINDOW_SHARED_MAX_K; K > 1 for windows of separable terms only), from a
+// (16 + 2r) x (16K + 2r) tile of vec4.
 #define WINDOW_SHARED_GROUP 16
+#define WINDOW_SHARED_MAX_K 4
 // The quad methods' compute workgroup: WINDOW_QUAD_GROUP x WINDOW_QUAD_GROUP pixels.
 #define WINDOW_QUAD_GROUP 8
 // comp.separable_shared: 32 x 8 threads own a tile 32 outputs wide and 8K tall (K outputs down a
@@ -18,9 +23,21 @@
 #define WINDOW_SEPARABLE_GROUP_Y 8
 #define WINDOW_SEPARABLE_RUN 4
 #define WINDOW_SEPARABLE_MAX_K 4
+// A window of separable terms (window_terms.glsl) is comp.separable_shared in two passes, each
+// caching line segments plus apron in shared memory, K = WINDOW_LINE_K outputs per thread along
+// the line: the rows pass, WINDOW_ROWS_GROUP_X x WINDOW_ROWS_GROUP_Y threads over as many rows,
+// writes each term's row sums to an image of its own; the columns pass, WINDOW_COLUMNS_GROUP^2
+// threads, sums them down the columns.
+#define WINDOW_ROWS_GROUP_X 64
+#define WINDOW_ROWS_GROUP_Y 4
+#define WINDOW_COLUMNS_GROUP 16
+#define WINDOW_LINE_K 4
+#define WINDOW_MAX_TERMS 2
 
-// Specialization constants: 0 is the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT.
-#define WINDOW_SEPARABLE_K_ID 15
+// Specialization constants: 0 is the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT,
+// below the drivers' own.
 #define WINDOW_FAMILY_CONSTANT 1
+#define WINDOW_SEPARABLE_K_ID 100
+#define WINDOW_SHARED_K_ID 101
 
 #endif  // FILTERLAB_WINDOW_CONFIG_H

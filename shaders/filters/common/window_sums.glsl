@@ -14,7 +14,9 @@ vec4 window_read(ivec2 p) { return window_value(texel_clamped(p)); }
 bool member(ivec2 o) { return all(lessThanEqual(abs(o), ivec2(RADIUS))) && in_window(o); }
 
 // The fetch loop: every texel of p's window. A sum per row, then the rows: shorter chains of
-// fp32 additions (at r = 64, 129 of each rather than 16641 in one).
+// fp32 additions (at r = 64, 129 of each rather than 16641 in one). A window kind with a cheaper
+// loop (window_terms.glsl) defines FAMILY_WINDOW_SUM and its own.
+#ifndef FAMILY_WINDOW_SUM
 Acc window_sum(ivec2 p, vec4 centre, vec4 anchor) {
   Acc a = acc_empty(centre);
   for (int y = -RADIUS; y <= RADIUS; ++y) {
@@ -25,6 +27,7 @@ Acc window_sum(ivec2 p, vec4 centre, vec4 anchor) {
   }
   return a;
 }
+#endif
 
 #if defined(WINDOW_QUAD)
 // Zubatov & Shcherbakov, section 3.3, for any window sum: nonuniform sampling. Each pixel of the

@@ -4,7 +4,8 @@
 //! variant fine QUAD_FRAGMENT_FINE
 //! variant coarse QUAD_FRAGMENT_COARSE
 #extension GL_GOOGLE_include_directive : require
-#define ACC_VEC4S 2
+#define WINDOW_TERMS 2
 #include "filters/common/window.glsl"
 #include "filters/tent/tent_window.glsl"
+#include "filters/common/window_terms.glsl"
 #include "filters/common/window_main.glsl"
