@@ -24,12 +24,6 @@ double gaussian_boundary_weight(int radius, double sigma) {
   return 1.0 / denom;
 }
 
-void check_weights(const std::vector<double>& weights) {
-  if (weights.size() % 2 == 0)
-    throw std::invalid_argument("kernel needs an odd number of weights (2r+1), got " +
-                                std::to_string(weights.size()));
-}
-
 }  // namespace
 
 // Neumaier-compensated sum: normalization divides by this, and the "sums to 1 within 1e-15" promise
@@ -123,70 +117,6 @@ std::vector<double> kernel_weights(const KernelSpec& spec) {
   const double sum = compensated_sum(w);
   for (double& x : w) x /= sum;  // same divisor for mirrored entries: symmetry is kept exactly
   return w;
-}
-
-std::vector<LinearTap> linear_taps(const std::vector<double>& weights) {
-  check_weights(weights);
-  if (std::any_of(weights.begin(), weights.end(), [](double x) { return !(x >= 0); }))
-    throw std::invalid_argument("linear_taps: weights must be >= 0 (a pair's lerp factor must lie in [0,1])");
-  // Chapman appendix A: the pair (i, i+1) with weights a, b is one bilinear sample at
-  // i + b/(a+b), since (a+b) * lerp(t[i], t[i+1], b/(a+b)) = a t[i] + b t[i+1]; w[+r] stays alone.
-  const int r = int(weights.size() / 2);
-  std::vector<LinearTap> taps;
-  taps.reserve(size_t(r) + 1);
-  for (int i = -r; i < r; i += 2) {
-    const double a = weights[size_t(i + r)], b = weights[size_t(i + r + 1)], sum = a + b;
-    taps.push_back({i + (sum > 0 ? b / sum : 0.0), sum});  // both zero (underflow): position irrelevant
-  }
-  taps.push_back({double(r), weights.back()});
-  return taps;
-}
-
-std::vector<LinearTap2D> linear_taps_2d(const std::vector<double>& weights) {
-  // For a separable kernel w[i] w[j], Chapman's 2D pairing (appendix A, KernelOptimizeBilinear2d)
-  // yields per-axis lerp factors that depend only on that axis' weights: the outer product of 1D taps.
-  const std::vector<LinearTap> t = linear_taps(weights);
-  std::vector<LinearTap2D> taps;
-  taps.reserve(t.size() * t.size());
-  for (const LinearTap& y : t)
-    for (const LinearTap& x : t) taps.push_back({x.offset, y.offset, x.weight * y.weight});
-  return taps;
-}
-
-double apply_linear_taps_1d(const std::vector<LinearTap>& taps, const std::vector<double>& signal,
-                            int center) {
-  if (signal.empty() || center < 0 || size_t(center) >= signal.size())
-    throw std::invalid_argument("apply_linear_taps_1d: center outside the signal");
-  const int last = int(signal.size()) - 1;
-  auto texel = [&](int i) { return signal[size_t(std::clamp(i, 0, last))]; };
-  double sum = 0;
-  for (const LinearTap& tap : taps) {
-    // Split the offset before adding the center so the lerp factor keeps full precision.
-    const double whole = std::floor(tap.offset), t = tap.offset - whole;
-    const int i0 = center + int(whole);
-    sum += tap.weight * ((1 - t) * texel(i0) + t * texel(i0 + 1));
-  }
-  return sum;
-}
-
-namespace {
-double taps_per_axis(int r, bool linear) {
-  if (r < 0) throw std::invalid_argument("fetch count: negative radius");
-  return linear ? r + 1.0 : 2.0 * r + 1.0;
-}
-}  // namespace
-
-double fetches_full2d(int r) {
-  return taps_per_axis(r, false) * taps_per_axis(r, false);
-}
-double fetches_separable(int r) {
-  return 2 * taps_per_axis(r, false);
-}
-double fetches_separable_linear(int r) {
-  return 2 * taps_per_axis(r, true);
-}
-double fetches_full2d_linear(int r) {
-  return taps_per_axis(r, true) * taps_per_axis(r, true);
 }
 
 }  // namespace filterlab::common

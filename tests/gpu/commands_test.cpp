@@ -244,7 +244,7 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).
     const std::string expected = c["filter"] == floor_family.name ? "filters/copy/copy.comp"
-                                 : c["method"] == "frag.full2d"   ? "frag_full2d"
+                                 : c["method"] == "frag.full2d"   ? "gaussian/window.frag"
                                                                   : "frag_separable";
     ASSERT_EQ(c["pipelines"].size(), c["method"] == "frag.separable" ? 2u : 1u)
         << c.dump();  // one per direction
@@ -571,7 +571,9 @@ TEST(Commands, ReportNamesWhereOneMethodOvertakesAnother) {
   for (nlohmann::json& c : j["cases"]) {
     if (c["filter"] != "gaussian") continue;
     const std::string params = c["params"];
-    const int r = params.find("radius=4") != std::string::npos ? 4 : params.find("radius=2") != std::string::npos ? 2 : 1;
+    const int r = params.find("radius=4") != std::string::npos   ? 4
+                  : params.find("radius=2") != std::string::npos ? 2
+                                                                 : 1;
     c["median_us"] = c["method"] == "comp.tiled" ? 10.0 * r : 30.0;
   }
   std::ofstream(dir + "/c.json") << j.dump();

@@ -1,4 +1,4 @@
-// GPU tier for the quad-exchange blurs (renderer/filters/gaussian/quad.cpp, Zubatov & Shcherbakov
+// GPU tier for the quad-exchange blurs (the window drivers: shaders/filters/common/window_terms.glsl, Zubatov & Shcherbakov
 // section 3.1): the exact ones on odd sizes (partial quads at the right and bottom edges); the
 // coarse-derivative one measured against the reference; comp.quad_derivative where the device has
 // compute derivatives, and its refusal where it does not. Validation on.

@@ -1,22 +1,19 @@
-// The gaussian family's compute methods that stage their input in shared memory, and one that
-// passes it between lanes instead:
-//   comp.full2d_shared        the 2D tile plus apron (Chapman, "Cached Texture Fetches")
-//   comp.separable_shared     two passes, each caching line segments (the two-pass baseline of AMD's
-//                             tiled convolution paper)
+// The gaussian family's own compute methods (comp.full2d_shared and comp.separable_shared come from
+// the window drivers): one dispatch each, separable sums staged in shared memory or passed between
+// lanes.
 //   comp.separable_fused      both passes in one dispatch over a staged tile
 //   comp.separable_stream     one dispatch walking down strips, the vertical apron paid once a strip
 //   comp.separable_stream_half  the same with its horizontal step in packed half arithmetic
 //   comp.separable_shuffle    one dispatch, each subgroup walking down its own strip, horizontal taps
 //                             by subgroup shuffles; no shared memory, no barriers
-// Shaders: shaders/filters/gaussian/comp_shared.comp (the first two), comp_separable_fused.comp,
-// comp_separable_stream.comp and comp_separable_shuffle.comp, with a variant per method and format.
+// Shaders: shaders/filters/gaussian/comp_separable_fused.comp, comp_separable_stream.comp and
+// comp_separable_shuffle.comp, with a variant per method and format.
 //
 // All read the input with texelFetch (sampled image, nearest) and write a storage image of the
-// chain's precision; the two-pass separable one goes through an intermediate image of the same
-// format. Tile shapes depend on the radius only (the fused method's also on the device's shared
-// memory, see there; its MethodCost is for 32 KiB; the shuffle method's strip width on the subgroup
-// size, its MethodCost is for subgroups of 32), so MethodCost is a function of the radius; the
-// device decides up to which radius the tiles fit (Support::limits).
+// chain's precision. Tile shapes depend on the radius only (the fused method's also on the
+// device's shared memory, see there; its MethodCost is for 32 KiB; the shuffle method's strip width
+// on the subgroup size, its MethodCost is for subgroups of 32), so MethodCost is a function of the
+// radius; the device decides up to which radius the tiles fit (Support::limits).
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
@@ -31,108 +28,10 @@ namespace filterlab::filters::gaussian {
 namespace {
 
 constexpr uint32_t kTexelBytes = 16;  // shared memory holds vec4 (fp32) whatever the image format
+constexpr uint32_t kPreferredSharedBytes = 32 * 1024;  // what common desktop and software devices offer
 
 uint32_t ceil_div(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
-}
-
-// ---- comp.full2d_shared -------------------------------------------------------------------------
-// 16x16 threads; each computes K vertically adjacent outputs: a tile of 16 x 16K outputs, cached
-// with an apron of r: (16 + 2r)(16K + 2r) texels. K is the largest of 4, 2, 1 whose cache fits the
-// 32 KiB that common desktop and software devices offer; at K = 1 the cache grows with r and the
-// device's limit caps the radius: r <= 14 on 32 KiB, 19 on 48 KiB (NVIDIA), 24 on 64 KiB. r = 32
-// cannot fit even a 1x1 tile in 48 KiB ((1 + 64)^2 vec4 = 66 KiB).
-struct Full2dTile {
-  uint32_t outputs_per_thread;  // K
-  uint32_t width, height;       // outputs
-  uint32_t cache_bytes;
-};
-
-constexpr uint32_t kFull2dThreads = SHARED_GROUP;
-constexpr uint32_t kPreferredSharedBytes = 32 * 1024;
-
-Full2dTile full2d_tile(int radius) {
-  const uint32_t r = static_cast<uint32_t>(radius);
-  Full2dTile tile{};
-  for (uint32_t k : {4u, 2u, 1u}) {
-    tile.outputs_per_thread = k;
-    tile.width = kFull2dThreads;
-    tile.height = kFull2dThreads * k;
-    tile.cache_bytes = (tile.width + 2 * r) * (tile.height + 2 * r) * kTexelBytes;
-    if (tile.cache_bytes <= kPreferredSharedBytes) break;
-  }
-  return tile;
-}
-
-MethodCost cost_full2d_shared(const ParamValues& v) {
-  const int r = v.integer("radius");
-  const Full2dTile t = full2d_tile(r);
-  const double outputs = double(t.width) * t.height;
-  const double cached = double(t.width + 2 * r) * (t.height + 2 * r);
-  const double k = t.outputs_per_thread;
-  // Each cached texel is fetched and stored once; each thread reads its (2r + K) x (2r + 1) window.
-  return {cached / outputs, (2 * r + k) * (2 * r + 1) / k, cached / outputs};
-}
-
-// Largest radius whose tile fits `shared_bytes`, 0 if none.
-int full2d_max_radius(uint32_t shared_bytes) {
-  int max_radius = 0;
-  for (int r = 1; r <= kDesignMaxRadius; ++r) {
-    if (full2d_tile(r).cache_bytes > shared_bytes) break;
-    max_radius = r;
-  }
-  return max_radius;
-}
-
-// ---- comp.separable_shared ----------------------------------------------------------------------
-// Horizontal: 64 x 4 threads, K = 4 adjacent outputs per thread: 256 outputs of each of 4 rows per
-// group; the cache holds 4 rows of (256 + 2r) texels, skewed by 1/K against bank conflicts (see the
-// shader): 4 (256 + 2r + (256 + 2r)/4 + 1) texels. The outputs go back through the cache so that
-// the stores are contiguous (one more shared write and read per pixel).
-// Vertical: 16 x 16 threads, K = 4: 64 outputs of each of 16 columns; cache (64 + 2r) x 16 texels.
-// At r = 32: 25.6 KiB and 32 KiB, so every radius runs on 32 KiB devices.
-// Other shapes measured no faster; without the register window (K = 1) r = 32 was far slower
-// (docs/gaussian-tuning.md, "comp.separable_shared").
-struct LinePass {
-  bool horizontal;
-  uint32_t local_x, local_y;
-  uint32_t outputs_per_thread;  // K, along the line
-  uint32_t line() const { return (horizontal ? local_x : local_y) * outputs_per_thread; }
-  uint32_t cache_texels(int radius) const {
-    const uint32_t segment = line() + 2 * static_cast<uint32_t>(radius);
-    if (!horizontal) return segment * local_x;
-    const uint32_t k = outputs_per_thread;
-    return local_y * (k > 1 ? segment + segment / k + 1 : segment);
-  }
-  uint32_t groups_x(VkExtent2D e) const { return ceil_div(e.width, horizontal ? line() : local_x); }
-  uint32_t groups_y(VkExtent2D e) const { return ceil_div(e.height, horizontal ? local_y : line()); }
-};
-
-constexpr LinePass kHorizontal{true, 64, 4, 4};
-constexpr LinePass kVertical{false, 16, 16, 4};
-
-MethodCost cost_separable_shared(const ParamValues& v) {
-  const int r = v.integer("radius");
-  MethodCost c;
-  for (const LinePass& p : {kHorizontal, kVertical}) {
-    const double line = p.line(), k = p.outputs_per_thread;
-    c.fetches += (line + 2 * r) / line;        // each cached texel fetched once per group
-    c.shared_writes += (line + 2 * r) / line;  // and stored once
-    c.shared_reads += (2 * r + k) / k;         // sliding window of 2r + K texels per K outputs
-  }
-  // The horizontal pass stages its outputs through shared memory so that its stores are contiguous.
-  c.shared_writes += 1;
-  c.shared_reads += 1;
-  return c;
-}
-
-int separable_max_radius(uint32_t shared_bytes) {
-  int max_radius = 0;
-  for (int r = 1; r <= kDesignMaxRadius; ++r) {
-    if (std::max(kHorizontal.cache_texels(r), kVertical.cache_texels(r)) * kTexelBytes > shared_bytes) break;
-    max_radius = r;
-  }
-  return max_radius;
 }
 
 // ---- comp.separable_fused -----------------------------------------------------------------------
@@ -295,33 +194,17 @@ Support support_separable_shuffle(const vk::Context& device, const ParamValues&)
 }
 
 // ---- support ------------------------------------------------------------------------------------
-Support support_from(const vk::Context& device, int max_radius, uint32_t threads, uint32_t needs_bytes) {
-  return shared_memory_support(device, max_radius, threads, needs_bytes);
-}
-
-Support support_full2d_shared(const vk::Context& device, const ParamValues&) {
-  return support_from(device, full2d_max_radius(device.report().max_compute_shared_memory),
-                      kFull2dThreads * kFull2dThreads, full2d_tile(1).cache_bytes);
-}
-
-Support support_separable_shared(const vk::Context& device, const ParamValues&) {
-  const uint32_t threads =
-      std::max(kHorizontal.local_x * kHorizontal.local_y, kVertical.local_x * kVertical.local_y);
-  const uint32_t needs = std::max(kHorizontal.cache_texels(1), kVertical.cache_texels(1)) * kTexelBytes;
-  return support_from(device, separable_max_radius(device.report().max_compute_shared_memory), threads,
-                      needs);
-}
-
 Support support_separable_fused(const vk::Context& device, const ParamValues&) {
   const uint32_t shared = device.report().max_compute_shared_memory;
-  return support_from(device, fused_max_radius(shared), kFusedThreads, fused_tile(1, 0).shared_bytes);
+  return shared_memory_support(device, fused_max_radius(shared), kFusedThreads,
+                               fused_tile(1, 0).shared_bytes);
 }
 
 Support support_separable_stream(const vk::Context& device, const ParamValues& v) {
   if (Support quads = subgroup_quads_in_compute(device, kStreamThreads); !quads.available()) return quads;
   const bool fp32 = v.choice("precision") == "fp32";
-  return support_from(device, stream_max_radius(device.report().max_compute_shared_memory, fp32),
-                      kStreamThreads, stream_shared_bytes(1, fp32));
+  return shared_memory_support(device, stream_max_radius(device.report().max_compute_shared_memory, fp32),
+                               kStreamThreads, stream_shared_bytes(1, fp32));
 }
 
 // Half arithmetic is for images that are half already: on fp32 images it would throw away the
@@ -335,48 +218,39 @@ Support support_separable_stream_half(const vk::Context& device, const ParamValu
 }
 
 // ---- passes -------------------------------------------------------------------------------------
-// A method that is one compute pass reading the previous image and the weights (a std140 uniform
-// block, where the multiplies can take the weights as constant operands, or a storage buffer).
-enum class WeightsAs { Storage, Uniform };
+// Each method is one compute pass reading the previous image and the weights as a std140 uniform
+// block, where the multiplies can take them as constant operands.
 using GroupsFor = std::function<std::pair<uint32_t, uint32_t>(VkExtent2D)>;
 
 GroupsFor groups_over(uint32_t tile_w, uint32_t tile_h) {
   return [=](VkExtent2D e) { return std::pair{ceil_div(e.width, tile_w), ceil_div(e.height, tile_h)}; };
 }
 
-void add_pass(graph::RenderGraph& graph, const passes::PassEnv& env, VkFormat format,
-              const vk::Buffer& weights, const std::string& size_of, const std::string& pass,
-              const std::string& from, const std::string& shader, std::vector<uint32_t> constants,
-              GroupsFor groups, WeightsAs weights_as) {
-  graph.declare_image(pass, {format, graph::SizeRule::relative_to(size_of)});
-  passes::SimplePass p(env, pass, passes::ComputeShader{shader, std::move(constants)});
-  p.sample(BINDING_SOURCE, from).store(BINDING_DESTINATION, pass);
-  if (weights_as == WeightsAs::Uniform) p.uniform(BINDING_WEIGHTS, weights);
-  else p.storage_buffer(BINDING_WEIGHTS, weights);
-  p.dispatch([pass, groups](graph::PassContext& ctx) {
-     const auto [x, y] = groups(ctx.image(pass).extent);
-     return std::array<uint32_t, 2>{x, y};
-   }).add_to(graph);
-}
-
 class OneDispatch : public Filter {
  public:
-  // shader: a comp_*.comp file and its variant before the precision ("full2d" of "full2d.fp16").
+  // shader: a comp_*.comp file and its variant before the precision ("half" of "half.fp16").
   OneDispatch(const FilterEnv& env, const std::string& shader, const std::string& variant,
-              std::vector<uint32_t> constants, GroupsFor groups, WeightsAs weights_as)
+              std::vector<uint32_t> constants, GroupsFor groups)
       : env_(env.pass_env),
         kernel_(env.pass_env.vk, kernel_spec(env.params)),
         format_(precision_format(env.params)),
         shader_("filters/gaussian/" + shader + "#" + (variant.empty() ? "" : variant + ".") +
                 precision_variant(format_)),
         constants_(std::move(constants)),
-        groups_(std::move(groups)),
-        weights_as_(weights_as) {}
+        groups_(std::move(groups)) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
-    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, inputs.color, shader_, constants_,
-             groups_, weights_as_);
+    graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
+    passes::SimplePass(env_, name, passes::ComputeShader{shader_, constants_})
+        .sample(BINDING_SOURCE, inputs.color)
+        .store(BINDING_DESTINATION, name)
+        .uniform(BINDING_WEIGHTS, kernel_.weights)
+        .dispatch([name, groups = groups_](graph::PassContext& ctx) {
+          const auto [x, y] = groups(ctx.image(name).extent);
+          return std::array<uint32_t, 2>{x, y};
+        })
+        .add_to(graph);
     return name;
   }
 
@@ -387,23 +261,14 @@ class OneDispatch : public Filter {
   std::string shader_;
   std::vector<uint32_t> constants_;
   GroupsFor groups_;
-  WeightsAs weights_as_;
 };
-
-std::unique_ptr<Filter> create_full2d_shared(const FilterEnv& env) {
-  const int r = env.params.integer("radius");
-  const Full2dTile tile = full2d_tile(r);
-  return std::make_unique<OneDispatch>(env, "comp_shared.comp", "full2d",
-                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread},
-                                       groups_over(tile.width, tile.height), WeightsAs::Storage);
-}
 
 std::unique_ptr<Filter> create_separable_fused(const FilterEnv& env) {
   const int r = env.params.integer("radius");
   const FusedTile tile = fused_tile(r, env.pass_env.vk.report().max_compute_shared_memory);
   return std::make_unique<OneDispatch>(env, "comp_separable_fused.comp", "",
                                        std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread, tile.run},
-                                       groups_over(tile.width, tile.height), WeightsAs::Uniform);
+                                       groups_over(tile.width, tile.height));
 }
 
 // comp.separable_stream and its half-arithmetic version: the same dispatch, another variant.
@@ -412,49 +277,14 @@ std::unique_ptr<Filter> stream_dispatch(const FilterEnv& env, const char* varian
     return separable_stream_groups(e, cores);
   };
   return std::make_unique<OneDispatch>(env, "comp_separable_stream.comp", variant,
-                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))}, groups,
-                                       WeightsAs::Uniform);
+                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))}, groups);
 }
 
 std::unique_ptr<Filter> create_separable_shuffle(const FilterEnv& env) {
   return std::make_unique<OneDispatch>(env, "comp_separable_shuffle.comp", "",
                                        std::vector<uint32_t>{uint32_t(env.params.integer("radius"))},
-                                       groups_over(kShuffleThreads / 2, kShuffleRows), WeightsAs::Uniform);
+                                       groups_over(kShuffleThreads / 2, kShuffleRows));
 }
-
-class SeparableShared : public Filter {
- public:
-  explicit SeparableShared(const FilterEnv& env)
-      : env_(env.pass_env),
-        kernel_(env.pass_env.vk, kernel_spec(env.params)),
-        format_(precision_format(env.params)),
-        radius_(uint32_t(env.params.integer("radius"))) {}
-
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
-                     const std::string& name) override {
-    const std::string horizontal = name + ".horizontal";
-    const std::string shader =
-        std::string("filters/gaussian/comp_shared.comp#separable.") + precision_variant(format_);
-    auto groups = [](const LinePass& p) {
-      return [p](VkExtent2D e) { return std::pair{p.groups_x(e), p.groups_y(e)}; };
-    };
-    auto constants = [this](const LinePass& p) {
-      return std::vector<uint32_t>{radius_, p.horizontal ? 0u : 1u, p.outputs_per_thread, p.local_x,
-                                   p.local_y};
-    };
-    add_pass(graph, env_, format_, kernel_.weights, inputs.color, horizontal, inputs.color, shader,
-             constants(kHorizontal), groups(kHorizontal), WeightsAs::Storage);
-    add_pass(graph, env_, format_, kernel_.weights, inputs.color, name, horizontal, shader,
-             constants(kVertical), groups(kVertical), WeightsAs::Storage);
-    return name;
-  }
-
- private:
-  passes::PassEnv env_;
-  KernelBuffers kernel_;
-  VkFormat format_;
-  uint32_t radius_;
-};
 
 Method compute_method(const char* name, bool exact, int passes, const char* description,
                       MethodCost (*cost)(const ParamValues&),
@@ -481,17 +311,6 @@ std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_
 
 std::vector<Method> compute_methods() {
   std::vector<Method> methods = {
-      compute_method("comp.full2d_shared", true, 1,
-                     "2D tile plus apron cached in shared memory, (2r+1)^2 taps per pixel read from it "
-                     "(16x64 outputs per "
-                     "group to r = 5, 16x32 to r = 10, then 16x16, as far as shared memory allows)",
-                     cost_full2d_shared, support_full2d_shared, create_full2d_shared),
-      compute_method(
-          "comp.separable_shared", true, 2,
-          "horizontal then vertical compute passes, each caching line segments plus apron in shared "
-          "memory (256x4 and 16x64 outputs per group, 4 per thread), 2r+1 taps per pixel and pass",
-          cost_separable_shared, support_separable_shared,
-          [](const FilterEnv& e) -> std::unique_ptr<Filter> { return std::make_unique<SeparableShared>(e); }),
       compute_method(
           "comp.separable_fused", true, 1,
           "one dispatch: tile plus apron staged once in shared memory (unclamped for interior groups), "

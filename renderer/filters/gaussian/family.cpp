@@ -2,8 +2,10 @@
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
+#include "filters/window_methods.h"
 #include "vk/formats.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <sstream>
@@ -75,7 +77,7 @@ void check(const ParamValues& v) {
     const std::vector<double> weights = common::kernel_weights(spec);
     for (double w : weights)
       if (!std::isfinite(w)) throw std::invalid_argument("a weight is not finite");
-    common::linear_taps(weights);
+    linear_taps(weights);
   } catch (const std::invalid_argument& e) {
     std::ostringstream text;
     text << "gaussian: sigma " << spec.resolved_sigma() << " at radius " << spec.radius
@@ -137,6 +139,26 @@ common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
   return out;
 }
 
+// The methods every window family has, from the shared drivers (filters/window_methods.h): the
+// kernel as one separable term, w(x) w(y), its weights as specialization constants 1 + k = w(k)
+// (shaders/filters/gaussian/gaussian_window.glsl), the same floats as the weights buffer.
+std::vector<Method> window_family_methods() {
+  WindowFamily w;
+  w.shaders = "filters/gaussian/window";
+  w.terms = 1;
+  w.rows_in_output_format = true;  // weighted means of the input: as exact as the output
+  w.max_radius = kDesignMaxRadius;
+  w.constants = [](const ParamValues& v) {
+    const common::KernelSpec spec = kernel_spec(v);
+    const std::vector<double> weights = common::kernel_weights(spec);
+    std::vector<uint32_t> words(kDesignMaxRadius + 1, 0);
+    for (int k = 0; k <= spec.radius; ++k)
+      words[k] = std::bit_cast<uint32_t>(float(weights[spec.radius + k]));
+    return words;
+  };
+  return window_methods(w);
+}
+
 Family make_family() {
   Family f;
   f.name = "gaussian";
@@ -150,8 +172,11 @@ Family make_family() {
               roi_param("src_roi", "the source region read (comp.tiled; with dst_roi, the same size)"),
               roi_param("dst_roi", "the target region written (comp.tiled; with src_roi)"),
               outside_param()};
-  for (auto list : {fragment_methods, quad_methods, compute_methods, tiled_methods})
+  for (auto list : {window_family_methods, fragment_methods, compute_methods, tiled_methods})
     for (Method& m : list()) f.methods.push_back(std::move(m));
+  // Listed as before the window drivers made some of them: the fragment methods, then compute.
+  std::stable_partition(f.methods.begin(), f.methods.end(),
+                        [](const Method& m) { return m.stage == Stage::Fragment; });
   f.methods.push_back(auto_method(f.name));
   f.auto_key = "radius";
   f.auto_default = auto_default_table();
@@ -183,9 +208,24 @@ common::KernelSpec kernel_spec(const ParamValues& params) {
   return spec;
 }
 
+std::vector<LinearTap> linear_taps(const std::vector<double>& weights) {
+  if (weights.size() % 2 == 0 ||
+      !std::all_of(weights.begin(), weights.end(), [](double x) { return x >= 0; }))
+    throw std::invalid_argument("bilinear taps need 2r+1 weights, all >= 0");
+  // (a+b) lerp(t[i], t[i+1], b/(a+b)) = a t[i] + b t[i+1].
+  const int r = int(weights.size() / 2);
+  std::vector<LinearTap> taps;
+  for (int i = -r; i < r; i += 2) {
+    const double a = weights[size_t(i + r)], b = weights[size_t(i + r + 1)], sum = a + b;
+    taps.push_back({i + (sum > 0 ? b / sum : 0.0), sum});  // both zero (underflow): position irrelevant
+  }
+  taps.push_back({double(r), weights.back()});
+  return taps;
+}
+
 KernelBuffers::KernelBuffers(const vk::Context& ctx, const common::KernelSpec& spec) {
   const std::vector<double> w = common::kernel_weights(spec);
-  const std::vector<common::LinearTap> linear = common::linear_taps(w);
+  const std::vector<LinearTap> linear = linear_taps(w);
   // The fp32 weights, padded so that the buffer also binds as the std140 uniform block of
   // GAUSSIAN_WEIGHT_VEC4S vec4s (the padding is never read as a weight), then the weights rounded to
   // half, twice in each word (comp.separable_stream_half's packed FMA operands).
@@ -201,12 +241,13 @@ KernelBuffers::KernelBuffers(const vk::Context& ctx, const common::KernelSpec& s
     }
   }
   std::vector<float> t;
-  for (const common::LinearTap& tap : linear) {
+  for (const LinearTap& tap : linear) {
     t.push_back(static_cast<float>(tap.offset));
     t.push_back(static_cast<float>(tap.weight));
   }
-  weights = vk::Buffer::holding(ctx, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                "gaussian weights");
+  weights =
+      vk::Buffer::holding(ctx, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                          "gaussian weights");
   taps = vk::Buffer::holding(ctx, t, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "gaussian taps");
 }
 

@@ -1,5 +1,6 @@
-// Fragment-shader blurs: the baselines the quad-derivative paper compares against. A full-screen
-// triangle per pass; the radius is specialization constant 0 so loops unroll.
+// Fragment-shader blurs of the Gaussian's own: the separable and bilinear baselines the
+// quad-derivative paper compares against (frag.full2d comes from the window drivers). A
+// full-screen triangle per pass; the radius is specialization constant 0 so loops unroll.
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
@@ -77,15 +78,16 @@ Method fragment_method(const char* name, bool exact, bool two_pass, const char* 
 }  // namespace
 
 std::vector<Method> fragment_methods() {
+  // Fetches per pixel (Chapman, "Separability" and "Bilinear Filtering"): 2r+1 a pass exact, r+1
+  // bilinear ones a pass, (r+1)^2 bilinear ones in 2D.
   return {
-      fragment_method("frag.full2d", true, false, "frag_full2d.frag",
-                      "the default: (2r+1)^2 fetches per pixel", common::fetches_full2d),
       fragment_method("frag.separable", true, true, "frag_separable.frag",
-                      "horizontal then vertical, 2r+1 fetches each", common::fetches_separable),
+                      "horizontal then vertical, 2r+1 fetches each", [](int r) { return 2.0 * (2 * r + 1); }),
       fragment_method("frag.separable_linear", false, true, "frag_separable_linear.frag",
-                      "separable with bilinear fetches, r+1 per pass", common::fetches_separable_linear),
+                      "separable with bilinear fetches, r+1 per pass", [](int r) { return 2.0 * (r + 1); }),
       fragment_method("frag.full2d_linear", false, false, "frag_full2d_linear.frag",
-                      "2D bilinear fetches, (r+1)^2 per pixel (Chapman)", common::fetches_full2d_linear),
+                      "2D bilinear fetches, (r+1)^2 per pixel (Chapman)",
+                      [](int r) { return (r + 1.0) * (r + 1); }),
   };
 }
 

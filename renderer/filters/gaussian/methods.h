@@ -22,6 +22,15 @@ namespace filterlab::filters::gaussian {
 
 common::KernelSpec kernel_spec(const ParamValues& params);
 
+// Chapman, appendix A: adjacent weights paired from -r upward, (w[-r], w[-r+1]), (w[-r+2], w[-r+3]),
+// ..., with w[+r] left alone: r+1 bilinear taps for 2r+1 weights. The pair (i, i+1) with weights
+// a, b is one sample at offset i + b/(a+b) (texels from the centre) of weight a+b. Throws
+// std::invalid_argument unless there are 2r+1 weights, all >= 0 (else b/(a+b) leaves [0, 1]).
+struct LinearTap {
+  double offset, weight;
+};
+std::vector<LinearTap> linear_taps(const std::vector<double>& weights);
+
 // Throws ChainError when src_roi or dst_roi does not lie inside a width x height image.
 void check_rois_fit(const ParamValues& params, uint32_t width, uint32_t height);
 
@@ -30,8 +39,8 @@ struct KernelBuffers {
   vk::Buffer weights, taps;
 };
 
-// The radius every method serves at most by design: the uniform block's size, the quad methods'
-// 33 weight constants, the fragment loops unrolled by the driver.
+// The radius every method serves at most by design: the uniform block's size, the window
+// methods' 33 weight constants, the fragment loops unrolled by the driver.
 constexpr int kDesignMaxRadius = GAUSSIAN_UNIFORM_MAX_RADIUS;
 
 // Available with no more than the core device, up to kDesignMaxRadius.
@@ -45,11 +54,11 @@ std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_
 // auto's table where the device has none of its own (auto_default.cpp: bench --tune on an H100).
 const char* auto_default_table();
 
-// One list per file.
-std::vector<Method> fragment_methods();  // fragment.cpp: frag.full2d, frag.separable, their linear versions
-std::vector<Method> quad_methods();      // quad.cpp: frag.quad_derivative*, comp.quad_*
-std::vector<Method>
-compute_methods();  // compute.cpp: comp.full2d_shared, comp.separable_{shared,fused,stream,stream_half}
-std::vector<Method> tiled_methods();  // tiled.cpp: comp.tiled
+// The family's own methods, a list per file; the rest (frag.full2d, frag.quad_derivative(_coarse),
+// comp.full2d_shared, comp.quad_subgroup, comp.quad_derivative, comp.separable_shared) come from
+// the window drivers (family.cpp).
+std::vector<Method> fragment_methods();  // fragment.cpp: frag.separable(_linear), frag.full2d_linear
+std::vector<Method> compute_methods();   // compute.cpp: comp.separable_{fused,stream,stream_half,shuffle}
+std::vector<Method> tiled_methods();     // tiled.cpp: comp.tiled
 
 }  // namespace filterlab::filters::gaussian

@@ -13,8 +13,6 @@
 #define GAUSSIAN_UNIFORM_MAX_RADIUS 32
 #define GAUSSIAN_WEIGHT_VEC4S ((2 * GAUSSIAN_UNIFORM_MAX_RADIUS + 1 + 3) / 4)
 
-// comp.full2d_shared and comp.separable_shared (comp_shared.comp): 16 x 16 threads.
-#define SHARED_GROUP 16
 // comp.separable_fused: 32 x 8 threads, a tile 32 wide.
 #define FUSED_GROUP_X 32
 #define FUSED_GROUP_Y 8
@@ -40,8 +38,6 @@
 // outside=poison they get this value (exact in fp16), which no blur of [0, 1] data can produce.
 #define TILED_OUTSIDE_GROUP 16
 #define TILED_POISON (-1024.0)
-// The quad methods' compute workgroup: QUAD_GROUP x QUAD_GROUP pixels.
-#define QUAD_GROUP 8
 
 #ifdef __cplusplus
 namespace filterlab::shader {

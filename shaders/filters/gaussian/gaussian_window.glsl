@@ -1,0 +1,68 @@
+// The Gaussian (box, binomial) as a window of one separable term (filters/common/window_terms.glsl):
+// g(x, y) = w(x) w(y). The kernel comes as specialization constants, W<k> = w(k) = w(-k)
+// (kernel_weights is exactly symmetric): the same floats the CPU reference sums, and that the
+// family's other methods read from a buffer. Not that buffer: llvmpipe (Mesa 22.3) returns 0 for
+// storage-buffer loads in helper invocations, and the quad exchange needs helper lanes to compute
+// what a live lane would: they stand in for pixels past odd right and bottom edges, and for the
+// halves of the quads llvmpipe shades twice where it splits the full-screen triangle.
+#ifndef FILTERLAB_GAUSSIAN_WINDOW_GLSL
+#define FILTERLAB_GAUSSIAN_WINDOW_GLSL
+#include "filters/common/window_config.h"
+
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 0) const float W0 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 1) const float W1 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 2) const float W2 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 3) const float W3 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 4) const float W4 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 5) const float W5 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 6) const float W6 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 7) const float W7 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 8) const float W8 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 9) const float W9 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 10) const float W10 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 11) const float W11 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 12) const float W12 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 13) const float W13 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 14) const float W14 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 15) const float W15 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 16) const float W16 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 17) const float W17 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 18) const float W18 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 19) const float W19 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 20) const float W20 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 21) const float W21 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 22) const float W22 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 23) const float W23 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 24) const float W24 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 25) const float W25 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 26) const float W26 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 27) const float W27 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 28) const float W28 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 29) const float W29 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 30) const float W30 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 31) const float W31 = 0.0;
+layout(constant_id = WINDOW_FAMILY_CONSTANT + 32) const float W32 = 0.0;
+
+// w(k), 0 past the radius. A switch, not an array: glslang takes no global array
+// of specialization constants, and with a local one llvmpipe built each pipeline ten times slower.
+// Where k is a constant (unrolled loops) the switch folds away.
+float kernel_weight(int k) {
+  if (abs(k) > RADIUS) return 0.0;
+  switch (abs(k)) {
+    case 0: return W0; case 1: return W1; case 2: return W2; case 3: return W3;
+    case 4: return W4; case 5: return W5; case 6: return W6; case 7: return W7;
+    case 8: return W8; case 9: return W9; case 10: return W10; case 11: return W11;
+    case 12: return W12; case 13: return W13; case 14: return W14; case 15: return W15;
+    case 16: return W16; case 17: return W17; case 18: return W18; case 19: return W19;
+    case 20: return W20; case 21: return W21; case 22: return W22; case 23: return W23;
+    case 24: return W24; case 25: return W25; case 26: return W26; case 27: return W27;
+    case 28: return W28; case 29: return W29; case 30: return W30; case 31: return W31;
+    case 32: return W32;
+  }
+  return 0.0;
+}
+
+float term_h(int t, int x) { return kernel_weight(x); }
+float term_v(int t, int y) { return kernel_weight(y); }
+
+#endif
