@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 
 namespace filterlab::app {
@@ -88,10 +89,6 @@ window options (run without --headless):
   --no-ui             hide the control panel
   --screenshot-dir D  where F12 / the screenshot button save PNG + PFM + JSON (default screenshots)
   --no-hot-reload     do not watch shaders/ for edits
-  --test-screenshot-key F  press the screenshot key at frame F (repeatable)
-  --test-resize F:WxH resize the window during frame F (repeatable)
-  --test-minimize F   iconify at frame F and restore a moment later
-  --test-close F      ask the window to close at frame F
 
 filter options:
   --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
@@ -194,7 +191,8 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
 void check_folder_can_take_files(const std::string& flag, const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::path existing = folder.empty() ? "." : folder;
-  while (!std::filesystem::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+  while (!std::filesystem::exists(existing, ec) && existing.has_parent_path() &&
+         existing != existing.parent_path())
     existing = existing.parent_path();
   if (!std::filesystem::exists(existing, ec)) existing = ".";
   if (!std::filesystem::is_directory(existing, ec))
@@ -246,6 +244,40 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
     if (items.back().empty()) throw UsageError(flag + " wants a comma-separated list, got '" + text + "'");
     if (comma == std::string::npos) return items;
     start = comma + 1;
+  }
+}
+
+// $FILTERLAB_WINDOW_SCRIPT, for scripts that drive the window as a user would (README, "Driving it
+// deterministically"): steps separated by commas, each ACTION@FRAME: screenshot@F presses the
+// screenshot key, resize@F:WxH resizes the window during frame F, minimize@F iconifies it and
+// restores it a moment later, close@F asks it to close. Not an option: nothing a user needs.
+void parse_window_script(WindowOptions& window) {
+  const char* script = std::getenv("FILTERLAB_WINDOW_SCRIPT");
+  if (!script || !*script) return;
+  std::string text = script;
+  const std::string name = "$FILTERLAB_WINDOW_SCRIPT";
+  for (size_t start = 0; start <= text.size();) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string step = text.substr(start, end - start);
+    start = end + 1;
+    const size_t at = step.find('@');
+    if (at == std::string::npos)
+      throw UsageError(name + ": '" + step + "' is not ACTION@FRAME (screenshot, resize, minimize, close)");
+    const std::string action = step.substr(0, at), rest = step.substr(at + 1);
+    if (action == "resize") {
+      const size_t colon = rest.find(':');
+      if (colon == std::string::npos || colon == 0)
+        throw UsageError(name + ": resize wants resize@FRAME:WxH, e.g. resize@40:640x360, got '" + step +
+                         "'");
+      window.test_resizes.push_back(
+          {parse_count(name, rest.substr(0, colon), 0, 1000000), parse_size(rest.substr(colon + 1))});
+      continue;
+    }
+    const uint32_t frame = parse_count(name + " " + action, rest, 0, 1000000);
+    if (action == "screenshot") window.test_screenshot_at.push_back(frame);
+    else if (action == "minimize") window.test_minimize_at = frame;
+    else if (action == "close") window.test_close_at = frame;
+    else throw UsageError(name + ": unknown action '" + action + "' (screenshot, resize, minimize, close)");
   }
 }
 
@@ -306,14 +338,6 @@ void parse_run(Flags& flags, CliOptions& out) {
       if (!mode) throw UsageError("--present-mode wants fifo, mailbox or immediate, got '" + v + "'");
       out.window.present_mode = *mode;
       window_only = flag;
-    } else if (flag == "--test-resize") {
-      const std::string& v = flags.value();
-      const size_t colon = v.find(':');
-      if (colon == std::string::npos || colon == 0)
-        throw UsageError("--test-resize wants FRAME:WxH, e.g. 40:640x360, got '" + v + "'");
-      out.window.test_resizes.push_back(
-          {parse_count(flag, v.substr(0, colon), 0, 1000000), parse_size(v.substr(colon + 1))});
-      window_only = flag;
     } else if (flag == "--compare") {
       out.window.compare_chain = flags.value();
       if (out.window.compare_chain->empty())
@@ -337,15 +361,6 @@ void parse_run(Flags& flags, CliOptions& out) {
       out.window.screenshot_dir = flags.value();
       check_folder_can_take_files(flag, out.window.screenshot_dir);
       window_only = flag;
-    } else if (flag == "--test-screenshot-key") {
-      out.window.test_screenshot_at.push_back(parse_count(flag, flags.value(), 0, 1000000));
-      window_only = flag;
-    } else if (flag == "--test-minimize") {
-      out.window.test_minimize_at = parse_count(flag, flags.value(), 0, 1000000);
-      window_only = flag;
-    } else if (flag == "--test-close") {
-      out.window.test_close_at = parse_count(flag, flags.value(), 0, 1000000);
-      window_only = flag;
     } else if (flag == "--timings") {
       run.timings_json = flags.value();
       check_writable(flag, *run.timings_json);
@@ -358,6 +373,7 @@ void parse_run(Flags& flags, CliOptions& out) {
   }
   if (out.headless && !window_only.empty())
     throw UsageError(window_only + " needs the window: drop --headless");
+  if (!out.headless) parse_window_script(out.window);
   if (!out.headless && (run.timings_json || run.list_images))
     throw UsageError(std::string(run.timings_json ? "--timings" : "--list-images") + " needs --headless");
 }
@@ -678,7 +694,8 @@ void parse_report(Flags& flags, CliOptions& out) {
     } else if (flag == "--captures-from") {
       const std::filesystem::path dir = flags.value();
       std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec)) throw UsageError("--captures-from " + dir.string() + ": not a folder");
+      if (!std::filesystem::is_directory(dir, ec))
+        throw UsageError("--captures-from " + dir.string() + ": not a folder");
       out.report_capture_roots.push_back(dir);
     } else if (flag.starts_with("--")) {
       throw UsageError("unknown option '" + flag + "' for report (options: --out, --captures-from)");

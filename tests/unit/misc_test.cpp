@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace filterlab;
 
 TEST(Stats, MedianAndPercentilesInterpolate) {
@@ -81,6 +83,26 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
   } catch (const app::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
+}
+
+// The window's drivers for scripts are an environment variable, not options: --help lists none.
+TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
+  EXPECT_EQ(app::usage_text().find("--test-"), std::string::npos);
+  expect_usage_error({"run", "--test-close", "5"}, "unknown option '--test-close'");
+  ::setenv("FILTERLAB_WINDOW_SCRIPT", "screenshot@3,resize@4:320x200,minimize@5,close@9,screenshot@7", 1);
+  const auto o = app::parse_cli({"run", "--frames", "10"}, "/bin");
+  EXPECT_EQ(o.window.test_screenshot_at, (std::vector<uint32_t>{3, 7}));
+  ASSERT_EQ(o.window.test_resizes.size(), 1u);
+  EXPECT_EQ(o.window.test_resizes[0].frame, 4u);
+  EXPECT_EQ(o.window.test_resizes[0].size.width, 320u);
+  EXPECT_EQ(o.window.test_minimize_at, 5u);
+  EXPECT_EQ(o.window.test_close_at, 9u);
+  EXPECT_TRUE(app::parse_cli({"run", "--headless"}, "/bin").window.test_screenshot_at.empty());
+  for (const char* bad : {"close", "close@x", "jump@4", "resize@4", "resize@4:0x0", "close@4,"}) {
+    ::setenv("FILTERLAB_WINDOW_SCRIPT", bad, 1);
+    EXPECT_THROW(app::parse_cli({"run"}, "/bin"), app::UsageError) << bad;
+  }
+  ::unsetenv("FILTERLAB_WINDOW_SCRIPT");
 }
 
 TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
