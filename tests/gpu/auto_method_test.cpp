@@ -1,3 +1,4 @@
+// tier: smoke
 // The `auto` method (filters/auto_method.h), for every family that has one: it runs the first method
 // of the device's table (FILTERLAB_TUNE) that is exact and serves the step (its radius too), falls
 // back down the ranking and to the nearest larger key, gives exactly that method's output, and

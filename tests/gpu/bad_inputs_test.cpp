@@ -1,3 +1,4 @@
+// tier: smoke
 // The robustness suite: bad input of every kind the command line takes, each run through the command
 // that reads it, with no Vulkan driver at all (VK_DRIVER_FILES names nothing). Every case must end
 // with exit 2 and one line, write nothing, and never reach the device: with no driver, a command

@@ -1,3 +1,4 @@
+// tier: smoke
 // The bigblur family's pyramid methods against their double-precision CPU models
 // (renderer/filters/bigblur/model.h), the noise against its formula, and the Poisson blur against
 // the exact Gaussian. comp.exact and comp.recursive are in the registry's reference test.

@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier, through the binary: exit codes and messages for bad input, byte-identical captures.
 #include "gpu_test_util.h"
 

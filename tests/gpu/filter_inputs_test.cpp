@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier: what a family reads beyond the previous step's image (filters::Input): the scene's
 // depth and motion, the camera, and its own previous output. A probe family, registered in a
 // registry of the test's own beside the built-in families, writes what it sees

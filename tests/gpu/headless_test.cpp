@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier: the headless runner end to end on lavapipe (or any device), validation on.
 #include "gpu_test_util.h"
 

@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier, from the registry: every method of every registered family against its family's
 // double-precision CPU reference (same definition, clamp-to-edge border), at each of the family's
 // test points, on random images of odd sizes (257x131, 13x9 and 1x1) and on the HDR scene, in fp32

@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier, the taa family on the scene (lavapipe, validation with synchronization validation):
 // every method it registers resets its history where it must and outputs the current colour then;
 // the reprojection is the CPU's reprojection of the previous output; the exact statistics methods

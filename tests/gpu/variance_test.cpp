@@ -1,3 +1,4 @@
+// tier: smoke
 // GPU tier: the variance family's standard deviation is numerically sound. On 1000 plus noise in
 // fp32, E[x^2] - E[x]^2 cancels all but the noise's last bits (an ulp of 1000^2 is 0.06, the
 // variance 0.02): every method of the family (from the registry, nothing listed) shifts its sums by
