@@ -1,7 +1,6 @@
 #include "glfw_window.h"
 
 #include "vk/check.h"
-#include "window_app.h"
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>

@@ -1,6 +1,8 @@
 #pragma once
 // GLFW for the window app: the library's lifetime (with the X server's reset taken into account)
 // and one window without a client API, for a Vulkan surface.
+#include "vk/check.h"
+
 #include <vulkan/vulkan.h>
 
 #include <string>
@@ -9,6 +11,12 @@
 struct GLFWwindow;
 
 namespace filterlab::app {
+
+// GLFW could not open a window (no DISPLAY, no X server). Exit code 3, like a missing device.
+class NoDisplayError : public vk::NoDeviceError {
+ public:
+  using vk::NoDeviceError::NoDeviceError;
+};
 
 class Glfw {
  public:

@@ -8,9 +8,11 @@
 // --frames / --screenshot and the test hooks make a run deterministic, so the GPU tests drive it
 // in-process under Xvfb.
 #include "app_state.h"
+#include "glfw_window.h"
 #include "runtime/headless_runner.h"
 #include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
+#include "window_options.h"
 
 #include <chrono>
 #include <filesystem>
@@ -21,56 +23,6 @@
 #include <vector>
 
 namespace filterlab::app {
-
-// During frame `frame`, the window is resized to `size` (glfwSetWindowSize).
-struct ResizeStep {
-  uint32_t frame = 0;
-  VkExtent2D size{};
-};
-
-struct WindowResult;
-
-// What a test hook sees (and may change) before each frame is recorded.
-struct FrameProbe {
-  uint64_t frame = 0;
-  AppState& state;                                 // edits apply to this frame
-  const vk::PipelineLibrary* pipelines = nullptr;  // hot reload, when on
-  std::optional<passes::CompareMetrics> metrics;   // of the slot's previous frame
-  std::string chain_error;                         // why the last chain edit was refused
-  bool request_screenshot = false;                 // as the key / button does
-};
-
-struct WindowOptions {
-  std::optional<uint32_t> frames;                   // exit after this many frames; none: until closed
-  std::optional<std::filesystem::path> screenshot;  // the last presented image, read back (.png or .pfm)
-  vk::PresentMode present_mode = vk::PresentMode::Fifo;
-  bool require_present_mode = false;  // unsupported mode: error instead of FIFO with a note
-  bool visible = true;
-  // Test hooks. Minimize: glfwIconifyWindow at that frame, then glfwRestoreWindow after
-  // `test_minimize_waits` event waits of kTestWaitSeconds each. With no window manager (Xvfb)
-  // iconify does nothing, so for those waits the window is treated as minimized regardless.
-  // Resize: glfwSetWindowSize between the loop's size check and the acquire, so the swapchain
-  // finds out by itself (out of date or suboptimal) where the driver reports it.
-  std::vector<ResizeStep> test_resizes;
-  std::optional<uint32_t> test_minimize_at;
-  uint32_t test_minimize_waits = 6;
-  std::optional<uint32_t> test_close_at;  // glfwSetWindowShouldClose at this frame
-
-  // The panel and the A/B compare.
-  bool show_ui = true;
-  std::optional<std::string> compare_chain;  // --compare B: start with A/B on, B given as a chain
-  std::string viewport = "final";            // --viewport IMAGE
-  bool paused = false;                       // --pause: start with the animation paused
-  std::filesystem::path screenshot_dir = "screenshots";
-  std::vector<uint32_t> test_screenshot_at;  // press the screenshot key at these frames
-  // Hot reload: watch the GLSL sources (run.glsl_dir, else the source tree the binary was built
-  // from when it is there) or, failing both, the SPIR-V files.
-  bool hot_reload = true;
-  std::chrono::milliseconds hot_reload_interval{250};
-  std::function<void(FrameProbe&)> on_frame;  // tests
-};
-
-constexpr double kTestWaitSeconds = 0.05;
 
 struct WindowResult {
   vk::DeviceReport device;
@@ -100,12 +52,6 @@ struct WindowResult {
   uint32_t shader_reloads = 0, shader_failures = 0;
   std::string shader_source;         // what hot reload watched
   uint32_t validation_messages = 0;  // counted after the swapchain, surface and window are gone
-};
-
-// GLFW could not open a window (no DISPLAY, no X server). Exit code 3, like a missing device.
-class NoDisplayError : public vk::NoDeviceError {
- public:
-  using vk::NoDeviceError::NoDeviceError;
 };
 
 // Runs the window until it is closed or `window.frames` frames were presented; then writes the

@@ -5,7 +5,7 @@
 #include "filters/chain.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
-#include "runtime/headless_runner.h"
+#include "runtime/run_options.h"
 
 #include <memory>
 #include <vector>

@@ -2,6 +2,7 @@
 // `filterlab run --headless`: renders N frames with no window, swapchain or GLFW, then writes
 // captures, a timings JSON and a per-pass table. The GPU tests call run_headless() in-process.
 #include "io/image_io.h"
+#include "runtime/run_options.h"
 #include "runtime/stats.h"
 #include "scene/scene_content.h"
 #include "vk/context.h"
@@ -15,36 +16,6 @@
 #include <vector>
 
 namespace filterlab::runtime {
-
-// A capture or read-back names an image the graph does not have: a usage error.
-class UnknownImageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct Capture {
-  std::string image;
-  std::filesystem::path path;
-};
-
-struct RunOptions {
-  VkExtent2D size{1280, 720};
-  uint32_t frames = 60;  // measured frames, after warm-up
-  uint32_t warmup = 10;
-  std::string chain;
-  bool validation = false;
-  std::string device;
-  std::vector<Capture> captures;
-  std::vector<std::string> read_images;  // kept in memory in RunResult::images (tests)
-  std::optional<std::filesystem::path> timings_json, dump_graph;
-  bool list_images = false;
-  std::filesystem::path shader_dir;               // SPIR-V from the build
-  std::optional<std::filesystem::path> glsl_dir;  // compile GLSL at run time instead
-  scene::SceneSettings scene;
-  bool gpu_timing = true;
-  float exposure = 1.0f;
-  bool print_table = true;
-};
 
 struct PassStats {
   std::string name;

@@ -1,0 +1,46 @@
+#pragma once
+// What a run of the scene and a chain is asked to do: the options the headless runner, the window
+// and the frame graph share (headless_runner.h runs them without a window).
+#include "scene/scene_content.h"
+
+#include <vulkan/vulkan.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace filterlab::runtime {
+
+// A capture or read-back names an image the graph does not have: a usage error.
+class UnknownImageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Capture {
+  std::string image;
+  std::filesystem::path path;
+};
+
+struct RunOptions {
+  VkExtent2D size{1280, 720};
+  uint32_t frames = 60;  // measured frames, after warm-up
+  uint32_t warmup = 10;
+  std::string chain;
+  bool validation = false;
+  std::string device;
+  std::vector<Capture> captures;
+  std::vector<std::string> read_images;  // kept in memory in RunResult::images (tests)
+  std::optional<std::filesystem::path> timings_json, dump_graph;
+  bool list_images = false;
+  std::filesystem::path shader_dir;               // SPIR-V from the build
+  std::optional<std::filesystem::path> glsl_dir;  // compile GLSL at run time instead
+  scene::SceneSettings scene;
+  bool gpu_timing = true;
+  float exposure = 1.0f;
+  bool print_table = true;
+};
+
+}  // namespace filterlab::runtime
