@@ -6,6 +6,7 @@
 #include "passes/simple_pass.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace filterlab::filters {
 namespace {
@@ -107,6 +108,7 @@ class WindowFilter : public Filter {
     spec_ = {uint32_t(radius)};
     for (uint32_t word : family.constants(env.params)) spec_.push_back(word);
     terms_ = family.terms;
+    compute_shader_ = family.shaders + ".comp#";
     rows_format_ = family.rows_in_output_format ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT;
     if (which == WindowMethod::Shared) {
       spec_.resize(WINDOW_SHARED_K_ID + 1, 0);
@@ -165,15 +167,14 @@ class WindowFilter : public Filter {
       rows.push_back(name + ".rows" + std::to_string(t));
       graph.declare_image(rows.back(), {rows_format_, graph::SizeRule::relative_to(inputs.color)});
     }
-    const std::string variant = std::string(shader_, 0, shader_.find('#') + 1);
     passes::SimplePass across(
         env_, name + ".rows",
-        passes::ComputeShader{variant + "rows." + precision_variant(rows_format_), spec_});
+        passes::ComputeShader{compute_shader_ + "rows." + precision_variant(rows_format_), spec_});
     across.sample(BINDING_SOURCE, inputs.color).store(BINDING_DESTINATION, rows[0]);
     if (terms_ > 1) across.store(BINDING_DESTINATION_2, rows[1]);
     across.dispatch_over(rows[0], WINDOW_ROWS_GROUP_X * WINDOW_LINE_K, WINDOW_ROWS_GROUP_Y).add_to(graph);
-    passes::SimplePass down(env_, name,
-                            passes::ComputeShader{variant + "columns." + precision_variant(format_), spec_});
+    passes::SimplePass down(
+        env_, name, passes::ComputeShader{compute_shader_ + "columns." + precision_variant(format_), spec_});
     down.sample(BINDING_SOURCE, rows[0]);
     if (terms_ > 1) down.sample(BINDING_SOURCE_2, rows[1]);
     down.store(BINDING_DESTINATION, name)
@@ -189,6 +190,7 @@ class WindowFilter : public Filter {
   std::vector<uint32_t> spec_;
   uint32_t k_ = 1;
   int terms_ = 0;
+  std::string compute_shader_;  // the family's .comp, up to its variant: the line passes' shaders
   VkFormat rows_format_ = VK_FORMAT_R32G32B32A32_SFLOAT;
   std::vector<std::string> outputs_;
   size_t continuing_ = 0;
@@ -316,6 +318,9 @@ common::ImageD window_reference(const io::ImageF& input, int radius, const Windo
 }
 
 std::vector<Method> window_methods(const WindowFamily& family) {
+  // The two-pass separable method writes each term's row sums to an image of its own.
+  if (family.terms > WINDOW_MAX_TERMS)
+    throw std::logic_error(family.shaders + ": more separable terms than WINDOW_MAX_TERMS");
   std::vector<Method> methods;
   for (WindowMethod w : {WindowMethod::Full2d, WindowMethod::QuadFine, WindowMethod::QuadCoarse,
                          WindowMethod::Shared, WindowMethod::QuadSubgroup, WindowMethod::QuadDerivative})

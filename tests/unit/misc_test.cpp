@@ -89,6 +89,9 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
   EXPECT_EQ(app::usage_text().find("--test-"), std::string::npos);
   expect_usage_error({"run", "--test-close", "5"}, "unknown option '--test-close'");
+  struct Unset {  // for the tests after this one, whichever way it ends
+    ~Unset() { ::unsetenv("FILTERLAB_WINDOW_SCRIPT"); }
+  } unset;
   ::setenv("FILTERLAB_WINDOW_SCRIPT", "screenshot@3,resize@4:320x200,minimize@5,close@9,screenshot@7", 1);
   const auto o = app::parse_cli({"run", "--frames", "10"}, "/bin");
   EXPECT_EQ(o.window.test_screenshot_at, (std::vector<uint32_t>{3, 7}));
@@ -102,7 +105,6 @@ TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
     ::setenv("FILTERLAB_WINDOW_SCRIPT", bad, 1);
     EXPECT_THROW(app::parse_cli({"run"}, "/bin"), app::UsageError) << bad;
   }
-  ::unsetenv("FILTERLAB_WINDOW_SCRIPT");
 }
 
 TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {

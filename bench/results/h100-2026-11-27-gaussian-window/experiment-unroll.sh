@@ -3,14 +3,7 @@
 # window drivers' fetch loop compiled at run time from dist/gw/src{A,B,C} (A: as committed, B: the
 # row's columns not forced to unroll, C: the rows kept rolled with [[dont_unroll]]).
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-w=/tmp/gw
-mkdir -p $w/new $w/old
-tar xzf dist/gw/new.tar.gz -C $w/new
-tar xzf dist/gw/old.tar.gz -C $w/old
-cp -r $w/new/lib $w/new/layers $w/new/run.sh $w/old/
+source "$(dirname "$0")/setup.sh"
 args=(bench --filter gaussian --methods frag.full2d --radii 1,4,8,16,24,28,30,32 --precision fp16 --sizes 960x540
       --frames 30 --warmup-ms 100 --no-error --quiet)
 for round in 1 2; do

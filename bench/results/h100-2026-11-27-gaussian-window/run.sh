@@ -6,14 +6,7 @@
 # on few units there: frag.full2d at r = 13 takes 103 ms a frame at 3840x2160).
 # Carried: .gl (the loader), dist/gw/new.tar.gz (the bundle), dist/gw/old.tar.gz (filterlab, shaders/).
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-w=/tmp/gw
-mkdir -p $w/new $w/old
-tar xzf dist/gw/new.tar.gz -C $w/new
-tar xzf dist/gw/old.tar.gz -C $w/old
-cp -r $w/new/lib $w/new/layers $w/new/run.sh $w/old/
+source "$(dirname "$0")/setup.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv >$OUT/gpu.txt 2>&1
 # $5, optional: the methods, if not all of the mode's.
 if [ "$1" = compute ]; then

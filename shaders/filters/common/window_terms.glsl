@@ -13,6 +13,9 @@
 // WINDOW_COLUMNS_PASS): each term's row sums in an image of their own, then the columns.
 #ifndef FILTERLAB_WINDOW_TERMS_GLSL
 #define FILTERLAB_WINDOW_TERMS_GLSL
+#if WINDOW_TERMS > WINDOW_MAX_TERMS
+#error "the two-pass separable method has an image binding for WINDOW_MAX_TERMS terms at most"
+#endif
 
 // The weight offset o has for the neighbour at +s (s = +-1): g(o - s). Once loops are unrolled,
 // o is a constant and so are both candidates: only the select is per pixel.
