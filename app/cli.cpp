@@ -18,6 +18,9 @@ std::string families_text() {
   for (const filters::Family* f : filters::registry().families()) {
     out += "  " + f->name + ": " + f->description + "\n    methods: " + f->method_names() +
            (f->default_method.empty() ? "" : " (default " + f->default_method + ")") + "\n";
+    if (f->tools.evaluation)
+      out += "    evaluate --filter " + f->name + ": " + f->tools.evaluation->title +
+             " configurations on scene sequences against supersampled references\n";
     for (const filters::Param& p : f->params) {
       std::string fallback = p.derived ? p.derived_text : p.fallback.empty() ? "none" : p.fallback;
       std::string line = "    " + p.name + "=" + p.range_text() + (p.unit.empty() ? "" : " " + p.unit) +
@@ -49,8 +52,8 @@ commands:
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against its family's baseline on the scene, by
                       radius (the paper's tables)
-  taa-eval            TAA configurations on three scene sequences (still, orbit, moving objects)
-                      against supersampled references: PSNR, SSIM, flicker, ghosting
+  evaluate            a filter's configurations on three scene sequences (still, orbit, moving
+                      objects) against supersampled references: PSNR, SSIM, flicker, ghosting
   report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html;
                       captures are inlined from each JSON's folder only (--captures-from DIR adds one)
   compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
@@ -120,7 +123,8 @@ bench options:
 quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
 
-taa-eval options:
+evaluate options (the filters that offer an evaluation: see `filterlab filters`):
+  --filter NAME (default: the first that offers one)
   --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
   --json FILE
 
@@ -130,7 +134,7 @@ compare options:
   --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "nonfinite", ...}
   --diff FILE.png     heat map of |A-B| (black, red, yellow, white)   --gain G  (default: max -> white)
 
-methods, filter, bench, quality and taa-eval also take --device, --validation, --shader-dir, --shader-source.
+methods, filter, bench, quality and evaluate also take --device, --validation, --shader-dir, --shader-source.
 
 exit codes: 0 ok, 1 runtime error, 2 usage error, 3 no usable Vulkan device,
             4 validation messages were reported
@@ -341,7 +345,7 @@ void parse_run(Flags& flags, CliOptions& out) {
     } else if (flag == "--compare") {
       out.window.compare_chain = flags.value();
       if (out.window.compare_chain->empty())
-        throw UsageError("--compare wants chain B, e.g. gaussian.frag.full2d:radius=3");
+        throw UsageError("--compare wants chain B, e.g. " + filters::registry().default_family().name);
       window_only = flag;
     } else if (flag == "--viewport") {
       out.window.viewport = flags.value();
@@ -478,7 +482,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
     } else if (flag == "--radii" || flag == "--sweep") {
       bench::Sweep sweep;
       if (flag == "--radii") {
-        sweep = {"radius", split_list(flag, flags.value())};
+        sweep = {bench::kSizeSweep, split_list(flag, flags.value())};
       } else {
         const filters::RawParam kv = key_value(flag, flags.value());
         sweep = {kv.first, split_list(flag, kv.second)};
@@ -531,16 +535,26 @@ void parse_bench(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' for bench (see filterlab --help)");
     }
   }
-  // The default sweep is over the radius: a family without one is timed at its defaults.
+  // The default sweep is over the family's size parameter: a family without one is timed at its
+  // defaults.
   if (b.filter.empty()) b.filter = filters::registry().default_family().name;
   const filters::Family* family = filters::registry().find(b.filter);
   if (!family)
     throw UsageError("--filter: unknown filter '" + b.filter +
                      "' (available: " + filters::registry().names() + ")");
-  if (!swept && !family->param("radius")) b.sweeps.clear();
+  const filters::Param* size = family->size_param();
+  if (!swept && !size) b.sweeps.clear();
+  for (bench::Sweep& sweep : b.sweeps)
+    if (sweep.param == bench::kSizeSweep) {
+      if (!size) throw UsageError("--radii: " + family->name + " has no size parameter to sweep");
+      sweep.param = size->name;
+      if (std::count_if(b.sweeps.begin(), b.sweeps.end(),
+                        [&](const bench::Sweep& s) { return s.param == size->name; }) > 1)
+        throw UsageError(size->name + " is swept twice");
+    }
   if (b.tune_file && !b.tune) throw UsageError("--tune-file is for --tune");
   if (b.tune) {
-    if (!family->find("auto") || family->auto_key.empty())
+    if (!family->find("auto") || !size)
       throw UsageError("--tune: " + family->name + " has no auto method to tune");
     if (!precision_given) b.precisions = {"fp16", "fp32"};
     if (b.methods.empty())
@@ -612,8 +626,8 @@ void parse_quality(Flags& flags, CliOptions& out) {
         q.radii.push_back(int(parse_count(flag, r, 1, 1000000)));
         // Each tabled family's schema decides the range.
         for (const filters::Family* family : filters::registry().families())
-          if (!family->quality_baseline.empty())
-            check_step({family->name, family->quality_baseline, {{"radius", r}}, ""});
+          if (!family->tools.quality.baseline.empty())
+            check_step({family->name, family->tools.quality.baseline, {{family->size_param()->name, r}}, ""});
       }
     } else if (flag == "--markdown") {
       q.markdown = flags.value();
@@ -629,22 +643,33 @@ void parse_quality(Flags& flags, CliOptions& out) {
     throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
 }
 
-void parse_taa_eval(Flags& flags, CliOptions& out) {
-  TaaEvalOptions& t = out.taa_eval;
+void parse_evaluate(Flags& flags, CliOptions& out) {
+  EvaluateOptions& t = out.evaluate;
   while (flags.next()) {
     const std::string& flag = flags.flag();
-    if (flag == "--size") t.size = parse_size(flags.value());
+    if (flag == "--filter") t.filter = flags.value();
+    else if (flag == "--size") t.size = parse_size(flags.value());
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, flags.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, flags.value(), 1, 64));
     else if (flag == "--json") {
       t.json = flags.value();
       check_writable(flag, *t.json);
     } else if (!parse_device_flag(flags, out.gpu)) {
-      throw UsageError("unknown option '" + flag + "' for taa-eval (see filterlab --help)");
+      throw UsageError("unknown option '" + flag + "' for evaluate (see filterlab --help)");
     }
   }
   if (t.size.width < 16 || t.size.height < 16)
-    throw UsageError("taa-eval wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+    throw UsageError("evaluate wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+  std::string offered;
+  for (const filters::Family* f : filters::registry().families())
+    if (f->tools.evaluation) {
+      offered += (offered.empty() ? "" : " ") + f->name;
+      if (t.filter.empty()) t.filter = f->name;
+    }
+  const filters::Family* family = filters::registry().find(t.filter);
+  if (!family || !family->tools.evaluation)
+    throw UsageError("evaluate --filter: '" + t.filter +
+                     "' offers no evaluation (those that do: " + (offered.empty() ? "none" : offered) + ")");
 }
 
 void parse_compare(Flags& flags, CliOptions& out) {
@@ -742,9 +767,9 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else if (command == "quality") {
     out.command = Command::Quality;
     parse_quality(flags, out);
-  } else if (command == "taa-eval") {
-    out.command = Command::TaaEval;
-    parse_taa_eval(flags, out);
+  } else if (command == "evaluate") {
+    out.command = Command::Evaluate;
+    parse_evaluate(flags, out);
   } else if (command == "compare") {
     out.command = Command::Compare;
     parse_compare(flags, out);
@@ -754,7 +779,7 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else {
     throw UsageError(
         "unknown command '" + command +
-        "' (commands: run, info, filters, methods, filter, bench, quality, taa-eval, compare, report, help)");
+        "' (commands: run, info, filters, methods, filter, bench, quality, evaluate, compare, report, help)");
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;

@@ -18,7 +18,7 @@ class UsageError : public std::runtime_error {
 };
 
 enum class Command {
-  TaaEval,
+  Evaluate,
   Help,
   Version,
   Run,
@@ -51,8 +51,10 @@ struct FilterOptions {
   bool raw = false;
 };
 
-// `filterlab taa-eval`: TAA configurations on scene sequences against supersampled references.
-struct TaaEvalOptions {
+// `filterlab evaluate`: a family's evaluation (filters::Evaluation) on scene sequences against
+// supersampled references.
+struct EvaluateOptions {
+  std::string filter;  // empty until parsed: the first family that offers one
   VkExtent2D size{320, 180};
   uint32_t frames = 32;
   uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
@@ -89,7 +91,7 @@ struct CliOptions {
   std::optional<std::filesystem::path> bench_json, bench_csv;
   bool quiet = false;
   QualityOptions quality;
-  TaaEvalOptions taa_eval;
+  EvaluateOptions evaluate;
   CompareOptions compare;
   std::vector<std::filesystem::path> report_inputs;  // filterlab report A.json [B.json ...] --out F
   std::filesystem::path report_out;

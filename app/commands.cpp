@@ -90,15 +90,11 @@ void check_fits_device(const std::filesystem::path& path, const io::ImageHeader&
 
 namespace {
 
-// The limits of a support, as text: "radius 1..16" (the lower end from the schema).
+// The limit of a support, as text: "<size parameter> 1..16" (the lower end from the schema).
 std::string limits_text(const filters::Family& family, const filters::Support& support) {
-  std::string out;
-  for (const auto& [name, largest] : support.limits) {
-    const filters::Param* p = family.param(name);
-    out += (out.empty() ? "" : ", ") + name + " " + std::to_string(int(p ? p->min : 0)) + ".." +
-           std::to_string(int(largest));
-  }
-  return out.empty() ? "-" : out;
+  const filters::Param* size = family.size_param();
+  if (!size || !support.max_size) return "-";
+  return size->name + " " + std::to_string(int(size->min)) + ".." + std::to_string(*support.max_size);
 }
 
 // A method's step at its family's defaults, in one precision where the family has one.
@@ -123,8 +119,9 @@ int list_methods(const CliOptions& options) {
                                   fp32 = default_step(*family, m, "fp32");
       const filters::Support s16 = filters::device_support(fp16, ctx),
                              s32 = filters::device_support(fp32, ctx);
+      const filters::Param* size = family->size_param();
       json limits = json::object();
-      for (const auto& [name, largest] : s16.limits) limits[name] = largest;
+      if (size && s16.max_size) limits[size->name] = *s16.max_size;
       json entry = {{"filter", family->name},
                     {"method", m.name},
                     {"stage", filters::stage_name(m.stage)},
@@ -133,26 +130,24 @@ int list_methods(const CliOptions& options) {
                     {"available", s16.available()},
                     {"limits", limits},
                     {"description", m.description}};
-      if (family->param("radius")) {
-        // The radius limit also as its own fields: what a table of radii needs.
-        entry["min_radius"] = int(family->param("radius")->min);
-        entry["max_radius"] = s16.available() ? int(s16.limits.count("radius") ? s16.limits.at("radius")
-                                                                               : family->param("radius")->max)
-                                              : 0;
-        entry["max_radius_fp32"] =
-            s32.available()
-                ? int(s32.limits.count("radius") ? s32.limits.at("radius") : family->param("radius")->max)
-                : 0;
+      if (size) {
+        // The size limit also as its own fields ("min_radius", "max_radius", "max_radius_fp32"):
+        // what a table by size needs.
+        const auto largest = [&](const filters::Support& s) {
+          return s.available() ? s.max_size.value_or(int(size->max)) : 0;
+        };
+        entry["min_" + size->name] = int(size->min);
+        entry["max_" + size->name] = largest(s16);
+        entry["max_" + size->name + "_fp32"] = largest(s32);
         json cost = json::object();
-        const filters::Param& radius = *family->param("radius");
         for (int r : kCostRadii) {
-          if (r < radius.min || r > radius.max) continue;
-          filters::FilterStep step{family->name, m.name, {{"radius", std::to_string(r)}}, ""};
+          if (r < size->min || r > size->max) continue;
+          filters::FilterStep step{family->name, m.name, {{size->name, std::to_string(r)}}, ""};
           const filters::MethodCost c = m.cost(filters::resolve(step).params);
           cost[std::to_string(r)] = {
               {"fetches", c.fetches}, {"shared_reads", c.shared_reads}, {"shared_writes", c.shared_writes}};
         }
-        entry["cost_per_pixel_by_radius"] = cost;
+        entry["cost_per_pixel_by_" + size->name] = cost;
       }
       entry["fetches_per_pixel"] = m.cost(fp16.params).fetches;  // every method has a cost (schema test)
       json takes = json::array();
@@ -183,7 +178,7 @@ int filter_file(const CliOptions& options) {
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
   const io::ImageHeader header = checked_header(f.input);
   const filters::ResolvedStep step = filters::resolve(f.step);
-  filters::check_scene_inputs(step, false, false);  // a still image has no depth and no motion
+  filters::check_scene_inputs(step, false, false);              // a still image has no depth and no motion
   filters::check_chain({f.step}, header.width, header.height);  // a ROI that leaves the image
   const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
                                                           : VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -209,7 +204,8 @@ int run_benchmark(const CliOptions& options) {
                  p.total, p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
   };
   if (options.bench.captures_dir && options.bench_json &&
-      !io::path_inside(*options.bench.captures_dir, std::filesystem::absolute(*options.bench_json).parent_path()))
+      !io::path_inside(*options.bench.captures_dir,
+                       std::filesystem::absolute(*options.bench_json).parent_path()))
     std::fprintf(stderr,
                  "filterlab: note: --captures %s is outside the folder of --json %s: report inlines them "
                  "only with --captures-from %s\n",
@@ -302,22 +298,23 @@ int quality_tables(const CliOptions& options) {
       " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
       ", 8-bit sRGB values / 255), MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
   for (const filters::Family* family : filters::registry().families()) {
-    if (family->quality_baseline.empty()) continue;
-    // A tabled family has a radius (the schema test checks); the precision where it has one.
+    if (family->tools.quality.baseline.empty()) continue;
+    // A tabled family has a size parameter (the schema test checks); the precision where it has one.
+    const std::string& size = family->size_param()->name;
     auto filtered = [&](const std::string& method, int r, const std::string& params, const char* precision) {
-      filters::FilterStep step{family->name, method, {{"radius", std::to_string(r)}}, ""};
+      filters::FilterStep step{family->name, method, {{size, std::to_string(r)}}, ""};
       set_params(step, params);
       if (family->param("precision")) step.set("precision", precision);
       return filters::apply_filter(ctx, shaders, image, step);
     };
-    std::vector<filters::Family::QualityColumn> columns = family->quality_columns;
+    std::vector<filters::QualityTables::Column> columns = family->tools.quality.columns;
     if (columns.empty()) columns.push_back({family->name, ""});
-    for (const filters::Family::QualityColumn& column : columns) {
+    for (const filters::QualityTables::Column& column : columns) {
       PaperColumn& paper_column = paper.emplace_back(PaperColumn{column.label, {}, {}});
       json rows = json::array();
       std::string table = head + "\n" + rule + "\n";
       std::map<int, io::ImageF> baseline;
-      for (int r : q.radii) baseline[r] = filtered(family->quality_baseline, r, column.params, "fp32");
+      for (int r : q.radii) baseline[r] = filtered(family->tools.quality.baseline, r, column.params, "fp32");
       for (const filters::Method& m : family->methods) {
         // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
         const bool fp32_served = filters::device_support(default_step(*family, m, "fp32"), ctx).available();
@@ -348,24 +345,24 @@ int quality_tables(const CliOptions& options) {
         rows.push_back(row);
       }
       const std::string title = family->name + (column.params.empty() ? "" : " (" + column.params + ")");
-      text += "### " + title + "\n\nEvery method against " + family->quality_baseline + where + ".\n\n" +
-              table + "\n";
+      text += "### " + title + "\n\nEvery method against " + family->tools.quality.baseline + where +
+              ".\n\n" + table + "\n";
       tables.push_back({{"filter", family->name},
                         {"column", column.label},
                         {"params", column.params},
-                        {"baseline", family->quality_baseline},
+                        {"baseline", family->tools.quality.baseline},
                         {"methods", rows}});
     }
-    for (const filters::Family::QualityPair& pair : family->quality_pairs) {
+    for (const filters::QualityTables::Pair& pair : family->tools.quality.pairs) {
       std::string line = "| " + pair.label + " |";
       json by_radius = json::object();
       for (int r : q.radii) {
-        const json cell = quality_cell(filtered(family->quality_baseline, r, pair.params_a, "fp32"),
-                                       filtered(family->quality_baseline, r, pair.params_b, "fp32"));
+        const json cell = quality_cell(filtered(family->tools.quality.baseline, r, pair.params_a, "fp32"),
+                                       filtered(family->tools.quality.baseline, r, pair.params_b, "fp32"));
         line += quality_text(cell);
         by_radius[std::to_string(r)] = cell;
       }
-      text += "### " + family->name + ": " + pair.label + "\n\n" + family->quality_baseline + where +
+      text += "### " + family->name + ": " + pair.label + "\n\n" + family->tools.quality.baseline + where +
               ".\n\n" + "| images |" + head.substr(head.find(" MSE")) + "\n| --- |" +
               rule.substr(rule.find(" ---", 5)) + "\n" + line + "\n\n";
       pairs.push_back({{"filter", family->name},

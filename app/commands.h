@@ -12,7 +12,7 @@ int list_methods(const CliOptions& options);    // filterlab methods [--json]
 int filter_file(const CliOptions& options);     // filterlab filter --input ... --output ...
 int run_benchmark(const CliOptions& options);   // filterlab bench
 int quality_tables(const CliOptions& options);  // filterlab quality
-int taa_eval(const CliOptions& options);        // filterlab taa-eval (app/taa_eval.cpp)
+int evaluate(const CliOptions& options);        // filterlab evaluate (app/evaluate.cpp)
 int compare_files(const CliOptions& options);   // filterlab compare A B
 int write_report(const CliOptions& options);    // filterlab report A.json ... --out F.html
 

@@ -57,8 +57,10 @@ int print_info(const app::CliOptions& options) {
               r.compute_shader_derivatives ? r.compute_derivatives_extension.c_str() : "no");
   std::printf("storage read without format %s\n", r.storage_read_without_format ? "yes" : "no");
   if (ctx.ignored_validation_messages())
-    std::printf("validation                  %u message(s) of a layer older than the driver not counted "
-                "(vk/context.h)\n", ctx.ignored_validation_messages());
+    std::printf(
+        "validation                  %u message(s) of a layer older than the driver not counted "
+        "(vk/context.h)\n",
+        ctx.ignored_validation_messages());
   if (options.info_json) {
     nlohmann::json j = {{"name", r.name},
                         {"type", r.device_type},
@@ -125,7 +127,7 @@ int main(int argc, char** argv) {
       case app::Command::Filter: return app::filter_file(options);
       case app::Command::Bench: return app::run_benchmark(options);
       case app::Command::Quality: return app::quality_tables(options);
-      case app::Command::TaaEval: return app::taa_eval(options);
+      case app::Command::Evaluate: return app::evaluate(options);
       case app::Command::Compare: return app::compare_files(options);
       case app::Command::Report: return app::write_report(options);
     }

@@ -14,7 +14,8 @@ namespace filterlab::app {
 namespace {
 
 bool uses_auto(const std::vector<filters::FilterStep>& steps) {
-  return std::any_of(steps.begin(), steps.end(), [](const filters::FilterStep& s) { return s.method == "auto"; });
+  return std::any_of(steps.begin(), steps.end(),
+                     [](const filters::FilterStep& s) { return s.method == "auto"; });
 }
 
 // Returns whether a step of the run's chains is `auto` (which reads the tune table).
@@ -59,25 +60,19 @@ void check_before_device(const CliOptions& options) {
     case Command::Run:
       reads_tune_table = check_run(options);  // the run's own shader folders and chains
       break;
-    case Command::Filter:
-      reads_tune_table = options.filter.step.method == "auto";
-      break;
-    case Command::Bench:
-      reads_tune_table = bench_times_auto(options.bench);
-      break;
+    case Command::Filter: reads_tune_table = options.filter.step.method == "auto"; break;
+    case Command::Bench: reads_tune_table = bench_times_auto(options.bench); break;
     case Command::Quality:  // every method of every tabled family, auto included
       reads_tune_table = true;
       break;
-    case Command::TaaEval:
-      break;
+    case Command::Evaluate: break;
     case Command::Methods:  // lists methods, loads no shader and picks nothing
     case Command::Help:
     case Command::Version:
     case Command::ListFilters:
     case Command::Info:
     case Command::Compare:
-    case Command::Report:
-      return;
+    case Command::Report: return;
   }
   if (options.command != Command::Run) vk::check_shader_files({options.gpu.shader_dir, options.gpu.glsl_dir});
   if (reads_tune_table) filters::check_tune_file_from_environment();

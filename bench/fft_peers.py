@@ -108,7 +108,7 @@ def main(argv):
     libraries = peers.open_libraries(o_for_open, wanted, skipped)
     for name in o.peers:
         if FACTORIES[name][0] not in libraries:
-            skipped.append({"method": name, "radius": 0, "reason": f"{FACTORIES[name][0]} unavailable"})
+            skipped.append({"method": name, "reason": f"{FACTORIES[name][0]} unavailable"})
     runnable = [name for name in o.peers if FACTORIES[name][0] in libraries]
     if not runnable:
         print("fft_peers: nothing can run here (no usable torch or cupy with CUDA)", file=sys.stderr)

@@ -4,7 +4,7 @@
 Same workload as `filterlab bench`: an RGBA image (4 channels), radius r, sigma = filterlab's ideal
 sigma for r (unless --sigma), clamp-to-edge border, the same normalized weights. Each peer's output
 on input 0 is checked against a float64 reference before it is timed. The JSON uses filterlab's
-bench schema ("filterlab.bench/1", tool "peers", stage "cuda"), so
+bench schema ("filterlab.bench/2", tool "peers", stage "cuda"), so
 `filterlab report filterlab.json peers.json` draws the peers beside filterlab's compute methods.
 
     python3 bench/peers.py --out peers.json --sizes 1920x1080,3840x2160 --precisions fp16,fp32
@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-SCHEMA = "filterlab.bench/1"
+SCHEMA = "filterlab.bench/2"
 KERNELS = ("gaussian", "box", "binomial")
 MAX_RADIUS = 32  # GAUSSIAN_UNIFORM_MAX_RADIUS: every gaussian method serves up to here
 DEFAULT_EPSILON = 1.0 / 255.0
@@ -117,9 +117,8 @@ def kernel_weights(kernel, radius, sigma=None, epsilon=DEFAULT_EPSILON):
 
 
 def resolved_sigma(kernel, radius, sigma):
-    """What filterlab's bench writes as "sigma": the Gaussian's sigma, 0 for the other kernels."""
-    if kernel != "gaussian":
-        return 0.0
+    """What filterlab's bench writes as "sigma" (schema 2: the step's value, given or derived, whatever
+    the kernel; the box and binomial kernels do not read it)."""
     return sigma if sigma is not None else ideal_sigma(radius)
 
 
@@ -677,14 +676,14 @@ def open_libraries(options, wanted, skipped):
             reason = f"{name} unavailable: {type(e).__name__}: {e}"
             for peer in options.peers:
                 if PEER_FACTORIES[peer][0] == name:
-                    skipped.append({"method": peer, "radius": 0, "reason": reason})
+                    skipped.append({"method": peer, "reason": reason})
             print(f"peers: skipping {name}: {reason}", file=sys.stderr)
     if "torchvision.gaussian_blur" in options.peers and "torch" in libraries:
         try:
             importlib.import_module("torchvision")
         except Exception as e:  # missing, or built for another torch
             reason = f"torchvision unavailable: {type(e).__name__}: {e}"
-            skipped.append({"method": "torchvision.gaussian_blur", "radius": 0, "reason": reason})
+            skipped.append({"method": "torchvision.gaussian_blur", "reason": reason})
             print(f"peers: skipping torchvision: {reason}", file=sys.stderr)
             options.peers = [p for p in options.peers if p != "torchvision.gaussian_blur"]
     return libraries
@@ -751,7 +750,7 @@ def reference_backend(libraries):
 def copy_case(timing, lib, inputs, image0, width, height, precision):
     """The memory floor, timed like the peers in the same run."""
     call, how = copy_call(lib)
-    case = base_case("copy", "copy", width, height, precision, 0, 0.0, "")
+    case = base_case("copy", "copy", width, height, precision)
     case.update(timing.run(lib, call, inputs))
     case.update({"copy_ratio": 1.0, "fetches_per_pixel": 1.0, "library": lib.name, "note": how,
                  "error": error_stats(lib.download(call(inputs[0])), image0),
@@ -840,12 +839,15 @@ def run_peers(options, checkpoint=lambda result, skipped: None):
     return result, skipped
 
 
-def base_case(filter_name, method, width, height, precision, radius, sigma, kernel):
-    """Every field filterlab's bench writes per case (renderer/bench/bench.cpp write_bench_json)."""
+def base_case(filter_name, method, width, height, precision, radius=None, sigma=None, kernel=None):
+    """Every field filterlab's bench writes per case (renderer/bench/bench.cpp write_bench_json): schema
+    2 has one key per parameter of the family's schema that the method takes, so a copy case has no
+    radius, sigma or kernel."""
     params = f"radius={radius}:kernel={kernel}:precision={precision}" if filter_name != "copy" else \
         f"precision={precision}"
+    schema = {"radius": radius, "sigma": sigma, "kernel": kernel} if filter_name != "copy" else {}
     return {"filter": filter_name, "method": method, "stage": "cuda", "exact": True, "params": params,
-            "radius": radius, "sigma": sigma, "kernel": kernel, "width": width, "height": height,
+            **schema, "width": width, "height": height,
             "precision": precision, "median_us": 0.0, "p5_us": 0.0, "p95_us": 0.0, "min_us": 0.0, "max_us": 0.0,
             "frames": 0, "gpixels_per_s": 0.0, "copy_ratio": 0.0, "floor": filter_name == "copy",
             "fetches_per_pixel": 0.0,
@@ -993,7 +995,7 @@ def print_table(cases, skipped):
     for c in cases:
         name = "copy (memory floor)" if c["filter"] == "copy" else c["method"]
         err = c["error"]["max_abs"] if c.get("error") else float("nan")
-        print(f"{name:<38} {c['radius']:>3} {str(c['width']) + 'x' + str(c['height']):>10} {c['precision']:>5} "
+        print(f"{name:<38} {c.get('radius', '-'):>3} {str(c['width']) + 'x' + str(c['height']):>10} {c['precision']:>5} "
               f"{c['median_us']:>10.2f} {c['p95_us']:>8.2f} {c['copy_ratio']:>7.2f} {err:>10.3g}"
               + ("  FLAGGED" if "flagged" in c else ""))
     for s in skipped:
@@ -1092,7 +1094,7 @@ class SelfTest:
         cases = []
         for c in bench["cases"]:
             peer = base_case(c["filter"], "copy" if c["filter"] == "copy" else "cupy.correlate1d", c["width"],
-                             c["height"], c["precision"], c["radius"], c["sigma"], c["kernel"])
+                             c["height"], c["precision"], c.get("radius"), c.get("sigma"), c.get("kernel"))
             peer.update({"median_us": 2.0 * c["median_us"], "p5_us": c["p5_us"], "p95_us": c["p95_us"],
                          "min_us": c["min_us"], "max_us": c["max_us"], "frames": 3, "copy_ratio": 2.0,
                          "gpixels_per_s": 1.0, "error": {"max_abs": 0.0, "mse": 0.0, "ssim": None}})

@@ -63,8 +63,7 @@ bool edit_param(filters::FilterStep& step, const filters::Param& p, const filter
   switch (p.type) {
     case filters::ParamType::Integer: {
       int value = resolved.params.integer(p.name);
-      const auto limit = support.limits.find(p.name);
-      const int max = int(limit != support.limits.end() ? std::min(limit->second, p.max) : p.max);
+      const int max = p.is_size && support.max_size ? std::min(*support.max_size, int(p.max)) : int(p.max);
       if (ImGui::SliderInt(p.name.c_str(), &value, int(p.min), max)) set(std::to_string(value));
       break;
     }
@@ -97,7 +96,8 @@ bool edit_param(filters::FilterStep& step, const filters::Param& p, const filter
         char path[512] = {};
         if (p.names_file(current)) std::snprintf(path, sizeof path, "%s", current.c_str());
         const std::string label = p.name + " file";
-        if (ImGui::InputText(label.c_str(), path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue) && path[0])
+        if (ImGui::InputText(label.c_str(), path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue) &&
+            path[0])
           set(path);
       }
       break;

@@ -223,7 +223,7 @@ io::ImageF top_left(const io::ImageF& image, uint32_t side) {
   return out;
 }
 
-// A case's parameters in a file name ("radius=2:kernel=box:precision=fp16" -> "r2_kernel-box"); the
+// A case's parameters in a file name ("a=2:kernel=box:precision=fp16" -> "a-2_kernel-box"); the
 // precision is named on its own.
 std::string file_name_part(const std::string& params) {
   std::string out;
@@ -232,7 +232,7 @@ std::string file_name_part(const std::string& params) {
     const size_t eq = item.find('=');
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "precision") continue;
-    out += (out.empty() ? "" : "_") + (key == "radius" ? "r" + value : key + "-" + value);
+    out += (out.empty() ? "" : "_") + key + "-" + value;
   }
   return out;
 }
@@ -263,23 +263,28 @@ std::string size_text(VkExtent2D s) {
 
 namespace {
 
-// Every point of the sweeps' product, each with the fixed parameters.
-std::vector<std::vector<filters::RawParam>> sweep_points(const BenchOptions& options) {
+// Every point of the sweeps' product, each with the fixed parameters. A sweep of the size
+// parameter (kSizeSweep) is over the family's, and none where the family has none.
+std::vector<std::vector<filters::RawParam>> sweep_points(const BenchOptions& options,
+                                                         const filters::Family& family) {
   std::vector<std::vector<filters::RawParam>> points = {options.params};
   for (const Sweep& sweep : options.sweeps) {
+    const filters::Param* size = family.size_param();
+    if (sweep.param == kSizeSweep && !size) continue;
+    const std::string& name = sweep.param == kSizeSweep ? size->name : sweep.param;
     std::vector<std::vector<filters::RawParam>> next;
     for (const auto& point : points)
       for (const std::string& value : sweep.values) {
         next.push_back(point);
-        next.back().emplace_back(sweep.param, value);
+        next.back().emplace_back(name, value);
       }
     points = std::move(next);
   }
   return points;
 }
 
-// A sweep point's parameters that the method takes: a sweep of one method's parameter (bigblur's
-// samples) times the others once.
+// A sweep point's parameters that the method takes: a sweep of one method's parameter (a sample
+// count) times the others once.
 std::vector<filters::RawParam> taken_by(const filters::Family& family, const filters::Method& method,
                                         std::vector<filters::RawParam> params) {
   std::erase_if(params, [&](const filters::RawParam& p) {
@@ -301,16 +306,23 @@ filters::FilterStep make_step(const filters::Family& family, const filters::Meth
   return step;
 }
 
-// The case's fields that every family may not have, filled where it has them.
+// Every parameter of the step's family that its method takes, with its value.
+std::vector<std::pair<std::string, filters::ParamValues::Value>> schema_values(
+    const filters::ResolvedStep& step) {
+  std::vector<std::pair<std::string, filters::ParamValues::Value>> out;
+  for (const filters::Param& p : step.family->params)
+    if (p.takes(step.method->name)) out.emplace_back(p.name, step.params.values().at(p.name));
+  return out;
+}
+
+// The case's fields from its step.
 void describe(CaseResult& c, const filters::ResolvedStep& step) {
   c.filter = step.family->name;
   c.method = step.method->name;
   c.stage = filters::stage_name(step.method->stage);
   c.exact = step.method->exact;
   c.params = step.params.spec();
-  if (step.family->param("radius")) c.radius = step.params.integer("radius");
-  if (step.family->param("kernel")) c.kernel = step.params.choice("kernel");
-  if (step.family->param("sigma") && c.kernel == "gaussian") c.sigma = step.params.number("sigma");
+  c.values = schema_values(step);
 }
 
 }  // namespace
@@ -335,7 +347,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
                                 " (methods: " + family->method_names() + ")");
     methods.push_back(m);
   }
-  const std::vector<std::vector<filters::RawParam>> points = sweep_points(options);
+  const std::vector<std::vector<filters::RawParam>> points = sweep_points(options, *family);
   for (const std::string& precision : options.precisions)
     for (const filters::Method* m : methods)
       for (const auto& point : points) filters::resolve(make_step(*family, *m, point, precision));
@@ -350,6 +362,10 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
 
   BenchResult result;
+  for (const Sweep& sweep : options.sweeps)
+    if (sweep.param != kSizeSweep) result.sweeps.push_back(sweep);
+    else if (const filters::Param* size = family->size_param())
+      result.sweeps.push_back({size->name, sweep.values});
   result.device = ctx.report();
   const size_t total = options.sizes.size() * options.precisions.size() *
                        (floor_family.methods.size() + (family_is_floor ? 0 : points.size() * methods.size()));
@@ -367,7 +383,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     for (const std::string& precision : options.precisions) {
       const VkFormat format = filters::precision_format(precision);
       std::vector<io::ImageF> inputs;
-      if (family->bench_on_scene && !family_is_floor)
+      if (family->tools.bench.on_scene && !family_is_floor)
         inputs.assign(options.inputs,
                       scene_image(ctx, shaders, size, precision));  // same picture, own memory
       else
@@ -382,9 +398,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         try {
           timed = time_filter(ctx, shaders, inputs, format, step, options);
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
-          Skipped skip{step.method->name, step.params.spec(), 0, size, precision, e.what()};
-          if (step.family->param("radius")) skip.radius = step.params.integer("radius");
-          result.skipped.push_back(skip);
+          result.skipped.push_back(
+              {step.method->name, step.params.spec(), schema_values(step), size, precision, e.what()});
           return;
         }
         CaseResult c;
@@ -396,10 +411,10 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
         if (options.measure_error) {
-          if (!reference && !step.family->bench_reference_method.empty()) {
+          if (!reference && !step.family->tools.bench.reference_method.empty()) {
             // The step's given parameters that the reference method takes, on the same input.
             const filters::FilterStep exact =
-                make_step(*step.family, *step.family->find(step.family->bench_reference_method),
+                make_step(*step.family, *step.family->find(step.family->tools.bench.reference_method),
                           step.params.given_pairs(), precision);
             BenchOptions once = options;
             once.frames = 1;
@@ -476,6 +491,16 @@ std::optional<double> registers(const CaseResult& c) {
   return most;
 }
 
+// A schema parameter's value as JSON: a number, a choice's text, a region's text, or null (a region
+// not given).
+nlohmann::json value_json(const filters::ParamValues::Value& value) {
+  if (const int* i = std::get_if<int>(&value)) return *i;
+  if (const double* d = std::get_if<double>(&value)) return *d;
+  if (const std::string* s = std::get_if<std::string>(&value)) return *s;
+  if (const common::Roi* roi = std::get_if<common::Roi>(&value)) return common::roi_text(*roi);
+  return nullptr;
+}
+
 }  // namespace
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options,
@@ -483,7 +508,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   using nlohmann::json;
   const vk::DeviceReport& d = result.device;
   json j;
-  j["schema"] = "filterlab.bench/1";
+  // 2: one key per schema parameter the method takes (1 had radius, sigma and kernel on every case).
+  j["schema"] = "filterlab.bench/2";
   j["tool"] = "filterlab";
   j["git_revision"] = git_revision();
   j["date"] = utc_now();
@@ -513,7 +539,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["filter"] = options.filter;
   j["floor_filter"] = filters::registry().memory_floor().name;
   j["sweeps"] = json::object();
-  for (const Sweep& sweep : options.sweeps) j["sweeps"][sweep.param] = sweep.values;
+  for (const Sweep& sweep : result.sweeps) j["sweeps"][sweep.param] = sweep.values;
   j["params"] = json::object();
   for (const auto& [key, value] : options.params) j["params"][key] = value;
   j["validation"] = options.validation;
@@ -532,9 +558,6 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"stage", c.stage},
                   {"exact", c.exact},
                   {"params", c.params},
-                  {"radius", c.radius},
-                  {"sigma", c.sigma},
-                  {"kernel", c.kernel},
                   {"width", c.size.width},
                   {"height", c.size.height},
                   {"precision", c.precision},
@@ -551,6 +574,7 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"shared_reads_per_pixel", c.cost.shared_reads},
                   {"shared_writes_per_pixel", c.cost.shared_writes},
                   {"passes", passes}};
+    for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
       if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();
@@ -572,31 +596,28 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
     j["cases"].push_back(entry);
   }
   j["skipped"] = json::array();
-  for (const Skipped& s : result.skipped)
-    j["skipped"].push_back({{"method", s.method},
-                            {"params", s.params},
-                            {"radius", s.radius},
-                            {"width", s.size.width},
-                            {"height", s.size.height},
-                            {"precision", s.precision},
-                            {"reason", s.reason}});
+  for (const Skipped& s : result.skipped) {
+    json entry = {{"method", s.method},      {"params", s.params},       {"width", s.size.width},
+                  {"height", s.size.height}, {"precision", s.precision}, {"reason", s.reason}};
+    for (const auto& [key, value] : s.values) entry[key] = value_json(value);
+    j["skipped"].push_back(entry);
+  }
   io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 void write_bench_csv(const BenchResult& result, const std::filesystem::path& path) {
   std::ostringstream out;
-  out << "filter,method,stage,exact,params,radius,sigma,kernel,width,height,precision,median_us,p5_us,p95_us,"
+  out << "filter,method,stage,exact,params,width,height,precision,median_us,p5_us,p95_us,"
          "gpixels_per_s,copy_ratio,floor,fetches_per_pixel,shared_reads_per_pixel,shared_writes_per_pixel,"
          "max_abs,"
          "mse,ssim\n";
   for (const CaseResult& c : result.cases) {
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "%s,%s,%s,%d,%s,%d,%.6g,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,",
+    std::snprintf(line, sizeof line, "%s,%s,%s,%d,%s,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,",
                   c.filter.c_str(), c.method.c_str(), c.stage.c_str(), c.exact ? 1 : 0, c.params.c_str(),
-                  c.radius, c.sigma, c.kernel.c_str(), c.size.width, c.size.height, c.precision.c_str(),
-                  c.gpu_us.median, c.gpu_us.p5, c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.floor ? 1 : 0,
-                  c.cost.fetches, c.cost.shared_reads, c.cost.shared_writes);
+                  c.size.width, c.size.height, c.precision.c_str(), c.gpu_us.median, c.gpu_us.p5,
+                  c.gpu_us.p95, c.gpixels_per_s, c.copy_ratio, c.floor ? 1 : 0, c.cost.fetches,
+                  c.cost.shared_reads, c.cost.shared_writes);
     out << line;
     if (c.error) {
       std::snprintf(line, sizeof line, "%.6g,%.6g,%.6g", c.error->max_abs, c.error->mse, c.error->ssim);
@@ -646,14 +667,13 @@ filters::TuneTable tune_table(const BenchResult& result) {
       timed;
   for (const CaseResult& c : result.cases) {
     const filters::Family* family = filters::registry().find(c.filter);
-    if (!family || family->auto_key.empty() || !c.exact || c.method == "auto") continue;
-    std::istringstream spec(c.params);
+    const filters::Param* size = family ? family->size_param() : nullptr;
+    if (!size || !c.exact || c.method == "auto") continue;
     int key = 0;
-    for (std::string item; std::getline(spec, item, ':');)
-      if (item.rfind(family->auto_key + "=", 0) == 0)
-        key = std::stoi(item.substr(family->auto_key.size() + 1));
+    for (const auto& [name, value] : c.values)
+      if (const int* v = std::get_if<int>(&value); v && name == size->name) key = *v;
     timed[c.filter][c.precision][key].emplace_back(c.gpu_us.median, c.method);
-    t.keys[c.filter] = family->auto_key;
+    t.keys[c.filter] = size->name;
     t.width = c.size.width;
     t.height = c.size.height;
   }

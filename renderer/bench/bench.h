@@ -17,16 +17,17 @@
 
 namespace filterlab::bench {
 
-// One swept parameter: `--sweep sigma=4,8,16`, or `--radii 1,2,4` for radius.
+// One swept parameter: `--sweep sigma=4,8,16`, or `--radii 1,2,4` for the family's size parameter.
 struct Sweep {
-  std::string param;
+  std::string param;  // kSizeSweep: the family's size parameter (Param::is_size), where it has one
   std::vector<std::string> values;
 };
+inline const std::string kSizeSweep;
 
 struct BenchOptions {
   std::string filter;                // the family timed (empty: the registry's default family)
   std::vector<std::string> methods;  // empty: every method (unavailable ones are skipped with the reason)
-  std::vector<Sweep> sweeps = {{"radius", {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
+  std::vector<Sweep> sweeps = {{kSizeSweep, {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
   std::vector<filters::RawParam> params;  // fixed for every case (`--param kernel=box`)
   std::vector<VkExtent2D> sizes = {{3840, 2160}};
   std::vector<std::string> precisions = {"fp16"};
@@ -61,10 +62,11 @@ using vk::PipelineReport;
 struct CaseResult {
   std::string filter, method, stage;  // the copy family's cases measure the memory floor
   bool exact = true;
-  std::string params;  // the case's parameters as a chain step spells them ("radius=8:precision=fp16")
-  int radius = 0;      // where the family has these parameters; 0 and "" where not
-  double sigma = 0;
-  std::string kernel, precision;
+  std::string params;  // the case's given parameters as a chain step spells them
+  // Every parameter of the family's schema that the method takes, typed, defaults included: one
+  // key each in the JSON.
+  std::vector<std::pair<std::string, filters::ParamValues::Value>> values;
+  std::string precision;
   VkExtent2D size{};
   runtime::Summary gpu_us;  // per frame: the sum of the method's passes
   std::vector<std::pair<std::string, double>> pass_median_us;
@@ -83,7 +85,7 @@ struct CaseResult {
 struct Skipped {
   std::string method;
   std::string params;
-  int radius = 0;
+  std::vector<std::pair<std::string, filters::ParamValues::Value>> values;  // as CaseResult's
   VkExtent2D size{};
   std::string precision;  // a method may serve one precision and not the other
   std::string reason;
@@ -99,6 +101,7 @@ struct BenchResult {
   vk::DeviceReport device;
   std::vector<CaseResult> cases;
   std::vector<Skipped> skipped;
+  std::vector<Sweep> sweeps;  // as run: kSizeSweep named, or gone where the family has no size
   uint32_t validation_messages = 0;
 };
 
@@ -107,7 +110,7 @@ struct BenchResult {
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
 
 // bench --tune: the exact methods of each case's family ranked by time, per precision and value of
-// the family's auto key (filters/auto_method.h), from a run's cases.
+// the family's size parameter (filters/auto_method.h), from a run's cases.
 filters::TuneTable tune_table(const BenchResult& result);
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options,

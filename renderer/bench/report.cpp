@@ -1,5 +1,6 @@
 #include "bench/report.h"
 
+#include "filters/registry.h"
 #include "io/input_file.h"
 #include "vk/pipeline_statistics.h"
 
@@ -24,16 +25,18 @@ using nlohmann::json;
 struct Case {
   std::string source;  // device (and tool) the case comes from
   std::string filter, method, stage, precision;
-  int radius = 0;
-  std::map<std::string, std::string> params;  // the case's parameters ("sigma" -> "64"), but precision
+  // The value of the family's size parameter (Param::is_size) where the registry knows the family
+  // and the case has one.
+  std::optional<int> size;
+  std::map<std::string, std::string> params;  // the case's given parameters ("samples" -> "8"), but precision
   uint32_t width = 0, height = 0;
   double median_us = 0, copy_ratio = 0;
   bool exact = true;
   bool floor = false;            // the fastest copy: what copy_ratio divides by
   bool of_floor_family = false;  // one of the copies the floor was chosen from
   json error;
-  std::optional<double> registers;      // per thread, the most of the case's pipelines, where the driver told
-  std::string flagged;                  // bench/peers.py: why a peer's error is far off the reference
+  std::optional<double> registers;    // per thread, the most of the case's pipelines, where the driver told
+  std::string flagged;                // bench/peers.py: why a peer's error is far off the reference
   std::string capture_png, diff_png;  // the files' bytes, checked (report_capture); empty when none
 };
 
@@ -80,7 +83,8 @@ std::string base64(const std::string& bytes) {
 // The PNG inline, so the report stays one file; nothing when the case has none.
 std::string inline_png(const std::string& png, const std::string& alt) {
   if (png.empty()) return "";
-  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(png) + "\">";
+  return "<img class=\"thumb\" alt=\"" + escape(alt) + "\" src=\"data:image/png;base64," + base64(png) +
+         "\">";
 }
 
 // A capture a bench JSON names (`field`: "capture" or "diff"), read for inlining. A report is meant to
@@ -88,8 +92,8 @@ std::string inline_png(const std::string& png, const std::string& alt) {
 // (or a folder given with --captures-from) is read, only a regular PNG file of at most
 // io::kMaxCaptureFileBytes; anything else is refused (ReportInputError, exit 2). A capture that is
 // not there (a JSON copied without its captures) is left out.
-std::string report_capture(const std::filesystem::path& json_path, const std::string& field, const json& value,
-                           const std::vector<std::filesystem::path>& roots) {
+std::string report_capture(const std::filesystem::path& json_path, const std::string& field,
+                           const json& value, const std::vector<std::filesystem::path>& roots) {
   const std::string where = json_path.string() + ": " + field;
   if (!value.is_string()) throw ReportInputError(where + " is not a file name");
   const std::filesystem::path name = value.get<std::string>();
@@ -109,7 +113,8 @@ std::string report_capture(const std::filesystem::path& json_path, const std::st
                            "(or from a folder given with --captures-from)");
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return "";
-  if (file.extension() != ".png") throw ReportInputError(where + " '" + name.string() + "' is not a .png file");
+  if (file.extension() != ".png")
+    throw ReportInputError(where + " '" + name.string() + "' is not a .png file");
   io::File open = io::open_input_file(file, io::kMaxCaptureFileBytes);
   // Checked again on the file that was opened: a link swapped in since the check is caught.
   if (!allowed(io::open_file_path(open.get())))
@@ -126,14 +131,16 @@ const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff
 // A log-scale line plot of value against radius, one series per (source, method).
 struct Series {
   std::string name;
-  std::string variant;  // the parameters but x that the series fixes ("kernel=disk"): crossovers compare alike
+  std::string
+      variant;  // the parameters but x that the series fixes ("kernel=disk"): crossovers compare alike
   std::vector<std::pair<double, double>> points;  // x (a radius, a frame, a gamma), value (> 0 on a log axis)
 };
 
 // Where one series overtakes another (the crossover map: fft.vkfft against the direct methods): for
 // each pair of series of one variant, the neighbouring x values of both between which the faster one
 // changes. At most `most` lines, the pairs in the series' order.
-std::vector<std::string> crossovers(const std::vector<Series>& series, const std::string& x_label, size_t most = 16) {
+std::vector<std::string> crossovers(const std::vector<Series>& series, const std::string& x_label,
+                                    size_t most = 16) {
   std::vector<std::string> lines;
   for (size_t i = 0; i < series.size(); ++i)
     for (size_t j = i + 1; j < series.size(); ++j) {
@@ -149,8 +156,8 @@ std::vector<std::string> crossovers(const std::vector<Series>& series, const std
         const bool a_wins_after = shared[k].second < 0;
         const std::string& winner = a_wins_after ? series[i].name : series[j].name;
         const std::string& loser = a_wins_after ? series[j].name : series[i].name;
-        lines.push_back(winner + " overtakes " + loser + " between " + x_label + " " + number(shared[k - 1].first) +
-                        " and " + number(shared[k].first));
+        lines.push_back(winner + " overtakes " + loser + " between " + x_label + " " +
+                        number(shared[k - 1].first) + " and " + number(shared[k].first));
         if (lines.size() == most) return lines;
       }
     }
@@ -303,7 +310,8 @@ std::vector<PlotGroup> plot_groups(const std::set<std::string>& stages) {
 
 json read_input(const std::filesystem::path& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw ReportInputError(path.string() + " is not a file (a folder)");
+  if (std::filesystem::is_directory(path, ec))
+    throw ReportInputError(path.string() + " is not a file (a folder)");
   if (!std::filesystem::exists(path, ec)) throw ReportInputError(path.string() + " does not exist");
   const std::string text = io::read_input_file(path, io::kMaxJsonFileBytes);  // io::InputError: exit 2
   try {
@@ -312,17 +320,19 @@ json read_input(const std::filesystem::path& path) {
     // Not e.what(): it quotes the bytes it read, which for an image file are binary noise.
     throw ReportInputError(path.string() + " is not a bench JSON file (not JSON: syntax error at byte " +
                            std::to_string(e.byte) + ")");
+  } catch (const json::exception&) {  // a number beyond double's range (1e999)
+    throw ReportInputError(path.string() + " is not a bench JSON file (a number out of range)");
   }
 }
 
-bool is_taa_eval(const json& j) {
+bool is_evaluation(const json& j) {
   return j.is_object() && j.contains("schema") && j["schema"].is_string() &&
-         j["schema"].get<std::string>().rfind("filterlab.taa-eval/", 0) == 0;
+         j["schema"].get<std::string>().rfind("filterlab.evaluation/", 0) == 0;
 }
 
 std::vector<Case> load(const std::filesystem::path& path, const json& j, std::vector<Source>& sources,
                        const std::vector<std::filesystem::path>& capture_roots) {
-  // The field being read, so that an error names it ("cases[3].radius").
+  // The field being read, so that an error names it ("cases[3].median_us").
   std::string field;
   auto at = [&](const json& object, const char* key, const std::string& where = "") -> const json& {
     field = where + key;
@@ -346,11 +356,12 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
     source.fragment_on_few_units =
         source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
     sources.push_back(source);
-    // Files written before the key existed had the copy family as their floor.
-    const std::string floor_filter = value(j, "floor_filter", std::string("copy"));
+    // Files written before the key existed had this registry's floor family as their floor.
+    const std::string floor_filter = value(j, "floor_filter", filters::registry().memory_floor().name);
     std::vector<Case> cases;
     const json& all = at(j, "cases");
-    if (!all.is_array()) throw ReportInputError(path.string() + ": not a filterlab bench file: cases: not a list");
+    if (!all.is_array())
+      throw ReportInputError(path.string() + ": not a filterlab bench file: cases: not a list");
     for (size_t i = 0; i < all.size(); ++i) {
       const json& c = all[i];
       const std::string w = "cases[" + std::to_string(i) + "].";
@@ -360,7 +371,12 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
       k.method = at(c, "method", w).get<std::string>();
       k.stage = at(c, "stage", w).get<std::string>();
       k.precision = at(c, "precision", w).get<std::string>();
-      k.radius = at(c, "radius", w).get<int>();
+      const filters::Family* family = filters::registry().find(k.filter);
+      if (const filters::Param* size = family ? family->size_param() : nullptr;
+          size && c.contains(size->name) && !c[size->name].is_null()) {
+        const int value = at(c, size->name.c_str(), w).get<int>();
+        if (value > 0) k.size = value;  // schema 1 wrote 0 where the family had none
+      }
       std::stringstream spec(value(c, "params", std::string(), w));
       for (std::string kv; std::getline(spec, kv, ':');)
         if (const size_t eq = kv.find('='); eq != std::string::npos && kv.substr(0, eq) != "precision")
@@ -374,7 +390,8 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
       k.of_floor_family = k.filter == floor_filter;
       k.error = value(c, "error", json(), w);
       for (const json& p : value(c, "pipelines", json::array(), w)) {
-        const json statistics = value(p, "statistics", json::object(), w + "pipelines[].");  // kept alive for items()
+        const json statistics =
+            value(p, "statistics", json::object(), w + "pipelines[].");  // kept alive for items()
         for (const auto& [key, value] : statistics.items()) {
           // Graphics pipelines key their stages' statistics "executable: statistic".
           const size_t colon = key.rfind(": ");
@@ -391,7 +408,8 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
     return cases;
   } catch (const json::exception& e) {
     std::string why = e.what();  // "[json.exception.type_error.302] type must be number, but is string"
-    if (const size_t bracket = why.find("] "); why.starts_with("[json.exception") && bracket != std::string::npos)
+    if (const size_t bracket = why.find("] ");
+        why.starts_with("[json.exception") && bracket != std::string::npos)
       why = why.substr(bracket + 2);
     throw ReportInputError(path.string() + ": not a filterlab bench file: " + field + ": " + why);
   }
@@ -399,15 +417,18 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
 
 }  // namespace
 
-// A taa-eval file (filterlab taa-eval --json): per sequence, PSNR against the frame for every
-// configuration; then PSNR of the last frame, and flicker on the still sequence, against gamma.
-std::string taa_section(const std::filesystem::path& path, const json& t, ReportSummary& report) {
+// An evaluation file (filterlab evaluate --json): per sequence, PSNR against the frame for every
+// configuration; then, for the configurations that carry a value of the plotted parameter, PSNR of
+// the last frame, and flicker on the still sequence, against it.
+std::string evaluation_section(const std::filesystem::path& path, const json& t, ReportSummary& report) {
   std::ostringstream body;
   try {
-    body << "<h2>TAA on " << escape(t.at("device").get<std::string>()) << ", " << t.at("size")[0].get<int>()
-         << "x" << t.at("size")[1].get<int>() << ", references of " << t.at("reference_offsets").get<int>()
-         << " offsets</h2>\n<div class=\"row\">";
-    std::map<std::string, Series> psnr_by_gamma, flicker_by_gamma;
+    const std::string title = t.at("title").get<std::string>(),
+                      plotted = t.at("plotted_param").get<std::string>();
+    body << "<h2>" << escape(title) << " on " << escape(t.at("device").get<std::string>()) << ", "
+         << t.at("size")[0].get<int>() << "x" << t.at("size")[1].get<int>() << ", references of "
+         << t.at("reference_offsets").get<int>() << " offsets</h2>\n<div class=\"row\">";
+    std::map<std::string, Series> psnr_by_value, flicker_by_value;
     for (const json& seq : t.at("sequences")) {
       const std::string name = seq.at("sequence").get<std::string>();
       std::vector<Series> curves;
@@ -417,38 +438,36 @@ std::string taa_section(const std::filesystem::path& path, const json& t, Report
         for (size_t f = 0; f < psnr.size(); ++f)
           if (psnr[f].is_number()) s.points.push_back({double(f + 1), psnr[f].get<double>()});
         curves.push_back(s);
-        const std::string chain = c.at("chain").get<std::string>();
-        const size_t g = chain.find("gamma=");
-        if (g != std::string::npos && c.at("psnr_last").is_number()) {
-          // The value runs to the next ':' or ','; it must be a finite number, all of it.
-          const std::string text = chain.substr(g + 6, chain.find_first_of(":,", g) - (g + 6));
-          double gamma = 0;
-          const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), gamma);
-          if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(gamma))
-            throw ReportInputError(path.string() + ": sequence " + name + ", config " + s.name +
-                                   ": gamma '" + text + "' in the chain is not a finite number");
-          psnr_by_gamma[name].name = name;
-          psnr_by_gamma[name].points.push_back({gamma, c["psnr_last"].get<double>()});
-          if (name == "still") {
-            flicker_by_gamma[name].name = name;
-            flicker_by_gamma[name].points.push_back({gamma, c.at("flicker").get<double>()});
-          }
+        const json& value = c.at("plotted");
+        if (value.is_null() || plotted.empty() || !c.at("psnr_last").is_number()) continue;
+        const double x = value.get<double>();
+        if (!std::isfinite(x))
+          throw ReportInputError(path.string() + ": sequence " + name + ", config " + s.name + ": " +
+                                 plotted + " is not a finite number");
+        psnr_by_value[name].name = name;
+        psnr_by_value[name].points.push_back({x, c["psnr_last"].get<double>()});
+        if (name == "still") {
+          flicker_by_value[name].name = name;
+          flicker_by_value[name].points.push_back({x, c.at("flicker").get<double>()});
         }
       }
       body << line_plot("PSNR against the reference, " + name, "frame", "PSNR dB", curves, false);
       ++report.plots;
     }
-    std::vector<Series> psnr, flicker;
-    for (auto& [n, s] : psnr_by_gamma) psnr.push_back(s);
-    for (auto& [n, s] : flicker_by_gamma) flicker.push_back(s);
-    body << line_plot("Variance clipping: PSNR of the last frame against gamma", "gamma", "PSNR dB", psnr,
-                      false)
-         << line_plot("Variance clipping: flicker (still) against gamma", "gamma", "mean |change| (log)",
-                      flicker)
-         << "</div>\n";
-    report.plots += 2;
+    if (!psnr_by_value.empty()) {
+      std::vector<Series> psnr, flicker;
+      for (auto& [n, s] : psnr_by_value) psnr.push_back(s);
+      for (auto& [n, s] : flicker_by_value) flicker.push_back(s);
+      body << line_plot(title + ": PSNR of the last frame against " + plotted, plotted, "PSNR dB", psnr,
+                        false)
+           << line_plot(title + ": flicker (still) against " + plotted, plotted, "mean |change| (log)",
+                        flicker);
+      report.plots += 2;
+    }
+    body << "</div>\n";
   } catch (const json::exception& e) {
-    throw ReportInputError(path.string() + ": not a taa-eval file: missing or malformed field (" + e.what() + ")");
+    throw ReportInputError(path.string() + ": not an evaluation file: missing or malformed field (" +
+                           e.what() + ")");
   }
   return body.str();
 }
@@ -457,11 +476,11 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
                           const std::vector<std::filesystem::path>& capture_roots) {
   std::vector<Source> sources;
   std::vector<Case> cases;
-  std::vector<std::pair<std::filesystem::path, json>> taa_evals;
+  std::vector<std::pair<std::filesystem::path, json>> evaluations;
   for (const auto& path : inputs) {
     json j = read_input(path);
-    if (is_taa_eval(j)) {
-      taa_evals.emplace_back(path, std::move(j));
+    if (is_evaluation(j)) {
+      evaluations.emplace_back(path, std::move(j));
       continue;
     }
     for (Case& c : load(path, j, sources, capture_roots)) cases.push_back(std::move(c));
@@ -499,8 +518,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
   for (const Case& c : cases)
     if (!c.of_floor_family) groups.insert({c.filter, c.width, c.height, c.precision});
   for (const auto& [filter, width, height, precision] : groups) {
-    const std::string size = std::to_string(width) + "x" + std::to_string(height);
-    body << "<h2>" << escape(filter) << ", " << size << " " << escape(precision) << "</h2>\n<p>";
+    const std::string size_text = std::to_string(width) + "x" + std::to_string(height);
+    body << "<h2>" << escape(filter) << ", " << size_text << " " << escape(precision) << "</h2>\n<p>";
     for (const Case& c : cases)
       if (c.of_floor_family && c.width == width && c.height == height && c.precision == precision)
         body << escape(c.filter) << " " << escape(c.method) << (c.floor ? " (the memory floor)" : "")
@@ -515,18 +534,20 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
         body << "<p class=\"note\">" << escape(s.device)
              << " runs fragment shaders on few units: compare fragment methods with fragment methods "
                 "only.</p>\n";
-    // The x axis: the radius where the family has one, else the numeric parameter that every case of
-    // the section has with the most values (bigblur: sigma). The other parameters that vary name the
-    // series.
-    std::string x_param = "radius";
+    // The x axis: the family's size parameter where its cases have one, else the numeric parameter
+    // that every case of the section has with the most values (a sigma). The other parameters that
+    // vary name the series.
+    const filters::Family* family = filters::registry().find(filter);
+    const filters::Param* size = family ? family->size_param() : nullptr;
+    bool x_is_size = false;
+    for (const Case& c : cases)
+      if (c.filter == filter && c.size) x_is_size = true;
+    std::string x_param = x_is_size ? size->name : "";
     std::map<std::string, std::set<std::string>> values;
     for (const Case& c : cases)
       if (c.filter == filter && c.width == width && c.height == height && c.precision == precision)
         for (const auto& [key, value] : c.params) values[key].insert(value);
-    bool has_radius = false;
-    for (const Case& c : cases)
-      if (c.filter == filter && c.radius > 0) has_radius = true;
-    if (!has_radius) {
+    if (!x_is_size) {
       size_t most = 1;
       for (const auto& [key, seen] : values) {
         char* end = nullptr;
@@ -543,14 +564,14 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
       }
     }
     const auto x_of = [&](const Case& c) {
-      if (x_param == "radius") return double(c.radius);
+      if (x_is_size) return double(c.size.value_or(0));
       const auto it = c.params.find(x_param);
       return it == c.params.end() ? 0.0 : std::strtod(it->second.c_str(), nullptr);
     };
     const auto variant_of = [&](const Case& c) {  // the varying parameters but x, "samples=8 ..."
       std::string out;
       for (const auto& [key, value] : c.params)
-        if (key != x_param && key != "radius" && values[key].size() > 1) out += " " + key + "=" + value;
+        if (key != x_param && values[key].size() > 1) out += " " + key + "=" + value;
       return out;
     };
     auto series_for = [&](auto keep, auto value) {
@@ -568,7 +589,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
         if (v > 0) by_name[key].points.push_back({x_of(c), v});
       }
       // Runs of one tool on one device (several JSON files, e.g. radii split over runs) share a
-      // series: sort its points by radius.
+      // series: sort its points by x.
       std::vector<Series> out;
       for (const std::string& n : order) {
         out.push_back(by_name[n]);
@@ -578,18 +599,19 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     };
     const auto median = [](const Case& c) { return c.median_us; };
     const auto ratio = [](const Case& c) { return c.copy_ratio; };
+    const std::string x_label = x_param.empty()                    ? "case"
+                                : x_is_size && !size->unit.empty() ? x_param + " (" + size->unit + ")"
+                                                                   : x_param;
     for (const PlotGroup& group : plot_groups(stages)) {
       const auto in_group = [&](const Case& c) { return group.stages.count(c.stage) > 0; };
       body << "<div class=\"row\">"
-           << line_plot(group.title + ": GPU time, " + size, x_param == "radius" ? "radius r" : x_param,
-                        "median µs (log)", series_for(in_group, median))
-           << line_plot(group.title + ": time / copy pass, " + size,
-                        x_param == "radius" ? "radius r" : x_param, "× copy (log)",
+           << line_plot(group.title + ": GPU time, " + size_text, x_label, "median µs (log)",
+                        series_for(in_group, median))
+           << line_plot(group.title + ": time / copy pass, " + size_text, x_label, "× copy (log)",
                         series_for(in_group, ratio))
            << "</div>\n";
       report.plots += 2;
-      const std::vector<std::string> crossed =
-          crossovers(series_for(in_group, median), x_param == "radius" ? "r" : x_param);
+      const std::vector<std::string> crossed = crossovers(series_for(in_group, median), x_param);
       if (!crossed.empty()) {
         body << "<p class=\"note\">Crossovers (median time): ";
         for (size_t k = 0; k < crossed.size(); ++k) body << (k ? "; " : "") << escape(crossed[k]);
@@ -598,7 +620,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     }
     // The error-time frontier, per value of x where the cases measured an error: MSE against time,
     // each method a curve over its other parameters (samples, footprint), fastest first.
-    if (x_param != "radius") {
+    if (!x_is_size) {
       std::map<double, std::map<std::string, Series>> frontier;
       for (const Case& c : cases) {
         if (c.filter != filter || c.width != width || c.height != height || c.precision != precision)
@@ -617,15 +639,16 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
           std::sort(s.points.begin(), s.points.end());
           series.push_back(s);
         }
-        body << xy_plot("MSE against time, " + x_param + " " + number(x) + ", " + size, "median µs (log)",
-                        "MSE (log)", series);
+        body << xy_plot("MSE against time, " + x_param + " " + number(x) + ", " + size_text,
+                        "median µs (log)", "MSE (log)", series);
         ++report.plots;
       }
       if (!frontier.empty()) body << "</div>\n";
     }
     // Error table.
-    body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>r / "
-            "parameters</th><th>median µs</th>"
+    body << "<table><tr><th>source</th><th>method</th><th>stage</th><th>exact</th><th>"
+         << escape(x_is_size ? x_param : std::string("parameters"))
+         << "</th><th>median µs</th>"
             "<th>× copy</th><th>registers</th><th>max abs</th><th>MSE</th><th>SSIM</th><th>output "
             "(top-left)</th><th>|error| × 256</th></tr>\n";
     for (const Case& c : cases) {
@@ -638,7 +661,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
       body << "<tr><td>" << escape(c.source) << "</td><td>" << escape(c.method)
            << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
            << "</td><td>" << escape(c.stage) << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>"
-           << (x_param == "radius" ? std::to_string(c.radius) : escape(params_text(c))) << "</td><td>"
+           << (x_is_size ? std::to_string(c.size.value_or(0)) : escape(params_text(c))) << "</td><td>"
            << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio) << "</td><td>"
            << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs") << "</td><td>"
            << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
@@ -648,7 +671,7 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     body << "</table>\n";
   }
 
-  for (const auto& [path, t] : taa_evals) body << taa_section(path, t, report);
+  for (const auto& [path, t] : evaluations) body << evaluation_section(path, t, report);
 
   report.html = std::string(
                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

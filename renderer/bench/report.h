@@ -1,8 +1,8 @@
 #pragma once
 // `filterlab report BENCH.json [MORE.json ...] --out report.html`: one self-contained HTML file
 // (inline SVG and CSS, no script, no network) from one or more bench JSON files (several devices,
-// or filterlab beside peers written in the same schema), and from taa-eval JSON files (PSNR against
-// the frame, PSNR and flicker against gamma).
+// or filterlab beside peers written in the same schema), and from `filterlab evaluate` JSON files
+// (PSNR against the frame; PSNR and flicker against the evaluation's plotted parameter).
 #include <filesystem>
 #include <stdexcept>
 #include <string>

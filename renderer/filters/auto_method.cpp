@@ -1,7 +1,6 @@
 #include "filters/auto_method.h"
 
 #include "filters/chain.h"
-#include "filters/registry.h"
 #include "io/input_file.h"
 
 #include <nlohmann/json.hpp>
@@ -30,7 +29,8 @@ std::string file_name_part(std::string text) {
 const std::vector<std::string>* ranking_for(const TuneTable& t, const Family& family,
                                             const ParamValues& params) {
   const std::string precision = family.param("precision") ? params.choice("precision") : "fp32";
-  const int key = family.auto_key.empty() ? 0 : params.integer(family.auto_key);
+  const Param* size = family.size_param();
+  const int key = size ? params.integer(size->name) : 0;
   const auto f = t.rankings.find(family.name);
   if (f == t.rankings.end() || !f->second.count(precision)) return nullptr;
   const std::map<int, std::vector<std::string>>& by_key = f->second.at(precision);
@@ -47,8 +47,8 @@ const Method* first_served(const Family& family, const std::vector<std::string>&
     const Method* m = family.find(name);
     if (!m || !m->exact || name == "auto") continue;
     try {
-      FilterStep step{family.name, name, params.given_pairs(), ""};
-      check_support(resolve(step), device);  // unavailable here, or beyond its limits: throws
+      const ResolvedStep step{&family, m, parse_params(family, *m, params.given_pairs()), ""};
+      check_support(step, device);  // unavailable here, or beyond its limits: throws
       return m;
     } catch (const ChainError&) {  // a parameter it does not take, or not served here
     }
@@ -99,7 +99,8 @@ TuneTable parse_tune_table(const std::string& json_text, const std::string& wher
   const json& size = member(j, "size", "");
   auto side = [&](size_t i) {
     // The size it was measured at: information, 0 where unknown.
-    if (!size.is_array() || size.size() != 2 || !size[i].is_number_unsigned() || size[i].get<uint64_t>() > 65536)
+    if (!size.is_array() || size.size() != 2 || !size[i].is_number_unsigned() ||
+        size[i].get<uint64_t>() > 65536)
       throw bad("size", "not [width, height] in 0..65536");
     return size[i].get<uint32_t>();
   };
@@ -167,8 +168,8 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   if (std::filesystem::exists(path, ec))
     if (const Method* m = pick(read_tune_table(path)))
       return {m, "tuned on " + device.report().name + " (" + path.string() + ")"};
-  if (!family.auto_default.empty()) {
-    const TuneTable built_in = parse_tune_table(family.auto_default, family.name + "'s built-in table");
+  if (!family.tools.auto_table.empty()) {
+    const TuneTable built_in = parse_tune_table(family.tools.auto_table, family.name + "'s built-in table");
     if (const Method* m = pick(built_in)) return {m, "built-in table, measured on " + built_in.device};
   }
   // No table serves the step: the family's default, or its first exact method, that runs here.
@@ -179,19 +180,19 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   throw ChainError(family.name + ".auto: no exact method runs this step on " + device.report().name);
 }
 
-Method auto_method(const std::string& family) {
+Method auto_method(const Family& (*family)()) {
   Method m;
   m.name = "auto";
   m.stage = Stage::Compute;
   m.exact = true;  // it runs an exact method
   m.description =
-      "the fastest exact method for the step's precision and radius on this device (filterlab bench --tune), "
+      "the fastest exact method for the step's precision and size on this device (filterlab bench --tune), "
       "or from the family's built-in table; it says which one it picked";
   // The design cost of what the built-in table picks (the device's own pick is known on the device).
   m.cost = [family](const ParamValues& params) {
-    const Family& f = *registry().find(family);
-    if (f.auto_default.empty()) return MethodCost{};
-    const TuneTable t = parse_tune_table(f.auto_default, family + "'s built-in table");
+    const Family& f = family();
+    if (f.tools.auto_table.empty()) return MethodCost{};
+    const TuneTable t = parse_tune_table(f.tools.auto_table, f.name + "'s built-in table");
     if (const std::vector<std::string>* ranking = ranking_for(t, f, params))
       for (const std::string& name : *ranking)
         if (const Method* m = f.find(name); m && m->exact && m->cost && name != "auto")
@@ -199,9 +200,9 @@ Method auto_method(const std::string& family) {
     return MethodCost{};
   };
   m.create = [family](const FilterEnv& env) -> std::unique_ptr<Filter> {
-    const Family& f = *registry().find(family);
+    const Family& f = family();
     const AutoChoice choice = choose_auto(f, env.params, env.pass_env.vk);
-    std::fprintf(stderr, "%s.auto: %s (%s)\n", family.c_str(), choice.method->name.c_str(),
+    std::fprintf(stderr, "%s.auto: %s (%s)\n", f.name.c_str(), choice.method->name.c_str(),
                  choice.source.c_str());
     return choice.method->create(env);
   };

@@ -1,15 +1,15 @@
 #pragma once
-// `auto`: a method like any other (`gaussian.auto:radius=8`, `--method auto`, the panel's list) that
-// runs the fastest exact method of its family for the step's precision and key parameter (the
-// radius) on this device, from a table `filterlab bench --tune` measured on it, or from the
-// family's built-in table where the device has none; it says which one it picked. A family takes it
-// with one line: `f.methods.push_back(auto_method(f.name));` and `f.auto_key`, `f.auto_default`.
+// `auto`: a method like any other (`<family>.auto`, `--method auto`, the panel's list) that runs the
+// fastest exact method of its family for the step's precision and size parameter (Param::is_size,
+// a window's radius) on this device, from a table `filterlab bench --tune` measured on it, or from
+// the family's built-in table where the device has none; it says which one it picked. A family takes
+// it with `f.methods.push_back(auto_method(family));` (its own accessor) and `f.tools.auto_table`.
 //
 // The tables (JSON, schema filterlab.tune/1): one file per device and driver, at
 //   $FILTERLAB_TUNE if set, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
 //   (XDG_CONFIG_HOME defaults to ~/.config)
 //   {"schema": "filterlab.tune/1", "device": ..., "driver": ..., "size": [w, h], "date": ...,
-//    "families": {"gaussian": {"key": "radius", "fp16": {"1": ["comp.a", "comp.b", ...], ...}}}}
+//    "families": {"<family>": {"key": "<its size parameter>", "fp16": {"1": ["comp.a", ...], ...}}}}
 // each list the exact methods fastest first, as measured at that key and precision.
 #include "filters/family.h"
 #include "vk/context.h"
@@ -46,7 +46,8 @@ struct AutoChoice {
 };
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device);
 
-// The method `auto` of the family named `family`.
-Method auto_method(const std::string& family);
+// The method `auto` of the family `family()` returns (the family's own accessor: the method is built
+// while the family is, and reads it once it exists).
+Method auto_method(const Family& (*family)());
 
 }  // namespace filterlab::filters

@@ -107,14 +107,10 @@ Support device_support(const ResolvedStep& step, const vk::Context& device) {
 void check_support(const ResolvedStep& step, const vk::Context& device) {
   const Support support = device_support(step, device);
   if (!support.available()) throw ChainError(step.label() + " is not available: " + support.reason);
-  for (const auto& [name, largest] : support.limits) {
-    const double value = step.params.number(name);
-    if (value > largest) {
-      std::ostringstream text;
-      text << step.label() << " serves " << name << " up to " << largest << " on this device, not " << value;
-      throw ChainError(text.str());
-    }
-  }
+  if (support.max_size && step.params.size() > *support.max_size)
+    throw ChainError(step.label() + " serves " + step.params.size_name() + " up to " +
+                     std::to_string(*support.max_size) + " on this device, not " +
+                     std::to_string(step.params.size()));
 }
 
 std::unique_ptr<Filter> build_filter(const ResolvedStep& step, const passes::PassEnv& env) {

@@ -59,7 +59,7 @@ Support shared_memory_support(const vk::Context& device, int max_radius, uint32_
   if (max_radius < 1)
     return {"needs " + std::to_string(bytes) + " bytes of shared memory at radius 1, the device has " +
             std::to_string(report.max_compute_shared_memory)};
-  return {{}, {{"radius", max_radius}}};
+  return {{}, max_radius};
 }
 
 }  // namespace filterlab::filters

@@ -55,7 +55,7 @@ struct Param {
   // Choice: a value ending in one of these (".pfm") is also accepted, as a file's path; the family's
   // `check` reads the file.
   std::vector<std::string> file_extensions;
-  std::string fallback;              // the default, as text; empty for a Region or a derived default
+  std::string fallback;  // the default, as text; empty for a Region or a derived default
   // A default computed from the other parameters (sigma from the radius), and how to describe it.
   std::function<double(const ParamValues&)> derived;
   std::string derived_text;
@@ -63,8 +63,12 @@ struct Param {
   std::string help;               // one line
   std::set<std::string> methods;  // the methods that take it; empty: every method
   bool log_scale = false;         // the panel's slider
+  // The parameter the filter's reach grows with (a window's radius), at most one a family: `bench`
+  // sweeps it by default, `quality` tables by it, `auto` is keyed on it, and Support::max_size
+  // limits it.
+  bool is_size = false;
   bool takes(const std::string& method) const { return methods.empty() || methods.count(method) > 0; }
-  std::string range_text() const;  // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
+  std::string range_text() const;                   // "1..32", "fp16|fp32", "x,y,w,h or WxH+X+Y"
   bool names_file(const std::string& value) const;  // ends in one of file_extensions
 };
 
@@ -81,6 +85,11 @@ Param integer_param(std::string name, int min, int max, std::string fallback, st
 class ParamValues {
  public:
   int integer(const std::string& name) const;
+  // The family's size parameter (Param::is_size: a window's radius), for code shared by families;
+  // throws std::out_of_range where the family has none.
+  int size() const;
+  const std::string& size_name() const { return size_name_; }  // empty: none
+  void set_size_param(std::string name) { size_name_ = std::move(name); }
   double number(const std::string& name) const;  // Integer or Number
   const std::string& choice(const std::string& name) const;
   std::optional<common::Roi> region(const std::string& name) const;
@@ -99,6 +108,7 @@ class ParamValues {
   std::map<std::string, Value> values_;
   std::set<std::string> given_;
   std::vector<std::string> order_;
+  std::string size_name_;
 };
 
 // ---- methods --------------------------------------------------------------------------------------
@@ -113,11 +123,11 @@ struct MethodCost {
   double shared_writes = 0;  // shared-memory stores
 };
 
-// Whether a method runs on a device for these parameters, and the largest value it serves of each
-// limited parameter there (radius: 16 on a device with 32 KiB of shared memory, say).
+// Whether a method runs on a device for these parameters, and the largest value of its family's
+// size parameter it serves there (a radius of 16 on a device with 32 KiB of shared memory, say).
 struct Support {
-  std::string reason;                    // empty: available
-  std::map<std::string, double> limits;  // parameter -> largest value served
+  std::string reason;           // empty: available
+  std::optional<int> max_size;  // none: what the schema allows
   bool available() const { return reason.empty(); }
 };
 
@@ -173,6 +183,63 @@ struct Method {
   bool needs(Input input) const;
 };
 
+// ---- what the tools do with a family -------------------------------------------------------------
+
+// `filterlab quality` tables a family (the paper's tables 1-4): every method against `baseline`, by
+// its size parameter, on the scene. Empty baseline: not tabled.
+struct QualityTables {
+  std::string baseline;
+  // Its columns: a label and the parameters each is measured at (variance: "VC" at output=mean, the
+  // paper's figure 10, and "VC stddev" at output=stddev). Empty: one column, the family's name, at
+  // the defaults.
+  struct Column {
+    std::string label, params;
+  };
+  std::vector<Column> columns;
+  // Two parameter sets compared with the baseline method at each size (the tent's separable kernel
+  // (5) against its rank-2 kernel (6)).
+  struct Pair {
+    std::string label, params_a, params_b;
+  };
+  std::vector<Pair> pairs;
+};
+
+struct BenchSetup {
+  // `bench` divides every time by the fastest of this family's methods, timed on the same inputs in
+  // the same run: the memory floor. One family in a registry says so (filters/copy).
+  bool memory_floor = false;
+  // Timed and measured on the tonemapped scene (the `final` image rendered at the bench's size, RGB
+  // in [0, 1]) rather than on random images, whose blur measures nothing.
+  bool on_scene = false;
+  // Errors measured against this method of the family, run on the GPU, rather than against the CPU
+  // reference, which large kernels at 4K make too slow (the registry's test holds the method to
+  // that reference).
+  std::string reference_method;
+};
+
+// `filterlab evaluate`: labelled chains run on the scene's sequences (still, orbit, moving) against
+// supersampled references (app/evaluate.cpp), for a filter whose quality shows over frames. A config
+// may carry the value of `plotted_param` it runs at: the report plots the last frame's PSNR and the
+// still sequence's flicker against it.
+struct Evaluation {
+  struct Config {
+    std::string label, chain;       // an empty chain: the scene unfiltered and unjittered
+    std::optional<double> plotted;  // the config's value of plotted_param
+  };
+  std::string title;                                               // "TAA"
+  std::string plotted_param;                                       // "gamma"; empty: no such plots
+  std::function<std::vector<Config>(const vk::Context&)> configs;  // those the device runs
+};
+
+struct FamilyTools {
+  QualityTables quality;
+  BenchSetup bench;
+  // `auto` (filters/auto_method.h), keyed on the size parameter: the table it uses on a device
+  // `bench --tune` has not measured (JSON text). Empty: the family has no auto.
+  std::string auto_table;
+  std::optional<Evaluation> evaluation;
+};
+
 // ---- families -------------------------------------------------------------------------------------
 
 struct Family {
@@ -198,39 +265,12 @@ struct Family {
   // A bound of its own for some steps (variance: the standard deviation, whose square root
   // magnifies the variance's rounding near 0): (params, fp16) -> bound; empty: the two above.
   std::function<double(const ParamValues&, bool fp16)> tolerance_for;
-  // `filterlab quality` tables this family (the paper's tables 1-4): every method against this one,
-  // by radius, on the scene. Empty: not tabled.
-  std::string quality_baseline;
-  // Its columns in those tables: a label and the parameters each is measured at (variance: "VC" at
-  // output=mean, the paper's figure 10, and "VC stddev" at output=stddev). Empty: one column, the
-  // family's name, at the defaults.
-  struct QualityColumn {
-    std::string label, params;
-  };
-  std::vector<QualityColumn> quality_columns;
-  // Two parameter sets `quality` compares with the baseline method at each radius (the tent's
-  // separable kernel (5) against its rank-2 kernel (6)).
-  struct QualityPair {
-    std::string label, params_a, params_b;
-  };
-  std::vector<QualityPair> quality_pairs;
-  // `filterlab bench` divides every time by the fastest of this family's methods, timed on the same
-  // inputs in the same run: the memory floor. One family in a registry says so (filters/copy).
-  bool memory_floor = false;
-  // `auto` (filters/auto_method.h): the parameter its choice depends on besides the precision (the
-  // radius), and the table it uses on a device `bench --tune` has not measured (JSON text).
-  std::string auto_key;
-  std::string auto_default;
-  // `bench` times and measures this family on the tonemapped scene (the `final` image rendered at the
-  // bench's size, RGB in [0, 1]) rather than on random images, whose blur measures nothing.
-  bool bench_on_scene = false;
-  // `bench` measures errors against this method of the family, run on the GPU, rather than against
-  // the CPU reference, which large kernels at 4K make too slow (the method is held to that
-  // reference by the registry's test).
-  std::string bench_reference_method;
+  // What the tools do with the family, beside what the filter is.
+  FamilyTools tools;
 
   const Method* find(const std::string& method) const;
   const Param* param(const std::string& name) const;
+  const Param* size_param() const;  // the one marked is_size, or none
   bool needs(Input input) const;
   std::string method_names() const;  // "comp.a comp.b ..."
 };

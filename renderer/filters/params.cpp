@@ -123,6 +123,11 @@ int ParamValues::integer(const std::string& name) const {
   return std::get<int>(at(name));
 }
 
+int ParamValues::size() const {
+  if (size_name_.empty()) throw std::out_of_range("this step's family has no size parameter");
+  return integer(size_name_);
+}
+
 double ParamValues::number(const std::string& name) const {
   const Value& v = at(name);
   if (const int* i = std::get_if<int>(&v)) return *i;
@@ -174,6 +179,12 @@ const Param* Family::param(const std::string& name) const {
   return nullptr;
 }
 
+const Param* Family::size_param() const {
+  for (const Param& p : params)
+    if (p.is_size) return &p;
+  return nullptr;
+}
+
 bool Method::needs(Input input) const {
   return std::find(inputs.begin(), inputs.end(), input) != inputs.end();
 }
@@ -193,6 +204,7 @@ std::string Family::method_names() const {
 ParamValues parse_params(const Family& family, const Method& method, const std::vector<RawParam>& raw) {
   auto fail = [&](const std::string& problem) { throw ChainError(family.name + ": " + problem); };
   ParamValues values;
+  if (const Param* size = family.size_param()) values.set_size_param(size->name);
   std::set<std::string> seen;
   for (const auto& [key, text] : raw) {
     const Param* p = family.param(key);
@@ -224,8 +236,7 @@ ParamValues parse_params(const Family& family, const Method& method, const std::
         break;
       }
       case ParamType::Choice:
-        if (std::find(p->choices.begin(), p->choices.end(), text) == p->choices.end() &&
-            !p->names_file(text))
+        if (std::find(p->choices.begin(), p->choices.end(), text) == p->choices.end() && !p->names_file(text))
           fail(wants + p->range_text() + ", got '" + text + "'");
         values.set(key, text, true);
         break;

@@ -104,23 +104,24 @@ class WindowFilter : public Filter {
     shader_ = m.stage == Stage::Fragment
                   ? family.shaders + ".frag#" + m.variant
                   : family.shaders + ".comp#" + m.variant + "." + precision_variant(format_);
-    const int radius = env.params.integer("radius");
-    spec_ = {uint32_t(radius)};
-    for (uint32_t word : family.constants(env.params)) spec_.push_back(word);
+    const int radius = env.params.size();
+    vk::Specialization spec;
+    spec.set(WINDOW_RADIUS_ID, radius);
+    family.constants(env.params, spec);
     terms_ = family.terms;
     compute_shader_ = family.shaders + ".comp#";
     rows_format_ = family.rows_in_output_format ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT;
     if (which == WindowMethod::Shared) {
-      spec_.resize(WINDOW_SHARED_K_ID + 1, 0);
-      spec_[WINDOW_SHARED_K_ID] = k_ = shared_k(radius, terms_ > 0);
+      k_ = shared_k(radius, terms_ > 0);
+      spec.set(WINDOW_SHARED_K_ID, k_);
     }
     if (which == WindowMethod::Separable && terms_ == 0) {
       k_ = separable_k(radius, family.acc_vec4s,
                        std::min(kPreferredSharedBytes, env.pass_env.vk.report().max_compute_shared_memory));
       if (k_ == 0) k_ = 1;  // the method's support admitted the radius on this device
-      spec_.resize(WINDOW_SEPARABLE_K_ID + 1, 0);
-      spec_[WINDOW_SEPARABLE_K_ID] = k_;
+      spec.set(WINDOW_SEPARABLE_K_ID, k_);
     }
+    spec_ = spec.words();
     outputs_ = family.outputs ? family.outputs(env.params) : std::vector<std::string>{""};
     continuing_ = family.continuing ? family.continuing(env.params) : 0;
   }
@@ -197,7 +198,7 @@ class WindowFilter : public Filter {
 };
 
 MethodCost cost(WindowMethod which, int terms, const ParamValues& v) {
-  const int radius = v.integer("radius");
+  const int radius = v.size();
   const double r = radius, n = (2 * r + 1) * (2 * r + 1);
   switch (which) {
     case WindowMethod::Full2d: return {n};
@@ -241,7 +242,7 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
   const auto not_separable = family.not_separable;
   m.support = [which, schema_max, acc, terms, not_separable](const vk::Context& device,
                                                              const ParamValues& v) -> Support {
-    const Support everywhere{{}, {{"radius", double(schema_max)}}};
+    const Support everywhere{{}, schema_max};
     const uint32_t shared = device.report().max_compute_shared_memory;
     switch (which) {
       case WindowMethod::Shared:
@@ -280,9 +281,10 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
   return m;
 }
 
-Param window_radius_param(int max_radius, int fallback) {
+Param window_radius_param(std::string name, int max_radius, int fallback) {
   Param p;
-  p.name = "radius";
+  p.name = std::move(name);
+  p.is_size = true;
   p.type = ParamType::Integer;
   p.min = 1;
   p.max = max_radius;

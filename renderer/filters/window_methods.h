@@ -16,6 +16,7 @@
 // loops fold row sums, comp.full2d_shared takes tiles of 16 x 16K outputs, and
 // comp.separable_shared is two passes (rows, each term to an image of its own; then columns).
 #include "filters/family.h"
+#include "vk/specialization.h"
 
 #include <array>
 #include <functional>
@@ -27,8 +28,9 @@ namespace filterlab::filters {
 struct WindowFamily {
   std::string shaders;     // "filters/tent/tent": the family's <shaders>.frag and <shaders>.comp
   uint32_t acc_vec4s = 1;  // the shader's ACC_VEC4S: the bytes its separable tile stages per sum
-  // The family's specialization constants, numbered from WINDOW_FAMILY_CONSTANT (window_config.h).
-  std::function<std::vector<uint32_t>(const ParamValues&)> constants;
+  // Sets the family's specialization constants, by the ids its *_config.h names (from
+  // WINDOW_FAMILY_CONSTANT, window_config.h).
+  std::function<void(const ParamValues&, vk::Specialization&)> constants;
   // The images a step writes, as suffixes of the step's name ("" is the name itself), and which
   // of them continues the chain. Default: one, the name itself.
   std::function<std::vector<std::string>(const ParamValues&)> outputs;
@@ -47,8 +49,9 @@ enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, Qu
 
 Method window_method(const WindowFamily& family, WindowMethod which);
 
-// The radius every window family takes: 1..max_radius, default `fallback`.
-Param window_radius_param(int max_radius, int fallback);
+// The radius every window family takes, named by the family: 1..max_radius, default `fallback`; its
+// size parameter, which the methods read.
+Param window_radius_param(std::string name, int max_radius, int fallback);
 
 // A window family's reference: out(x, y) = window(values), where values[(j + r)(2r + 1) + i + r]
 // is the input at (x + i, y + j) clamped to the edge, every channel up to four; in double.

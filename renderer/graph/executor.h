@@ -21,8 +21,8 @@ enum class Sampling { Linear, Nearest };
 
 // What a pass callback gets: its command buffer, its images and buffers and a small fluent binder.
 //   ctx.bind(pipeline)
-//       .sampled(0, "scene")
-//       .storage(1, "final")
+//       .sampled(BINDING_SOURCE, "scene")  // the binding numbers a config.h names
+//       .storage(BINDING_DESTINATION, "final")
 //       .constants(push)
 //       .dispatch_over("final", 16, 16);
 class PassContext {

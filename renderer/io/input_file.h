@@ -1,6 +1,6 @@
 #pragma once
 // The one way filterlab opens a file someone else may have made: images, kernels, SPIR-V and shader
-// sources, tune tables, bench and taa-eval JSON, report captures. The path must name a regular file
+// sources, tune tables, bench and evaluation JSON, report captures. The path must name a regular file
 // (a FIFO would block the open or the read forever, /dev/zero never ends) no larger than the limit
 // of its kind (a sparse 20 GB ".jpg" is refused before a byte is read). The file is opened without
 // blocking and checked again on the open descriptor, so a path swapped for a FIFO between the check
@@ -27,7 +27,7 @@ struct InputError : IoError {
 // The largest file of each kind filterlab reads.
 inline constexpr uint64_t kMiB = 1ull << 20;
 inline constexpr uint64_t kMaxImageFileBytes = 4096 * kMiB;  // a 16384^2 RGB float PFM is 3 GiB
-inline constexpr uint64_t kMaxJsonFileBytes = 64 * kMiB;     // bench, taa-eval, tune tables
+inline constexpr uint64_t kMaxJsonFileBytes = 64 * kMiB;     // bench, evaluation, tune tables
 inline constexpr uint64_t kMaxShaderFileBytes = 16 * kMiB;   // SPIR-V and GLSL sources
 inline constexpr uint64_t kMaxCaptureFileBytes = 16 * kMiB;  // the PNGs a report inlines
 

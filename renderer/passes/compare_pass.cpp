@@ -1,6 +1,8 @@
 #include "passes/compare_pass.h"
 
 #include "graph/executor.h"
+#include "passes/passes_config.h"
+#include "passes/simple_pass.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +13,6 @@
 namespace filterlab::passes {
 
 namespace {
-
-constexpr uint32_t kTile = 32;  // pixels per reduction workgroup side (16x16 invocations, 2x2 each)
 
 // Layout of the result buffer (compare_finish.comp's Result block).
 struct ResultGpu {
@@ -74,47 +74,40 @@ std::string result_buffer(const std::string& reduction) {
 }
 
 uint32_t tile_count(VkExtent2D extent) {
-  return ((extent.width + kTile - 1) / kTile) * ((extent.height + kTile - 1) / kTile);
+  return ((extent.width + COMPARE_TILE - 1) / COMPARE_TILE) *
+         ((extent.height + COMPARE_TILE - 1) / COMPARE_TILE);
 }
 
 // Reading one image twice in a pass would declare two accesses to it; once is enough.
-graph::PassBuilder& read_pair(graph::PassBuilder& builder, const std::string& a, const std::string& b) {
-  builder.read(a, graph::Usage::SampledCompute);
-  if (b != a) builder.read(b, graph::Usage::SampledCompute);
-  return builder;
+DisplayPush display_push(const CompareSettings& s) {
+  DisplayPush push{};
+  push.mode = s.mode == CompareSettings::Mode::Difference ? 1u : 0u;
+  push.divider = s.divider_x;
+  push.gain = display_gain(s);
+  push.flags = (s.divider_line ? 1u : 0u) | (s.magnifier ? 2u : 0u);
+  push.cursor_x = s.cursor_x;
+  push.cursor_y = s.cursor_y;
+  push.zoom = std::clamp(s.zoom, 1u, 64u);
+  push.inset = std::clamp(s.inset_size, 3u, 4096u);
+  push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
+  return push;
 }
 
 }  // namespace
 
-ComparePass::ComparePass(const PassEnv& env, VkFormat display_format) {
-  const char* display = display_shader(display_format);  // checks the format before any allocation
+ComparePass::ComparePass(const PassEnv& env, VkFormat display_format)
+    : env_(env), display_format_(display_format), display_shader_(display_shader(display_format)) {
   if (env.frames_in_flight == 0)
     throw std::invalid_argument("ComparePass: frames_in_flight must be at least 1");
-  display_format_ = display_format;
-  using T = VkDescriptorType;
-  const T sampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, buffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  reduce_ = vk::make_pipeline(
-      env.pipelines, env.vk, env.shaders,
-      vk::ComputePipelineDesc{"passes/compare_reduce.comp", {{sampled, sampled, buffer}, 0}, {}});
-  finish_ = vk::make_pipeline(
-      env.pipelines, env.vk, env.shaders,
-      vk::ComputePipelineDesc{"passes/compare_finish.comp", {{buffer, buffer}, sizeof(FinishPush)}, {}});
-  display_ = vk::make_pipeline(
-      env.pipelines, env.vk, env.shaders,
-      vk::ComputePipelineDesc{
-          display, {{sampled, sampled, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, buffer}, sizeof(DisplayPush)}, {}});
   for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
     results_.emplace_back(env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
                           "compare metrics " + std::to_string(i));
-    // width 0 marks "not computed yet"; the host write is visible to the first submission.
     std::memset(results_.back().mapped(), 0, sizeof(ResultGpu));
   }
 }
 
 void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                               const std::string& pass_name) {
-  // Read by the host after the frame: that keeps the reduction live even when nothing shows the
-  // display, and ends the frame with the barrier that makes the result visible to the host.
   graph.import_buffer(
       result_buffer(pass_name),
       [this](uint32_t slot) {
@@ -131,71 +124,48 @@ void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, c
   const std::string gain_result = result_buffer(gain);
   graph.declare_buffer(gain_result, {graph::BufferSize::fixed(sizeof(ResultGpu))});
   add_reduction(graph, a, b, gain, [this] { return uses_automatic_gain(settings); });
-  graph::PassBuilder builder = graph.add_pass(output, graph::PassKind::Compute);
-  // The gain is bound in every frame (the shader reads it only with the automatic gain), so it is
-  // declared in every frame too.
-  read_pair(builder, a, b)
-      .read_buffer(gain_result)
-      .write(output, graph::Usage::StorageWriteCompute)
-      .execute([this, a, b, output, gain_result](graph::PassContext& ctx) {
-        record_display(ctx, a, b, output, gain_result);
-      });
+  SimplePass(env_, output, ComputeShader{display_shader_})
+      .sample(BINDING_COMPARE_A, a)
+      .sample(BINDING_COMPARE_B, b)
+      .graph_buffer(BINDING_COMPARE_RESULT, gain_result, graph::BufferUsage::StorageReadCompute)
+      .store(BINDING_COMPARE_DISPLAY, output)
+      .constants_from<DisplayPush>([this, a, b](graph::PassContext& ctx) {
+        check_same_size(ctx, a, b);
+        return display_push(settings);
+      })
+      .dispatch_over(output, COMPARE_DISPLAY_GROUP, COMPARE_DISPLAY_GROUP)
+      .add_to(graph);
 }
 
 void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                                 const std::string& name, std::function<bool()> needed) {
   const std::string partials = name + " partials", result = result_buffer(name);
-  graph.declare_buffer(partials, {graph::BufferSize::per_tile(a, kTile, kTile, 4 * sizeof(float))});
-  graph::PassBuilder tiles = graph.add_pass(name, graph::PassKind::Compute);
-  read_pair(tiles, a, b)
-      .write_buffer(partials)
-      .execute([this, a, b, partials, needed](graph::PassContext& ctx) {
+  graph.declare_buffer(partials,
+                       {graph::BufferSize::per_tile(a, COMPARE_TILE, COMPARE_TILE, 4 * sizeof(float))});
+  // Both record nothing in frames that do not need them (idle in the timings).
+  SimplePass(env_, name, ComputeShader{"passes/compare_reduce.comp"})
+      .sample(BINDING_COMPARE_A, a)
+      .sample(BINDING_COMPARE_B, b)
+      .graph_buffer(BINDING_COMPARE_PARTIALS, partials, graph::BufferUsage::StorageWriteCompute)
+      .skip_when([a, b, needed](graph::PassContext& ctx) {
         check_same_size(ctx, a, b);
-        if (!needed()) return ctx.skip();  // idle in the timings
-        ctx.bind(*reduce_)
-            .sampled(0, a, graph::Sampling::Nearest)
-            .sampled(1, b, graph::Sampling::Nearest)
-            .storage_buffer(2, partials)
-            .dispatch_over(a, kTile, kTile);
-      });
-  // The size of A comes from the graph: this pass reads only the partials, one per tile of A.
-  graph.add_pass(name + " finish", graph::PassKind::Compute)
-      .read_buffer(partials)
-      .write_buffer(result)
-      .execute([this, a, partials, result, needed](graph::PassContext& ctx) {
-        if (!needed()) return ctx.skip();  // idle in the timings
+        return !needed();
+      })
+      .dispatch_over(a, COMPARE_TILE, COMPARE_TILE)
+      .add_to(graph);
+  SimplePass(env_, name + " finish", ComputeShader{"passes/compare_finish.comp"})
+      .graph_buffer(BINDING_COMPARE_PARTIALS, partials, graph::BufferUsage::StorageReadCompute)
+      .graph_buffer(BINDING_COMPARE_RESULT, result, graph::BufferUsage::StorageWriteCompute)
+      .skip_when([needed](graph::PassContext&) { return !needed(); })
+      .constants_from<FinishPush>([a](graph::PassContext& ctx) {
         const VkExtent2D extent = ctx.extent(a);
-        const FinishPush push{tile_count(extent), extent.width, extent.height,
-                              static_cast<uint32_t>(ctx.frame), static_cast<uint32_t>(ctx.frame >> 32)};
-        ctx.bind(*finish_)
-            .storage_buffer(0, partials)
-            .storage_buffer(1, result)
-            .constants(push)
-            .dispatch(1, 1);
-      });
-}
-
-void ComparePass::record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                                 const std::string& output, const std::string& gain_result) {
-  check_same_size(ctx, a, b);
-  const CompareSettings& s = settings;
-  DisplayPush push{};
-  push.mode = s.mode == CompareSettings::Mode::Difference ? 1u : 0u;
-  push.divider = s.divider_x;
-  push.gain = display_gain(s);
-  push.flags = (s.divider_line ? 1u : 0u) | (s.magnifier ? 2u : 0u);
-  push.cursor_x = s.cursor_x;
-  push.cursor_y = s.cursor_y;
-  push.zoom = std::clamp(s.zoom, 1u, 64u);
-  push.inset = std::clamp(s.inset_size, 3u, 4096u);
-  push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
-  ctx.bind(*display_)
-      .sampled(0, a, graph::Sampling::Nearest)
-      .sampled(1, b, graph::Sampling::Nearest)
-      .storage(2, output)
-      .storage_buffer(3, gain_result)
-      .constants(push)
-      .dispatch_over(output, 16, 16);
+        return FinishPush{tile_count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
+                          static_cast<uint32_t>(ctx.frame >> 32)};
+      })
+      .dispatch([](graph::PassContext&) {
+        return std::array<uint32_t, 2>{1, 1};
+      })
+      .add_to(graph);
 }
 
 std::optional<CompareMetrics> ComparePass::metrics(uint32_t slot) const {

@@ -99,11 +99,10 @@ class ComparePass {
   // its two passes skip (PassContext::skip) in the other frames.
   void add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                      const std::string& name, std::function<bool()> needed);
-  void record_display(graph::PassContext& ctx, const std::string& a, const std::string& b,
-                      const std::string& output, const std::string& gain_result);
 
+  PassEnv env_;
   VkFormat display_format_;
-  vk::PipelineRef reduce_, finish_, display_;
+  std::string display_shader_;
   std::vector<vk::Buffer> results_;  // per frame in flight, host-visible
 };
 

@@ -1,6 +1,7 @@
 #include "passes/scene_pass.h"
 
 #include "graph/executor.h"
+#include "scene/scene_config.h"
 
 #include <cstring>
 
@@ -99,8 +100,8 @@ void ScenePass::record(graph::PassContext& ctx) {
   std::memcpy(objects_[ctx.slot].mapped(), frame.objects.data(),
               frame.objects.size() * sizeof(scene::ObjectGpu));
   ctx.bind(*pipeline_)
-      .uniform(0, cameras_[ctx.slot])
-      .storage_buffer(1, objects_[ctx.slot])
+      .uniform(BINDING_SCENE_CAMERA, cameras_[ctx.slot])
+      .storage_buffer(BINDING_SCENE_OBJECTS, objects_[ctx.slot])
       .draw_indexed(vertices_.handle(), indices_.handle(), index_count_);
 }
 

@@ -1,5 +1,6 @@
 #include "passes/simple_pass.h"
 
+#include <set>
 #include <stdexcept>
 
 namespace filterlab::passes {
@@ -29,8 +30,11 @@ SimplePass& SimplePass::add(Binding binding) {
   return *this;
 }
 
-SimplePass& SimplePass::sample(uint32_t binding, const std::string& image, graph::Sampling sampling) {
-  return add({binding, Kind::Sampled, image, sampling});
+SimplePass& SimplePass::sample(uint32_t binding, const std::string& image, graph::Sampling sampling,
+                               graph::MipRange mips) {
+  Binding b{binding, Kind::Sampled, image, sampling};
+  b.mips = mips;
+  return add(std::move(b));
 }
 
 SimplePass& SimplePass::sample_history(uint32_t binding, const std::string& image, graph::Sampling sampling) {
@@ -125,9 +129,12 @@ void SimplePass::add_to(graph::RenderGraph& graph) {
   const graph::Usage sampled = compute_ ? graph::Usage::SampledCompute : graph::Usage::SampledFragment;
   graph::PassBuilder pass =
       graph.add_pass(name_, compute_ ? graph::PassKind::Compute : graph::PassKind::Graphics);
+  std::set<std::string> sampled_images;
   for (const Binding& b : bindings_) {
     switch (b.kind) {
-      case Kind::Sampled: pass.read(b.image, sampled); break;
+      case Kind::Sampled:
+        if (sampled_images.insert(b.image).second) pass.read(b.image, sampled, b.mips);
+        break;
       case Kind::SampledHistory: pass.read_history(b.image, sampled); break;
       case Kind::Load: pass.read(b.image, graph::Usage::StorageReadCompute); break;
       case Kind::Store: pass.write(b.image, graph::Usage::StorageWriteCompute); break;

@@ -44,8 +44,9 @@ class SimplePass {
   SimplePass(const PassEnv& env, std::string name, ComputeShader shader);
   SimplePass(const PassEnv& env, std::string name, FragmentShader shader);
 
+  // An image sampled at two bindings is one access to the graph. `mips`: the levels read (all).
   SimplePass& sample(uint32_t binding, const std::string& image,
-                     graph::Sampling sampling = graph::Sampling::Nearest);
+                     graph::Sampling sampling = graph::Sampling::Nearest, graph::MipRange mips = {});
   SimplePass& sample_history(uint32_t binding, const std::string& image,
                              graph::Sampling sampling = graph::Sampling::Linear);
   SimplePass& load(uint32_t binding, const std::string& image);   // imageLoad
@@ -95,6 +96,7 @@ class SimplePass {
     graph::Sampling sampling = graph::Sampling::Nearest;
     const vk::Buffer* buffer = nullptr;
     graph::BufferUsage buffer_usage = graph::BufferUsage::StorageReadCompute;  // GraphBuffer
+    graph::MipRange mips = {};                                                 // Sampled
   };
   struct State;
   SimplePass& add(Binding binding);

@@ -1,7 +1,10 @@
 #include "passes/view_pass.h"
 
 #include "graph/executor.h"
+#include "passes/passes_config.h"
+#include "passes/simple_pass.h"
 #include "vk/formats.h"
+#include "vk/specialization.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,19 +14,6 @@
 namespace filterlab::passes {
 
 namespace {
-
-constexpr uint32_t kLocalSize = 16;  // view_source.glsl's workgroup side
-
-// Mirrors view_common.glsl's push constant block.
-struct ViewPush {
-  uint32_t components;
-  uint32_t channel;
-  float exposure;
-  float motion_scale;
-  float depth_lo, depth_hi;
-  uint32_t srgb_source;
-};
-static_assert(sizeof(ViewPush) == 28);
 
 struct FormatFacts {
   ViewKind kind;
@@ -70,26 +60,15 @@ std::optional<ViewKind> ViewPass::kind_for(VkFormat format) {
   return std::nullopt;
 }
 
-void ViewPass::build_pipeline(size_t mode) {
-  if (pipelines_.at(mode)) return;
-  pipelines_[mode] = vk::make_pipeline(env_.pipelines, env_.vk, env_.shaders, pipeline_desc(mode));
-}
-
-vk::ComputePipelineDesc ViewPass::pipeline_desc(size_t mode) {
-  // Each shader binds only what its pass declares: the validation layers count a binding as used
-  // when the shader's code touches it, even in a branch a specialization never takes, and every
-  // binding is an access the graph orders.
-  if (mode == kDepthRangeStep)  // the source and the range buffer: no view, no push constants
-    return {"passes/view_depth_range.comp",
-            {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0},
-            {}};
-  std::vector<VkDescriptorType> bindings = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                            VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-  if (mode == size_t(ViewKind::Depth)) {  // the only kind that reads the range buffer
-    bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-    return {"passes/view_depth.comp", {bindings, sizeof(ViewPush)}, {}};
-  }
-  return {"passes/view.comp", {bindings, sizeof(ViewPush)}, {uint32_t(mode)}};  // constant: the ViewKind
+ViewPush ViewPass::push(uint32_t components, bool srgb) const {
+  const ViewSettings& s = settings;
+  return {components,
+          std::min(static_cast<uint32_t>(s.channel), 4u),
+          finite_or(s.exposure, 1.0f),
+          finite_or(s.motion_scale, ViewSettings{}.motion_scale),
+          finite_or(s.depth_lo, 0.0f),
+          finite_or(s.depth_hi, 0.0f),
+          srgb ? 1u : 0u};
 }
 
 void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,
@@ -99,22 +78,27 @@ void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, cons
   if (!facts)
     throw std::invalid_argument("view: cannot show image '" + source + "' of format " +
                                 std::to_string(int(format)) + " (" + vk::format_name(format) + ")");
-  build_pipeline(size_t(facts->kind));
-  if (facts->kind == ViewKind::Depth) build_pipeline(kDepthRangeStep);
-
   graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::relative_to(source)});
-  const std::optional<std::string> range = facts->kind == ViewKind::Depth
-                                               ? std::optional(add_depth_range(graph, source, pass_name))
-                                               : std::nullopt;
-  graph::PassBuilder view = graph.add_pass(pass_name, graph::PassKind::Compute);
-  view.read(source, graph::Usage::SampledCompute, graph::mip(0))
-      .write(output, graph::Usage::StorageWriteCompute);
-  if (range) view.read_buffer(*range);  // depth reads this frame's range (readonly in view_depth.comp)
-  // The format's facts are known now: each frame's record only reads them.
-  view.execute([this, mode = size_t(facts->kind), components = facts->components, srgb = facts->srgb, source,
-                output, range](graph::PassContext& ctx) {
-    dispatch_view(ctx, mode, components, srgb, source, output, range);
-  });
+  // Each shader binds only what its pass declares: the validation layers count a binding as used
+  // when the shader's code touches it, even in a branch a specialization never takes, and every
+  // binding is an access the graph orders. Only the depth view reads the range buffer.
+  const bool depth = facts->kind == ViewKind::Depth;
+  SimplePass view(env_, pass_name,
+                  depth
+                      ? ComputeShader{"passes/view_depth.comp"}
+                      : ComputeShader{"passes/view.comp",
+                                      vk::Specialization().set(VIEW_MODE_ID, uint32_t(facts->kind)).words()});
+  // texelFetch: depth formats may not filter linearly.
+  view.sample(BINDING_VIEW_SOURCE, source, graph::Sampling::Nearest, graph::mip(0))
+      .store(BINDING_VIEW_OUTPUT, output);
+  if (depth)
+    view.graph_buffer(BINDING_VIEW_RANGE, add_depth_range(graph, source, pass_name),
+                      graph::BufferUsage::StorageReadCompute);
+  // The format's facts are known now; the settings are read each frame.
+  view.constants_from<ViewPush>([this, components = facts->components,
+                                 srgb = facts->srgb](graph::PassContext&) { return push(components, srgb); })
+      .dispatch_over(output, VIEW_GROUP, VIEW_GROUP)
+      .add_to(graph);
 }
 
 std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::string& source,
@@ -132,37 +116,14 @@ std::string ViewPass::add_depth_range(graph::RenderGraph& graph, const std::stri
         vkCmdUpdateBuffer(ctx.cmd, ctx.buffer(range).handle, 0, sizeof empty, empty);
       });
   // Reads the source and folds it into the buffer; it never touches the view (its shader does not
-  // bind it), so it declares only those two.
-  graph.add_pass(pass_name + " range", graph::PassKind::Compute)
-      .read(source, graph::Usage::SampledCompute, graph::mip(0))
-      .read_write_buffer(range)
-      .execute([this, source, range](graph::PassContext& ctx) {
-        if (!auto_depth_range(settings)) return ctx.skip();
-        ctx.bind(*pipelines_.at(kDepthRangeStep))
-            .sampled(0, source, graph::Sampling::Nearest)
-            .storage_buffer(1, range)
-            .dispatch_over(source, kLocalSize, kLocalSize);
-      });
+  // bind it).
+  SimplePass(env_, pass_name + " range", ComputeShader{"passes/view_depth_range.comp"})
+      .sample(BINDING_VIEW_SOURCE, source, graph::Sampling::Nearest, graph::mip(0))
+      .graph_buffer(BINDING_VIEW_RANGE, range, graph::BufferUsage::StorageReadWriteCompute)
+      .skip_when([this](graph::PassContext&) { return !auto_depth_range(settings); })
+      .dispatch_over(source, VIEW_GROUP, VIEW_GROUP)
+      .add_to(graph);
   return range;
-}
-
-void ViewPass::dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb,
-                             const std::string& source, const std::string& output,
-                             const std::optional<std::string>& range) {
-  const ViewSettings& s = settings;
-  const ViewPush push{components,
-                      std::min(static_cast<uint32_t>(s.channel), 4u),
-                      finite_or(s.exposure, 1.0f),
-                      finite_or(s.motion_scale, ViewSettings{}.motion_scale),
-                      finite_or(s.depth_lo, 0.0f),
-                      finite_or(s.depth_hi, 0.0f),
-                      srgb ? 1u : 0u};
-  graph::PassContext::Binder binder = ctx.bind(*pipelines_.at(mode));
-  binder
-      .sampled(0, source, graph::Sampling::Nearest)  // texelFetch; depth formats may not filter linearly
-      .storage(1, output);
-  if (range) binder.storage_buffer(2, *range);
-  binder.constants(push).dispatch_over(output, kLocalSize, kLocalSize);
 }
 
 }  // namespace filterlab::passes

@@ -39,6 +39,17 @@ namespace filterlab::passes {
 
 enum class ViewKind : uint32_t { Hdr, Display, Depth, Motion };
 
+// Mirrors view_common.glsl's push constant block.
+struct ViewPush {
+  uint32_t components;
+  uint32_t channel;
+  float exposure;
+  float motion_scale;
+  float depth_lo, depth_hi;
+  uint32_t srgb_source;
+};
+static_assert(sizeof(ViewPush) == 28);
+
 struct ViewSettings {
   enum class Channel : uint32_t { All, R, G, B, A };
 
@@ -70,21 +81,12 @@ class ViewPass {
   ViewSettings settings;
 
  private:
-  // A pipeline per ViewKind, then the depth range step.
-  static constexpr size_t kDepthRangeStep = 4;
-
-  void build_pipeline(size_t mode);
-  static vk::ComputePipelineDesc pipeline_desc(size_t mode);
   // The depth range buffer and the passes that fill it (reading `source`); returns the buffer's name.
   std::string add_depth_range(graph::RenderGraph& graph, const std::string& source,
                               const std::string& pass_name);
-  // The view itself; `range`: the depth range buffer, which only the depth kind binds.
-  void dispatch_view(graph::PassContext& ctx, size_t mode, uint32_t components, bool srgb,
-                     const std::string& source, const std::string& output,
-                     const std::optional<std::string>& range);
+  ViewPush push(uint32_t components, bool srgb) const;  // this frame's settings
 
   PassEnv env_;
-  std::array<vk::PipelineRef, 5> pipelines_;  // built when a kind is first added
 };
 
 }  // namespace filterlab::passes

@@ -1,7 +1,7 @@
 #pragma once
 // The scene, a chain and the tonemap, recorded one frame at a time, with images read back after
 // each: for evaluations and tests that change the scene between frames (a paused pose, a fixed
-// sub-pixel offset) or read every frame (taa-eval, tests/gpu/taa_test.cpp).
+// sub-pixel offset) or read every frame (filterlab evaluate, tests/gpu/taa_test.cpp).
 #include "graph/executor.h"
 #include "io/image_io.h"
 #include "runtime/frame_graph.h"

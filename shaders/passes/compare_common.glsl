@@ -3,12 +3,13 @@
 // square (nearest sampling, integer zoom) centred on the cursor. The includer defines
 // OUTPUT_FORMAT, the storage image's format qualifier. Colours are the stored values (no
 // tonemap), alpha 1.
-layout(local_size_x = 16, local_size_y = 16) in;
-layout(set = 0, binding = 0) uniform sampler2D image_a;
-layout(set = 0, binding = 1) uniform sampler2D image_b;
-layout(set = 0, binding = 2, OUTPUT_FORMAT) uniform writeonly image2D display;
+#include "passes/passes_config.h"
+layout(local_size_x = COMPARE_DISPLAY_GROUP, local_size_y = COMPARE_DISPLAY_GROUP) in;
+layout(set = 0, binding = BINDING_COMPARE_A) uniform sampler2D image_a;
+layout(set = 0, binding = BINDING_COMPARE_B) uniform sampler2D image_b;
+layout(set = 0, binding = BINDING_COMPARE_DISPLAY, OUTPUT_FORMAT) uniform writeonly image2D display;
 // This frame's metrics from compare_finish.comp: sums.w is the largest |A-B|, for the automatic gain.
-layout(set = 0, binding = 3, std430) readonly buffer Result {
+layout(set = 0, binding = BINDING_COMPARE_RESULT, std430) readonly buffer Result {
   vec4 sums;
   uvec4 info;
 };

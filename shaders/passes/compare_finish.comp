@@ -6,10 +6,10 @@
 // Each invocation sums its share with Kahan compensation (`precise` keeps the compiler from
 // simplifying the correction away), then the shared tree adds the 256 shares.
 layout(local_size_x = 256) in;
-layout(set = 0, binding = 0, std430) readonly buffer Partials { vec4 partials[]; };
+layout(set = 0, binding = BINDING_COMPARE_PARTIALS, std430) readonly buffer Partials { vec4 partials[]; };
 // sums: squared-difference sums of R, G, B, then the largest |A-B|; info: width, height and the
 // frame index (low, high word). width == 0 means "never written".
-layout(set = 0, binding = 1, std430) writeonly buffer Result {
+layout(set = 0, binding = BINDING_COMPARE_RESULT, std430) writeonly buffer Result {
   vec4 sums;
   uvec4 info;
 };

@@ -7,9 +7,9 @@
 // error near log2(pixels) roundings; one running float sum (or float atomics) over a 4K image
 // would lose whole digits once the total dwarfs each term.
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(set = 0, binding = 0) uniform sampler2D image_a;
-layout(set = 0, binding = 1) uniform sampler2D image_b;
-layout(set = 0, binding = 2, std430) writeonly buffer Partials { vec4 partials[]; };
+layout(set = 0, binding = BINDING_COMPARE_A) uniform sampler2D image_a;
+layout(set = 0, binding = BINDING_COMPARE_B) uniform sampler2D image_b;
+layout(set = 0, binding = BINDING_COMPARE_PARTIALS, std430) writeonly buffer Partials { vec4 partials[]; };
 
 void main() {
   const ivec2 size = textureSize(image_a, 0);

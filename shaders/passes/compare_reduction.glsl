@@ -1,5 +1,6 @@
 #ifndef COMPARE_REDUCTION_GLSL
 #define COMPARE_REDUCTION_GLSL
+#include "passes/passes_config.h"
 // The last step of both metrics shaders: each of a workgroup's 256 invocations holds the sums of
 // squared differences of R, G, B and the largest |A-B| of its share, and a shared-memory tree
 // folds them into one (sums added, maxima kept). A tree keeps the fp32 error near log2(256)

@@ -9,7 +9,7 @@
 
 // Mirrors ViewKind (Depth, 2, is view_depth.comp's).
 const uint kHdr = 0, kDisplay = 1, kMotion = 3;
-layout(constant_id = 0) const uint kMode = kHdr;
+layout(constant_id = VIEW_MODE_ID) const uint kMode = kHdr;
 
 const float kMotionBlue = 128.0 / 255.0;
 

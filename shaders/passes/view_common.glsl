@@ -6,7 +6,7 @@
 // (view_depth_range.comp), which binds only the source and the range buffer.
 #include "view_source.glsl"
 
-layout(set = 0, binding = 1, rgba8) uniform writeonly image2D view;
+layout(set = 0, binding = BINDING_VIEW_OUTPUT, rgba8) uniform writeonly image2D view;
 // Mirrors ViewPass's ViewPush.
 layout(push_constant) uniform Push {
   uint components;    // channels the source format has (missing ones read as 0, alpha as 1)

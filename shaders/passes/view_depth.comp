@@ -6,7 +6,7 @@
 // or this frame's range, which view_depth_range.comp found before this pass. ViewPass documents
 // the mapping (io::depth_to_display is the CPU one).
 
-layout(set = 0, binding = 2, std430) readonly buffer DepthRange {
+layout(set = 0, binding = BINDING_VIEW_RANGE, std430) readonly buffer DepthRange {
   uint range_lo;
   uint range_hi;
 };

@@ -6,7 +6,7 @@
 // pixels and NaN do not count) into the range buffer, for view_depth.comp to show. It binds only
 // the source and the buffer, so the graph orders it against nothing it does not touch.
 
-layout(set = 0, binding = 1, std430) buffer DepthRange {
+layout(set = 0, binding = BINDING_VIEW_RANGE, std430) buffer DepthRange {
   uint range_lo;
   uint range_hi;
 };

@@ -32,7 +32,7 @@ class AutoMethod : public test::ValidatedSuite {
 std::vector<const filters::Family*> families_with_auto() {
   std::vector<const filters::Family*> out;
   for (const filters::Family* f : filters::registry().families())
-    if (f->find("auto") && !f->auto_key.empty()) out.push_back(f);
+    if (f->find("auto") && f->size_param()) out.push_back(f);
   return out;
 }
 
@@ -42,7 +42,7 @@ filters::TuneTable table_for(const filters::Family& family, const vk::DeviceRepo
   filters::TuneTable t;
   t.device = device.name;
   t.driver = device.driver_info;
-  t.keys[family.name] = family.auto_key;
+  t.keys[family.name] = family.size_param()->name;
   std::vector<std::string> ranking = {"comp.no_such_method"};
   for (auto m = family.methods.rbegin(); m != family.methods.rend(); ++m)
     if (m->exact && m->name != "auto") ranking.push_back(m->name);
@@ -67,9 +67,9 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
       if (!family->find(name)) continue;
       try {
         filters::check_support(
-            filters::resolve(
-                filters::parse_chain(family->name + "." + name + ":precision=fp32:" + family->auto_key + "=4")
-                    .at(0)),
+            filters::resolve(filters::parse_chain(family->name + "." + name +
+                                                  ":precision=fp32:" + family->size_param()->name + "=4")
+                                 .at(0)),
             *context_);
         expected = name;
         break;
@@ -78,7 +78,7 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
     }
     ASSERT_FALSE(expected.empty());
     for (int key : {3, 4}) {  // 3: no entry of its own, the nearest larger key's
-      const std::string params = ":precision=fp32:" + family->auto_key + "=" + std::to_string(key);
+      const std::string params = ":precision=fp32:" + family->size_param()->name + "=" + std::to_string(key);
       const filters::ResolvedStep step =
           filters::resolve(filters::parse_chain(family->name + ".auto" + params).at(0));
       const filters::AutoChoice choice = filters::choose_auto(*family, step.params, *context_);
@@ -118,16 +118,15 @@ TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
       } catch (const filters::ChainError&) {  // a method that needs more parameters than the defaults
         continue;
       }
-      const auto limit = support.limits.find(family->auto_key);
-      if (!support.available() || limit == support.limits.end()) continue;
-      if (!limited || int(limit->second) + 1 < beyond) {
+      if (!support.available() || !support.max_size) continue;
+      if (!limited || *support.max_size + 1 < beyond) {
         limited = &m;
-        beyond = int(limit->second) + 1;
+        beyond = *support.max_size + 1;
       }
     }
-    const filters::Param* key = family->param(family->auto_key);
+    const filters::Param* key = family->size_param();
     if (!limited || (key && beyond > key->max)) continue;  // none limited here, or at the key's own maximum
-    const std::string params = precision + ":" + family->auto_key + "=" + std::to_string(beyond);
+    const std::string params = precision + ":" + family->size_param()->name + "=" + std::to_string(beyond);
     std::string expected;  // the next exact method that serves the key here
     for (const filters::Method& m : family->methods) {
       if (!m.exact || m.name == "auto" || &m == limited) continue;
@@ -143,13 +142,14 @@ TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
     filters::TuneTable t;
     t.device = context_->report().name;
     t.driver = context_->report().driver_info;
-    t.keys[family->name] = family->auto_key;
+    t.keys[family->name] = family->size_param()->name;
     t.rankings[family->name]["fp32"][beyond] = {limited->name, expected};
     filters::write_tune_table(t, path);
     const filters::ResolvedStep step =
         filters::resolve(filters::parse_chain(family->name + ".auto" + params).at(0));
     EXPECT_EQ(filters::choose_auto(*family, step.params, *context_).method->name, expected)
-        << family->name << ": " << limited->name << " serves " << family->auto_key << " up to " << beyond - 1;
+        << family->name << ": " << limited->name << " serves " << family->size_param()->name << " up to "
+        << beyond - 1;
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no auto family has a method limited on this device";
@@ -158,14 +158,14 @@ TEST_F(AutoMethod, PassesOverAMethodThatDoesNotServeTheKeyHere) {
 TEST_F(AutoMethod, FallsBackToTheBuiltInTableWithoutADeviceTable) {
   ::setenv("FILTERLAB_TUNE", (test::temp_dir("auto-none") + "/absent.json").c_str(), 1);
   for (const filters::Family* family : families_with_auto()) {
-    const filters::ResolvedStep step =
-        filters::resolve(filters::parse_chain(family->name + ".auto:" + family->auto_key + "=2").at(0));
+    const filters::ResolvedStep step = filters::resolve(
+        filters::parse_chain(family->name + ".auto:" + family->size_param()->name + "=2").at(0));
     const filters::AutoChoice choice = filters::choose_auto(*family, step.params, *context_);
     ASSERT_NE(choice.method, nullptr);
     EXPECT_TRUE(choice.method->exact);
     EXPECT_NE(choice.method->name, "auto");
     EXPECT_EQ(choice.source.find("tuned on"), std::string::npos) << choice.source;
-    if (!family->auto_default.empty()) {
+    if (!family->tools.auto_table.empty()) {
       EXPECT_EQ(choice.source.rfind("built-in table", 0), 0u) << choice.source << ": the family has a table";
     }
   }
@@ -177,7 +177,7 @@ TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
   const std::string dir = test::temp_dir("tune");
   for (const filters::Family* family : families_with_auto()) {
     const auto r = test::run_binary("bench --filter " + family->name + " --tune --sizes 24x16 --sweep " +
-                                    family->auto_key +
+                                    family->size_param()->name +
                                     "=1,3 --precision fp32 --frames 1 --warmup 0 --warmup-ms 0 "
                                     "--quiet --tune-file " +
                                     dir + "/t.json");
@@ -195,10 +195,10 @@ TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
     }
     // `filter --method auto` reads it and says what it picked and from where.
     io::write_pfm(dir + "/in.pfm", common::random_image(24, 16, 3, 9));
-    const auto picked =
-        test::run_binary("filter --input " + dir + "/in.pfm --output " + dir + "/out.pfm --filter " +
-                             family->name + " --method auto --" + family->auto_key + " 3 --precision fp32",
-                         "FILTERLAB_TUNE=" + dir + "/t.json");
+    const auto picked = test::run_binary("filter --input " + dir + "/in.pfm --output " + dir +
+                                             "/out.pfm --filter " + family->name + " --method auto --" +
+                                             family->size_param()->name + " 3 --precision fp32",
+                                         "FILTERLAB_TUNE=" + dir + "/t.json");
     EXPECT_EQ(picked.exit_code, 0) << picked.output;
     EXPECT_NE(picked.output.find(family->name + ".auto: " + by_key.at(3).front() + " (tuned on"),
               std::string::npos)

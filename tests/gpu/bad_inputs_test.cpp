@@ -82,7 +82,8 @@ std::vector<std::tuple<std::string, std::string, std::string>> bad_images(const 
       {"ihdr-lies.png", png({ihdr(64, 64, 8, 6), png_chunk("IDAT", idat_data), png_chunk("IEND", "")}),
        "invalid PNG"},
       {"no-iend.png", good.substr(0, iend), "invalid PNG"},
-      {"no-plte.png", png({ihdr(8, 8, 8, 3), png_chunk("IDAT", idat_data), png_chunk("IEND", "")}), "invalid PNG"},
+      {"no-plte.png", png({ihdr(8, 8, 8, 3), png_chunk("IDAT", idat_data), png_chunk("IEND", "")}),
+       "invalid PNG"},
       {"empty.png", "", "invalid PNG"},
       {"truncated.jpg", jpeg.substr(0, jpeg.size() / 2), "invalid JPEG"},
       {"garbage.jpg", "\xff\xd8\xff garbage", "invalid JPEG"},
@@ -116,8 +117,9 @@ class BadInputs : public ::testing::Test {
     const std::set<std::string> before = listing(dir_);
     // From inside dir_, with its config folders there: a relative output or a default folder
     // (screenshots/, ~/.config/filterlab/tune/) would show in the listing too.
-    const auto r = filterlab::test::run_binary(
-        c.args, "cd " + dir_ + " && HOME=" + dir_ + "/home XDG_CONFIG_HOME=" + dir_ + "/config " + c.env + " " + kNoDriver);
+    const auto r = filterlab::test::run_binary(c.args, "cd " + dir_ + " && HOME=" + dir_ +
+                                                           "/home XDG_CONFIG_HOME=" + dir_ + "/config " +
+                                                           c.env + " " + kNoDriver);
     SCOPED_TRACE(c.what + ": filterlab " + c.args);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find(c.fragment), std::string::npos) << r.output;
@@ -134,8 +136,12 @@ class BadInputs : public ::testing::Test {
 TEST_F(BadInputs, FilesThatAreNotRegularOrAreTooLargeAreRefusedAtOnce) {
   const std::string o = " --output " + out_ + "/o.png";
   const std::vector<std::pair<std::string, std::string>> files = {
-      {"fifo.png", "FIFO"},        {"fifo.jpg", "FIFO"},          {"fifo.pfm", "FIFO"},
-      {"zero.jpg", "device"},      {"sparse.jpg", "20480 MiB"},  {"folder.png", "folder"},
+      {"fifo.png", "FIFO"},
+      {"fifo.jpg", "FIFO"},
+      {"fifo.pfm", "FIFO"},
+      {"zero.jpg", "device"},
+      {"sparse.jpg", "20480 MiB"},
+      {"folder.png", "folder"},
       {"missing.png", "No such file"},
   };
   for (const auto& [file, why] : files) {
@@ -144,8 +150,8 @@ TEST_F(BadInputs, FilesThatAreNotRegularOrAreTooLargeAreRefusedAtOnce) {
     expect_refused({"compare A " + file, "compare " + path + " " + dir_ + "/ok.pfm", why});
     expect_refused({"compare B " + file, "compare " + dir_ + "/ok.pfm " + path, why});
     if (file.ends_with(".png") || file.ends_with(".pfm"))
-      expect_refused({"kernel " + file,
-                      "run --headless --size 32x32 --frames 1 --chain convolve:kernel=" + path, why});
+      expect_refused(
+          {"kernel " + file, "run --headless --size 32x32 --frames 1 --chain convolve:kernel=" + path, why});
   }
   expect_refused({"tune table FIFO", "run --headless --size 32x32 --frames 1 --chain gaussian.auto", "FIFO",
                   "FILTERLAB_TUNE=" + dir_ + "/fifo.json"});
@@ -158,45 +164,46 @@ TEST_F(BadInputs, FilesThatAreNotRegularOrAreTooLargeAreRefusedAtOnce) {
 TEST_F(BadInputs, CorruptImagesAreRefusedBeforeTheDevice) {
   for (const auto& [name, bytes, why] : bad_images(dir_)) {
     write(dir_ + "/" + name, bytes);
-    expect_refused({"filter " + name,
-                    "filter --input " + dir_ + "/" + name + " --output " + out_ + "/o.png --method comp.tiled",
-                    why});
+    expect_refused(
+        {"filter " + name,
+         "filter --input " + dir_ + "/" + name + " --output " + out_ + "/o.png --method comp.tiled", why});
     expect_refused({"compare " + name, "compare " + dir_ + "/" + name + " " + dir_ + "/ok.png", why});
     if (name.ends_with(".png") || name.ends_with(".pfm"))
       expect_refused({"kernel " + name,
-                      "filter --input " + dir_ + "/ok.pfm --output " + out_ + "/o.pfm --filter convolve --param kernel=" +
-                          dir_ + "/" + name,
+                      "filter --input " + dir_ + "/ok.pfm --output " + out_ +
+                          "/o.pfm --filter convolve --param kernel=" + dir_ + "/" + name,
                       why});
   }
 }
 
 TEST_F(BadInputs, TuneTablesThatAreNotTablesNameTheFileAndTheField) {
   const std::string table = dir_ + "/tune.json";
-  const std::string head = R"({"schema": "filterlab.tune/1", "device": "d", "driver": "v", "size": [64, 64], )";
+  const std::string head =
+      R"({"schema": "filterlab.tune/1", "device": "d", "driver": "v", "size": [64, 64], )";
   const std::vector<std::tuple<std::string, std::string, std::string>> tables = {
       {"empty", "", "JSON: syntax error"},
       {"garbage", "not json at all", "JSON: syntax error"},
       {"an array", "[1, 2]", "top level: not an object"},
       {"wrong schema", R"({"schema": "filterlab.tune/0"})", "schema: not filterlab.tune/1"},
       {"no device", R"({"schema": "filterlab.tune/1"})", "device: missing"},
-      {"size of text", R"({"schema": "filterlab.tune/1", "device": "d", "driver": "v", "size": "big"})", "size:"},
+      {"size of text", R"({"schema": "filterlab.tune/1", "device": "d", "driver": "v", "size": "big"})",
+       "size:"},
       {"families a list", head + R"("families": [1]})", "families: not an object"},
       {"no key", head + R"("families": {"gaussian": {"fp16": {}}}})", "families.gaussian.key: missing"},
       {"key not a number",
        head + R"("families": {"gaussian": {"key": "radius", "fp16": {"three": ["comp.tiled"]}}}})",
        "families.gaussian.fp16.three: the key is not a whole number"},
-      {"methods not names",
-       head + R"("families": {"gaussian": {"key": "radius", "fp16": {"3": [1, 2]}}}})",
+      {"methods not names", head + R"("families": {"gaussian": {"key": "radius", "fp16": {"3": [1, 2]}}}})",
        "families.gaussian.fp16.3[]: not a string"},
       {"a third precision", head + R"("families": {"gaussian": {"key": "radius", "fp64": {}}}})",
        "families.gaussian.fp64: not fp16 or fp32"},
   };
   for (const auto& [what, text, field] : tables) {
     write(table, text);
-    for (const std::string& command :
-         std::vector<std::string>{"run --headless --size 32x32 --frames 1 --chain gaussian.auto",
-                                  "bench --sizes 16x16 --frames 1 --methods auto", "quality --size 16x16",
-          "filter --input " + dir_ + "/ok.pfm --output " + out_ + "/o.pfm --method auto"})
+    for (const std::string& command : std::vector<std::string>{
+             "run --headless --size 32x32 --frames 1 --chain gaussian.auto",
+             "bench --sizes 16x16 --frames 1 --methods auto", "quality --size 16x16",
+             "filter --input " + dir_ + "/ok.pfm --output " + out_ + "/o.pfm --method auto"})
       expect_refused({"tune table: " + what, command, table + ": not a filterlab tune table (" + field,
                       "FILTERLAB_TUNE=" + table});
   }
@@ -213,15 +220,16 @@ TEST_F(BadInputs, ShaderFoldersMissingAFileAreRefusedBeforeTheDevice) {
   fs::remove(copy);
   expect_refused({"a SPIR-V file missing", run + " --shader-dir " + spirv, copy + ": No such file"});
   write(copy, "");
-  expect_refused({"an empty SPIR-V file", run + " --shader-dir " + spirv, "0 bytes, not a whole number of words"});
+  expect_refused(
+      {"an empty SPIR-V file", run + " --shader-dir " + spirv, "0 bytes, not a whole number of words"});
   write(copy, words.substr(0, words.size() - 3));
   expect_refused({"a truncated SPIR-V file", run + " --shader-dir " + spirv, "not a whole number of words"});
   write(copy, std::string(64, 'x'));
   expect_refused({"not SPIR-V", run + " --shader-dir " + spirv, "no SPIR-V magic number"});
   fs::remove(copy);
   fs::create_symlink(dir_ + "/fifo.png", copy);
-  for (const char* command : {"bench --sizes 16x16 --frames 1", "quality --size 16x16",
-                              "taa-eval --size 16x16 --frames 1"})
+  for (const char* command :
+       {"bench --sizes 16x16 --frames 1", "quality --size 16x16", "evaluate --size 16x16 --frames 1"})
     expect_refused({"a FIFO for SPIR-V", std::string(command) + " --shader-dir " + spirv, "FIFO"});
   expect_refused({"no such --shader-source", run + " --shader-source " + dir_ + "/nothing", "not a folder"});
   fs::remove(source + "/passes/tonemap.comp");
@@ -246,8 +254,8 @@ TEST_F(BadInputs, ChainsImagesAndStillImagesAreCheckedBeforeTheDevice) {
       {"an unknown viewport", "run --frames 1 --viewport nowhere", "no image named 'nowhere'"},
       {"a bad compare chain", "run --frames 1 --compare copy.", "has a '.' but no method"},
       {"TAA on a still image", filter + "--filter taa", "a still image has no depth"},
-      {"an unwritable output",
-       "filter --input " + dir_ + "/ok.pfm --output /proc/o.pfm --method comp.tiled", "cannot write /proc/o.pfm"},
+      {"an unwritable output", "filter --input " + dir_ + "/ok.pfm --output /proc/o.pfm --method comp.tiled",
+       "cannot write /proc/o.pfm"},
       {"an unwritable screenshot folder", "run --frames 1 --screenshot-dir /proc/shots", "--screenshot-dir"},
       {"a screenshot folder under a file", "run --frames 1 --screenshot-dir " + dir_ + "/ok.pfm/shots",
        "is not a folder"},
@@ -293,7 +301,8 @@ TEST_F(BadInputs, ReportsReadOnlyPngCapturesInsideTheJsonsFolder) {
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_NE(slurp(out_ + "/r.html").find("data:image/png;base64,"), std::string::npos);
   write(json_dir + "/b.json", bench_json(R"("../ok.png")"));
-  ok = filterlab::test::run_binary("report " + json_dir + "/b.json --out " + out_ + "/r2.html --captures-from " + dir_);
+  ok = filterlab::test::run_binary("report " + json_dir + "/b.json --out " + out_ +
+                                   "/r2.html --captures-from " + dir_);
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_NE(slurp(out_ + "/r2.html").find("data:image/png;base64,"), std::string::npos);
   fs::remove(out_ + "/r.html");
@@ -301,7 +310,8 @@ TEST_F(BadInputs, ReportsReadOnlyPngCapturesInsideTheJsonsFolder) {
 }
 
 TEST_F(BadInputs, BenchFilesWithAFieldOfTheWrongKindNameTheField) {
-  const std::string head = R"({"schema": "filterlab.bench/3", "device": {"name": "d"}, "timings_are": "gpu", )";
+  const std::string head =
+      R"({"schema": "filterlab.bench/3", "device": {"name": "d"}, "timings_are": "gpu", )";
   const std::string a_case =
       R"({"filter": "copy", "method": "comp.copy", "stage": "compute", "precision": "fp16", "radius": 0,
       "width": 8, "height": 8, "median_us": 1})";
@@ -310,10 +320,14 @@ TEST_F(BadInputs, BenchFilesWithAFieldOfTheWrongKindNameTheField) {
       {R"({"schema": 3})", "schema: type must be string"},
       {R"({"schema": "filterlab.bench/3", "device": "d"})", "device.name:"},
       {head + R"("cases": {}})", "cases: not a list"},
-      {head + R"("cases": [)" + a_case + ", " + a_case.substr(0, a_case.find("\"radius\"")) + R"("radius": "three"}]})",
+      // The family's size parameter, read where the registry knows the family.
+      {head + R"("cases": [)" + a_case +
+           R"(, {"filter": "gaussian", "method": "comp.tiled", "stage": "compute",
+          "precision": "fp16", "width": 8, "height": 8, "median_us": 1, "radius": "three"}]})",
        "cases[1].radius: type must be number"},
       {head + R"("cases": [{"filter": "copy"}]})", "cases[0].method: key 'method' not found"},
-      {head + R"("cases": [)" + a_case.substr(0, a_case.size() - 1) + R"(, "exact": "yes"}]})", "cases[0].exact:"},
+      {head + R"("cases": [)" + a_case.substr(0, a_case.size() - 1) + R"(, "exact": "yes"}]})",
+       "cases[0].exact:"},
   };
   for (const auto& [text, field] : files) {
     write(dir_ + "/b.json", text);
@@ -322,15 +336,23 @@ TEST_F(BadInputs, BenchFilesWithAFieldOfTheWrongKindNameTheField) {
   }
 }
 
-TEST_F(BadInputs, TaaEvalGammaThatIsNotANumberIsBadInput) {
-  for (const char* gamma : {"x", "1e999", "nan", ""}) {
+TEST_F(BadInputs, EvaluationPlottedValueThatIsNotAFiniteNumberIsBadInput) {
+  auto file = [&](const std::string& plotted) {
     write(dir_ + "/t.json",
-          std::string(R"({"schema": "filterlab.taa-eval/1", "device": "d", "size": [16, 16], "reference_offsets": 4,
-            "sequences": [{"sequence": "still", "configs": [{"config": "c", "chain": "taa:gamma=)") +
-              gamma + R"(", "psnr": [30, 31], "psnr_last": 31, "flicker": 0.01}]}]})");
-    expect_refused({std::string("gamma ") + gamma, "report " + dir_ + "/t.json --out " + out_ + "/r.html",
-                    dir_ + "/t.json: sequence still, config c: gamma '" + gamma + "' in the chain is not a finite number"});
+          R"({"schema": "filterlab.evaluation/1", "title": "T", "plotted_param": "gamma", "device": "d",
+              "size": [16, 16], "reference_offsets": 4, "sequences": [{"sequence": "still", "configs": [
+              {"config": "c", "chain": "", "plotted": )" +
+              plotted + R"(, "psnr": [30, 31], "psnr_last": 31, "flicker": 0.01}]}]})");
+  };
+  const std::string report = "report " + dir_ + "/t.json --out " + out_ + "/r.html";
+  for (const char* plotted : {R"("x")", "[1]", R"({})"}) {
+    file(plotted);
+    expect_refused({std::string("plotted ") + plotted, report,
+                    dir_ + "/t.json: not an evaluation file: missing or malformed field"});
   }
+  file("1e999");  // beyond double: refused as it is read
+  expect_refused(
+      {"plotted 1e999", report, dir_ + "/t.json is not a bench JSON file (a number out of range)"});
 }
 
 // What the checks must not refuse: with no driver, a command they let through reaches the device
@@ -343,21 +365,21 @@ TEST_F(BadInputs, GoodInputGetsPastTheChecksToTheDevice) {
   write(dir_ + "/stale.json", "a table no command here reads");
   const std::string stale = "FILTERLAB_TUNE=" + dir_ + "/stale.json";
   reaches_the_device("run --headless --size 32x32 --frames 1 --chain copy", stale);  // no auto step
-  reaches_the_device("taa-eval --size 16x16 --frames 1", stale);
+  reaches_the_device("evaluate --size 16x16 --frames 1", stale);
   reaches_the_device("bench --tune --sizes 16x16 --frames 1 --tune-file " + out_ + "/t.json", stale);
   reaches_the_device("methods", stale + " VK_NOTHING=1");
   fs::create_symlink(dir_ + "/not-yet.json", dir_ + "/dangling.json");  // bench --tune fills it later
   reaches_the_device("run --headless --size 32x32 --frames 1 --chain gaussian.auto",
                      "FILTERLAB_TUNE=" + dir_ + "/dangling.json");
   // The window's own images and chain B's, under "b.".
-  reaches_the_device("run --frames 1 --compare copy --capture b.final=" + out_ + "/b.png --capture b.copy=" +
-                     out_ + "/c.png --capture viewport=" + out_ + "/v.png");
+  reaches_the_device("run --frames 1 --compare copy --capture b.final=" + out_ +
+                     "/b.png --capture b.copy=" + out_ + "/c.png --capture viewport=" + out_ + "/v.png");
 }
 
 TEST_F(BadInputs, ARefusedTuneLeavesNoFolderBehind) {
   const std::string config = dir_ + "/config";
-  expect_refused({"bench --tune with an unknown method", "bench --tune --methods comp.nothing", "comp.nothing",
-                  "XDG_CONFIG_HOME=" + config});
+  expect_refused({"bench --tune with an unknown method", "bench --tune --methods comp.nothing",
+                  "comp.nothing", "XDG_CONFIG_HOME=" + config});
   EXPECT_FALSE(fs::exists(config));
 }
 

@@ -220,27 +220,21 @@ TEST(Commands, BenchWritesEveryFieldAndTheCopyFloor) {
             2u * (copy_methods + 2 * 2));  // per precision: every copy + 2 radii x 2 methods
   int copies = 0, floors = 0;
   for (const json& c : j["cases"]) {
-    for (const char* key : {"filter",
-                            "method",
-                            "stage",
-                            "params",
-                            "radius",
-                            "width",
-                            "height",
-                            "precision",
-                            "median_us",
-                            "p5_us",
-                            "p95_us",
-                            "gpixels_per_s",
-                            "copy_ratio",
-                            "floor",
-                            "fetches_per_pixel",
-                            "shared_reads_per_pixel",
-                            "shared_writes_per_pixel",
-                            "error",
-                            "passes",
-                            "pipelines"})
+    for (const char* key :
+         {"filter", "method", "stage", "params", "width", "height", "precision", "median_us", "p5_us",
+          "p95_us", "gpixels_per_s", "copy_ratio", "floor", "fetches_per_pixel", "shared_reads_per_pixel",
+          "shared_writes_per_pixel", "error", "passes", "pipelines"})
       EXPECT_TRUE(c.contains(key)) << key << " in " << c.dump();
+    // Schema 2: a key per parameter of the family's schema that the method takes, typed; no other.
+    EXPECT_EQ(j["schema"], "filterlab.bench/2");
+    const filters::Family& family = *filters::registry().find(c["filter"].get<std::string>());
+    for (const filters::Param& p : family.params)
+      EXPECT_EQ(c.contains(p.name), p.takes(c["method"].get<std::string>())) << p.name << " in " << c.dump();
+    if (c["filter"] != floor_family.name) {
+      EXPECT_TRUE(c["radius"].is_number_integer()) << c.dump();
+      EXPECT_TRUE(c["sigma"].is_number_float()) << c.dump();
+      EXPECT_TRUE(c["kernel"].is_string()) << c.dump();
+    }
     // The pipelines the case built, by shader; their compiler statistics only where the driver has
     // VK_KHR_pipeline_executable_properties (not lavapipe on Debian 12: checked on the H100).
     const std::string expected = c["filter"] == floor_family.name ? "filters/copy/copy.comp"
@@ -339,9 +333,9 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   // One table per quality column of every family that names a baseline, in the registry's order.
   std::vector<std::string> columns;
   for (const filters::Family* f : filters::registry().families()) {
-    if (f->quality_baseline.empty()) continue;
-    if (f->quality_columns.empty()) columns.push_back(f->name);
-    for (const filters::Family::QualityColumn& c : f->quality_columns) columns.push_back(c.label);
+    if (f->tools.quality.baseline.empty()) continue;
+    if (f->tools.quality.columns.empty()) columns.push_back(f->name);
+    for (const filters::QualityTables::Column& c : f->tools.quality.columns) columns.push_back(c.label);
   }
   ASSERT_EQ(j["tables"].size(), columns.size());
   for (size_t i = 0; i < columns.size(); ++i) EXPECT_EQ(j["tables"][i]["column"], columns[i]);
@@ -379,15 +373,17 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   for (const filters::Method& m : gaussian.methods) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
 }
 
-// taa-eval end to end at a small size: three sequences, every configuration, a PSNR a frame
-// against each frame's supersampled reference; every TAA configuration beats no AA on the still
-// scene by 3 dB (lavapipe, 64x48, 24 frames: +3.2 to +4.7 dB).
-TEST(Commands, TaaEvalMeasuresEveryConfigurationOnThreeSequences) {
-  const std::string dir = test::temp_dir("taa-eval");
-  auto r =
-      test::run_binary("taa-eval --validation --size 64x48 --frames 24 --grid 3 --json " + dir + "/t.json");
+// evaluate end to end at a small size (the TAA family's evaluation, the default): three sequences,
+// every configuration, a PSNR a frame against each frame's supersampled reference; every TAA
+// configuration beats no AA on the still scene by 3 dB (lavapipe, 64x48, 24 frames: +3.2 to +4.7 dB).
+TEST(Commands, EvaluateMeasuresEveryConfigurationOnThreeSequences) {
+  const std::string dir = test::temp_dir("evaluate");
+  auto r = test::run_binary("evaluate --filter taa --validation --size 64x48 --frames 24 --grid 3 --json " +
+                            dir + "/t.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json j = read_json(dir + "/t.json");
+  EXPECT_EQ(j["filter"], "taa");
+  EXPECT_EQ(j["plotted_param"], "gamma");
   ASSERT_EQ(j["sequences"].size(), 3u);
   EXPECT_EQ(j["reference_offsets"], 9);
   for (const json& s : j["sequences"]) {
@@ -478,7 +474,7 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
       "--warmup 1 --warmup-ms 0 --quiet --json " +
       dir + "/b.json --captures " + dir);
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
-  EXPECT_TRUE(std::filesystem::exists(dir + "/comp.tiled_r2_31x19_fp16_diff.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/comp.tiled_radius-2_31x19_fp16_diff.png"));
   auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
   ASSERT_EQ(report.exit_code, 0) << report.output;
   // 2 sizes x 2 stages (fragment, compute) x 2 plots (time, ratio to copy).
@@ -581,6 +577,7 @@ TEST(Commands, ReportNamesWhereOneMethodOvertakesAnother) {
   ASSERT_EQ(report.exit_code, 0) << report.output;
   std::ifstream html(dir + "/report.html");
   const std::string text((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("comp.separable_shared overtakes comp.tiled between r 2 and 4"), std::string::npos);
+  EXPECT_NE(text.find("comp.separable_shared overtakes comp.tiled between radius 2 and 4"),
+            std::string::npos);
   EXPECT_EQ(text.find("between r 1 and 2"), std::string::npos);
 }

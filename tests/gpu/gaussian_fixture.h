@@ -50,10 +50,12 @@ class GaussianFixture : public ValidatedSuite {
   }
 
   // The radius up to which this device serves `method` (in `precision`), or 0 when it is unavailable.
-  static int max_radius(const char* method, const char* precision = "fp16", const vk::Context* context = nullptr) {
-    const filters::ResolvedStep step = filters::resolve(blur_step(method, 1, std::string(":precision=") + precision));
+  static int max_radius(const char* method, const char* precision = "fp16",
+                        const vk::Context* context = nullptr) {
+    const filters::ResolvedStep step =
+        filters::resolve(blur_step(method, 1, std::string(":precision=") + precision));
     const filters::Support support = filters::device_support(step, context ? *context : *context_);
-    return support.available() ? int(support.limits.at("radius")) : 0;
+    return support.available() ? support.max_size.value() : 0;
   }
 };
 

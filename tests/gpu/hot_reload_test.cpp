@@ -181,9 +181,12 @@ TEST(HotReloadLog, ParsesTheFirstErrorsFileAndLine) {
   const vk::ShaderError spirv = vk::parse_compiler_log("cannot read SPIR-V /b/x.comp.spv (set --shader-dir)");
   EXPECT_EQ(spirv.file, "/b/x.comp.spv");
   // As the loaders say it, through the file gate (io/input_file.h): the reason after the file.
-  EXPECT_EQ(vk::parse_compiler_log("cannot read SPIR-V /b/y.comp.spv: No such file or directory (set --shader-dir)").file,
-            "/b/y.comp.spv");
-  EXPECT_EQ(vk::parse_compiler_log("cannot read shader /s/common/c.glsl: it is a FIFO (a named pipe), not a regular file")
+  EXPECT_EQ(
+      vk::parse_compiler_log("cannot read SPIR-V /b/y.comp.spv: No such file or directory (set --shader-dir)")
+          .file,
+      "/b/y.comp.spv");
+  EXPECT_EQ(vk::parse_compiler_log(
+                "cannot read shader /s/common/c.glsl: it is a FIFO (a named pipe), not a regular file")
                 .file,
             "/s/common/c.glsl");
   const vk::ShaderError other = vk::parse_compiler_log("vkCreateComputePipelines failed\nmore");
@@ -662,7 +665,12 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
     tonemap->add_to(graph, "hdr");
     return tonemap;
   });
-  adds("compare", [&](graph::RenderGraph&) { return passes::ComparePass(shared); });
+  adds("compare", [&](graph::RenderGraph& graph) {  // the reduction, its finish and the display
+    auto compare = std::make_unique<passes::ComparePass>(shared);
+    compare->add_metrics(graph, "hdr", "hdr", "metrics");
+    compare->add_display(graph, "hdr", "hdr", "compare");
+    return compare;
+  });
   const passes::CameraFeed camera;
   adds("copy", [&](graph::RenderGraph& graph) {
     auto copy = filters::build_filter(filters::resolve(filters::parse_chain("copy").at(0)), shared);
@@ -686,8 +694,8 @@ TEST_F(HotReload, EveryPassAndFilterBuildsItsPipelinesThroughTheLibrary) {
       const filters::Support support =
           filters::device_support(filters::resolve(filters::parse_chain(chain).at(0)), *context_);
       if (!support.available()) continue;
-      if (auto limit = support.limits.find("radius"); limit != support.limits.end() && limit->second < 3)
-        chain = name + ":radius=" + std::to_string(int(limit->second));
+      if (support.max_size && *support.max_size < 3)
+        chain = name + ":radius=" + std::to_string(*support.max_size);
       chains.push_back(chain);
     }
   ASSERT_GE(chains.size(), 10u);

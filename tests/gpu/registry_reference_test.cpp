@@ -158,13 +158,14 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
       checked += check(c, make_step(c, point_params(*c.family, point, precision)), inputs,
                        {1.0, 1.0, 1.0, scene_scale}, *limit, precision);
 
-    // The method's largest value of each limited parameter, on the small image only.
+    // The method's largest size (its radius) where the device limits it, on the small image only.
     const filters::ResolvedStep defaults =
         filters::resolve(make_step(c, point_params(*c.family, "", precision)));
     const filters::Support support = filters::device_support(defaults, *context_);
-    for (const auto& [name, largest] : support.limits) {
+    if (support.max_size) {
+      const std::string& name = c.family->size_param()->name;
       std::vector<filters::RawParam> params = point_params(*c.family, "", precision);
-      params.emplace_back(name, std::to_string(int(largest)));
+      params.emplace_back(name, std::to_string(*support.max_size));
       checked += check(c, make_step(c, params), {rounded(small, precision)}, {1.0}, *limit,
                        std::string(precision) + ", largest " + name);
     }

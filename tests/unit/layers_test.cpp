@@ -3,6 +3,8 @@
 // app (with app/ui); shaders' contract headers ("filters/<family>/<family>_config.h") count as
 // their folder. Includes without a folder (the same folder's files, shaders/config.h) and
 // third_party glue (vkfft/) are not checked.
+#include "filters/registry.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -58,6 +60,61 @@ TEST(Layers, NoIncludeReachesUp) {
   EXPECT_TRUE(found.empty()) << "includes against the layer order (io, scene | common, vk | graph | passes | "
                                 "filters | runtime | bench | app):\n"
                              << all;
+}
+
+// Every line of the sources under `root`/`folder` (comments included), as (relative path, line
+// number, text), but those `skip` rejects.
+template <typename Skip, typename Visit>
+void for_each_line(const std::filesystem::path& root, const char* folder, Skip skip, Visit visit) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / folder)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext != ".h" && ext != ".cpp") continue;
+    const std::string rel = entry.path().lexically_relative(root).string();
+    if (skip(rel)) continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) visit(rel, n, line);
+  }
+}
+
+// A family's own folder, renderer/filters/<family>/, and the one list that names every family.
+bool in_a_family(const std::string& rel) {
+  static const std::regex family_folder(R"(^renderer/filters/[a-z_]+/)");
+  return std::regex_search(rel, family_folder) || rel == "renderer/filters/registry.cpp";
+}
+
+// Parameters are a family's: shared code reaches them through the schema's types (the size
+// parameter, ParamValues::size) and never by the names of one family's parameters, comments
+// included.
+TEST(Layers, SharedCodeNamesNoParameterOfAFamily) {
+  const std::regex literal(R"re("(radius|sigma|kernel)")re");
+  std::string found;
+  for (const char* folder : {"renderer", "app"})
+    for_each_line(FILTERLAB_SOURCE_DIR, folder, in_a_family,
+                  [&](const std::string& rel, int n, const std::string& line) {
+                    if (std::regex_search(line, literal))
+                      found += "  " + rel + ":" + std::to_string(n) + ": " + line + "\n";
+                  });
+  EXPECT_TRUE(found.empty()) << "parameter names in shared code:\n" << found;
+}
+
+// No family is special-cased in the tools: app/ and renderer/bench/ name none, in code or comments
+// (the floor family's name, "copy", is an English word too: only its string literals count).
+TEST(Layers, TheToolsNameNoFamily) {
+  std::string words;
+  for (const filterlab::filters::Family* f : filterlab::filters::registry().families())
+    if (f->name != "copy") words += (words.empty() ? "" : "|") + f->name;
+  const std::regex named("\\b(" + words + ")\\b", std::regex::icase);
+  const std::regex copy_literal(R"("copy[".:])");
+  std::string found;
+  for (const char* folder : {"app", "renderer/bench"})
+    for_each_line(
+        FILTERLAB_SOURCE_DIR, folder, [](const std::string&) { return false; },
+        [&](const std::string& rel, int n, const std::string& line) {
+          if (std::regex_search(line, named) || std::regex_search(line, copy_literal))
+            found += "  " + rel + ":" + std::to_string(n) + ": " + line + "\n";
+        });
+  EXPECT_TRUE(found.empty()) << "family names in the tools:\n" << found;
 }
 
 }  // namespace

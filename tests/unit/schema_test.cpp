@@ -130,10 +130,20 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
     if (!family->default_method.empty()) {
       EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
     }
-    // `quality` tables a family by radius against one of its methods.
-    if (!family->quality_baseline.empty()) {
-      EXPECT_NE(family->param("radius"), nullptr) << family->name;
-      EXPECT_NE(family->find(family->quality_baseline), nullptr) << family->name;
+    // At most one size parameter, a whole number (shared code reads it as ParamValues::size()); a
+    // family with `auto` is keyed on it.
+    int sizes = 0;
+    for (const filters::Param& p : family->params)
+      if (p.is_size) {
+        ++sizes;
+        EXPECT_EQ(p.type, filters::ParamType::Integer) << family->name << "." << p.name;
+      }
+    EXPECT_LE(sizes, 1) << family->name;
+    if (family->find("auto")) EXPECT_NE(family->size_param(), nullptr) << family->name;
+    // `quality` tables a family by its size against one of its methods.
+    if (!family->tools.quality.baseline.empty()) {
+      EXPECT_NE(family->size_param(), nullptr) << family->name;
+      EXPECT_NE(family->find(family->tools.quality.baseline), nullptr) << family->name;
     }
   }
 }
@@ -182,7 +192,8 @@ TEST(Schema, ExactlyOneFamilyIsTheMemoryFloorAndItsMethodsAreExact) {
   // bench divides every time by the fastest of the floor family's methods: a floor that changed
   // the image, or two families each claiming to be the floor, would make every ratio meaningless.
   int floors = 0;
-  for (const filters::Family* family : filters::registry().families()) floors += family->memory_floor;
+  for (const filters::Family* family : filters::registry().families())
+    floors += family->tools.bench.memory_floor;
   EXPECT_EQ(floors, 1);
   const filters::Family& floor = filters::registry().memory_floor();
   EXPECT_FALSE(floor.methods.empty());

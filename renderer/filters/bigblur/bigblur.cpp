@@ -5,7 +5,7 @@
 #include "filters/bigblur/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
-
+#include "vk/specialization.h"
 
 namespace filterlab::filters::bigblur {
 namespace {
@@ -21,8 +21,8 @@ class LinePasses : public Filter {
         sigma_(env.params.number("sigma")) {
     if (kind_ == Kind::Exact) {
       const std::vector<double> w = exact_weights(sigma_);
-      weights_ = vk::Buffer::holding(env_.vk, std::vector<float>(w.begin(), w.end()), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                     "bigblur exact weights");
+      weights_ = vk::Buffer::holding(env_.vk, std::vector<float>(w.begin(), w.end()),
+                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "bigblur exact weights");
     }
   }
 
@@ -43,7 +43,10 @@ class LinePasses : public Filter {
     if (kind_ == Kind::Exact) {
       passes::SimplePass(env_, to,
                          passes::ComputeShader{"filters/bigblur/exact.comp#" + variant,
-                                               {uint32_t(exact_radius(sigma_)), vertical ? 1u : 0u}})
+                                               vk::Specialization()
+                                                   .set(BIGBLUR_RADIUS_ID, exact_radius(sigma_))
+                                                   .set(BIGBLUR_VERTICAL_ID, vertical)
+                                                   .words()})
           .sample(BINDING_SOURCE, from)
           .store(BINDING_DESTINATION, to)
           .storage_buffer(BINDING_FAMILY_DATA, weights_)
@@ -66,7 +69,7 @@ class LinePasses : public Filter {
                                        per_block ? (length + BIGBLUR_BLOCK - 1) / BIGBLUR_BLOCK : 1};
       };
     };
-    const std::vector<uint32_t> spec = {0u, vertical ? 1u : 0u};
+    const std::vector<uint32_t> spec = vk::Specialization().set(BIGBLUR_VERTICAL_ID, vertical).words();
     const shader::RecursiveCoefficients k = recursive_coefficients(sigma_);
     passes::SimplePass(env_, states + ".blocks",
                        passes::ComputeShader{"filters/bigblur/recursive.comp#blocks", spec})
@@ -165,8 +168,8 @@ Family make_family() {
   f.test_points = {"sigma=1", "sigma=2.5", "sigma=7", "sigma=40", "sigma=256"};
   // bench: every method against comp.exact on the GPU, on the tonemapped scene (the CPU reference at
   // r = 1024 and 4K would take minutes a case).
-  f.bench_on_scene = true;
-  f.bench_reference_method = "comp.exact";
+  f.tools.bench.on_scene = true;
+  f.tools.bench.reference_method = "comp.exact";
   f.tolerance_fp32 = 1e-5;                      // fp32 sums of up to 2049 taps, in blocks of 64
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the output rounded to half
   return f;

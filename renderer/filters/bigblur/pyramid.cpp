@@ -8,7 +8,7 @@
 #include "filters/precision.h"
 #include "passes/camera_feed.h"
 #include "passes/simple_pass.h"
-
+#include "vk/specialization.h"
 
 namespace filterlab::filters::bigblur {
 namespace {
@@ -52,7 +52,8 @@ class MipPoisson : public Filter {
     push_.cell = uint32_t(env.params.integer("rotation_cell"));
     push_.frame = 0;  // still, unless temporal: then the camera's frame
     push_.history_invalid = 1;
-    disk_ = vk::Buffer::holding(env_.vk, design_.disk, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "bigblur poisson disk");
+    disk_ = vk::Buffer::holding(env_.vk, design_.disk, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                "bigblur poisson disk");
   }
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
@@ -65,10 +66,10 @@ class MipPoisson : public Filter {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
     passes::SimplePass resolve(
         env_, name,
-        passes::ComputeShader{std::string("filters/bigblur/mip_poisson.comp#") +
-                                  (temporal_ ? "temporal." : "") + (one_level ? "level." : "") +
-                                  precision_variant(format_),
-                              {0u, 0u, uint32_t(design_.disk.size())}});
+        passes::ComputeShader{
+            std::string("filters/bigblur/mip_poisson.comp#") + (temporal_ ? "temporal." : "") +
+                (one_level ? "level." : "") + precision_variant(format_),
+            vk::Specialization().set(BIGBLUR_SAMPLES_ID, uint32_t(design_.disk.size())).words()});
     resolve.sample(BINDING_SOURCE, levels[size_t(design_.fine)], graph::Sampling::Linear);
     if (!one_level)
       resolve.sample(BINDING_BIGBLUR_COARSE, levels[size_t(design_.coarse)], graph::Sampling::Linear);

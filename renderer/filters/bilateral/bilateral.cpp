@@ -19,8 +19,9 @@ uint32_t exp2_scale(double sigma) {
   return std::bit_cast<uint32_t>(float(std::numbers::log2e / (2 * sigma * sigma)));
 }
 
-std::vector<uint32_t> constants(const ParamValues& v) {
-  return {exp2_scale(v.number("sigma_d")), exp2_scale(v.number("sigma_r"))};
+void constants(const ParamValues& v, vk::Specialization& spec) {
+  spec.set(BILATERAL_SPATIAL_ID, exp2_scale(v.number("sigma_d")))
+      .set(BILATERAL_RANGE_ID, exp2_scale(v.number("sigma_r")));
 }
 
 common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
@@ -57,7 +58,7 @@ Family make_family() {
   Param sr =
       number_param("sigma_r", 1e-3, 1e4, "0.1", "the range Gaussian's standard deviation, in image units");
   sd.log_scale = sr.log_scale = true;
-  f.params = {window_radius_param(kMaxRadius, 2), sd, sr, precision_param()};
+  f.params = {window_radius_param("radius", kMaxRadius, 2), sd, sr, precision_param()};
   WindowFamily w;
   w.shaders = "filters/bilateral/bilateral";
   w.acc_vec4s = 2;
@@ -71,8 +72,8 @@ Family make_family() {
   // fp32 rounding of the weights' arguments and of a weighted mean of values in [0, 1).
   f.tolerance_fp32 = 1e-5;
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the output rounded to half: 2 half-ulps at 1
-  f.quality_baseline = "frag.full2d";
-  f.quality_columns = {{"Bilateral", ""}};
+  f.tools.quality.baseline = "frag.full2d";
+  f.tools.quality.columns = {{"Bilateral", ""}};
   return f;
 }
 

@@ -41,15 +41,18 @@ Family make_family() {
   Family f;
   f.name = "convolve";
   f.description =
-      "an arbitrary 2D kernel, from a file or generated (Gaussian, disk, hexagon, star glare): directly, as a sum of "
+      "an arbitrary 2D kernel, from a file or generated (Gaussian, disk, hexagon, star glare): directly, as "
+      "a sum of "
       "separable terms, or through VkFFT's Fourier transforms";
-  Param kernel = choice_param("kernel", {"gaussian", "disk", "hexagon", "star"}, "disk",
-                              "a generated kernel, or a file: .pfm, or .png read as stored values / 255 (no sRGB "
-                              "decoding); one channel for all, or RGB per channel");
+  Param kernel =
+      choice_param("kernel", {"gaussian", "disk", "hexagon", "star"}, "disk",
+                   "a generated kernel, or a file: .pfm, or .png read as stored values / 255 (no sRGB "
+                   "decoding); one channel for all, or RGB per channel");
   kernel.file_extensions = {".pfm", ".png"};
   Param radius = integer_param("radius", 1, CONVOLVE_MAX_RADIUS, "8",
                                "a generated kernel's radius: 2 radius + 1 texels a side");
   radius.unit = "px";
+  radius.is_size = true;
   Param sigma = number_param("sigma", 0.1, 1000, "", "the generated Gaussian's standard deviation");
   // The ideal sigma exists while a box of 2r + 1 texels weighs more than 1/255 each (r <= 126).
   sigma.derived = [](const ParamValues& v) {
@@ -58,16 +61,19 @@ Family make_family() {
   };
   sigma.derived_text = "the Gaussian family's for the radius (boundary weight 1/255), radius / 3 from 127";
   sigma.unit = "px";
-  Param rays = integer_param("rays", 2, 16, "6", "the star's lines through the centre (twice as many spikes)");
+  Param rays =
+      integer_param("rays", 2, 16, "6", "the star's lines through the centre (twice as many spikes)");
   Param normalize = choice_param("normalize", {"true", "false"}, "true",
                                  "scale each channel's kernel to sum 1 (false: use it as it is)");
-  Param rank = number_param("rank_error", 0, 1, "2e-6",
-                            "direct.separable: the largest L1 norm of what the dropped terms leave (bounds their error "
-                            "on inputs in [0, 1])");
+  Param rank = number_param(
+      "rank_error", 0, 1, "2e-6",
+      "direct.separable: the largest L1 norm of what the dropped terms leave (bounds their error "
+      "on inputs in [0, 1])");
   rank.methods = {"direct.separable"};
-  Param transform = choice_param("transform", {"fused", "separate"}, "fused",
-                                 "fft.vkfft: VkFFT's convolution mode (the product inside the last forward and first "
-                                 "inverse axis), or forward, product and inverse as passes of their own");
+  Param transform =
+      choice_param("transform", {"fused", "separate"}, "fused",
+                   "fft.vkfft: VkFFT's convolution mode (the product inside the last forward and first "
+                   "inverse axis), or forward, product and inverse as passes of their own");
   transform.methods = {"fft.vkfft"};
   f.params = {kernel, radius, sigma, rays, normalize, rank, transform, precision_param()};
   f.methods = direct_methods();
@@ -76,10 +82,10 @@ Family make_family() {
   f.check = [](const ParamValues& v) { make_kernel(v); };
   // bench: errors against the direct method on the GPU (the CPU reference of a 255 x 255 kernel at
   // 4K would take minutes a case); the registry test holds that method to the CPU reference.
-  f.bench_reference_method = "direct.full2d";
+  f.tools.bench.reference_method = "direct.full2d";
   f.reference = reference;
-  f.test_points = {"kernel=gaussian:radius=2", "kernel=disk:radius=9", "kernel=hexagon:radius=4:normalize=false",
-                   "kernel=star:radius=20:rays=3"};
+  f.test_points = {"kernel=gaussian:radius=2", "kernel=disk:radius=9",
+                   "kernel=hexagon:radius=4:normalize=false", "kernel=star:radius=20:rays=3"};
   f.tolerance_fp32 = 1e-5;
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the output rounded to half
   // Outputs reach the kernel's L1 norm (inputs in [0, 1)): an unnormalized kernel's rounding grows

@@ -6,13 +6,13 @@
 #include "filters/convolve/methods.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
-
+#include "vk/specialization.h"
 
 namespace filterlab::filters::convolve {
 namespace {
 
-std::vector<uint32_t> kernel_size(const Kernel& k) {
-  return {uint32_t(k.width), uint32_t(k.height)};
+vk::Specialization kernel_size(const Kernel& k) {
+  return vk::Specialization().set(CONVOLVE_KERNEL_WIDTH_ID, k.width).set(CONVOLVE_KERNEL_HEIGHT_ID, k.height);
 }
 
 class Full2D : public Filter {
@@ -26,12 +26,15 @@ class Full2D : public Filter {
     weights_ = vk::Buffer::holding(env_.vk, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "convolve kernel");
   }
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
     // Kernels a chunk wide or more take the variant that unrolls whole chunks.
     const std::string variant =
         std::string(kernel_.width >= CONVOLVE_FULL2D_COLS ? "wide." : "") + precision_variant(format_);
-    passes::SimplePass(env_, name, passes::ComputeShader{"filters/convolve/full2d.comp#" + variant, kernel_size(kernel_)})
+    passes::SimplePass(
+        env_, name,
+        passes::ComputeShader{"filters/convolve/full2d.comp#" + variant, kernel_size(kernel_).words()})
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name)
         .storage_buffer(BINDING_FAMILY_DATA, weights_)
@@ -62,10 +65,12 @@ class Separable : public Filter {
         for (int b = 0; b < kernel_.height; ++b)
           words[((size_t(2 * t + 1) * CONVOLVE_MAX_KERNEL) + b) * 4 + c] = float(terms.columns[term][b]);
       }
-    weights_ = vk::Buffer::holding(env_.vk, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "convolve separable terms");
+    weights_ =
+        vk::Buffer::holding(env_.vk, words, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "convolve separable terms");
   }
 
-  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs, const std::string& name) override {
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
     // Term t: `name.rows<t>` along x, then the columns pass into `name.sum<t>` (fp32), the last
     // into `name`.
     std::string previous = inputs.color;
@@ -74,12 +79,12 @@ class Separable : public Filter {
       const bool last = t + 1 == terms_;
       const std::string sum = last ? name : name + ".sum" + std::to_string(t);
       graph.declare_image(rows, {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(inputs.color)});
-      graph.declare_image(sum, {last ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT,
-                                graph::SizeRule::relative_to(inputs.color)});
+      graph.declare_image(
+          sum, {last ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(inputs.color)});
       pass(graph, rows, inputs.color, "", false, "rows", t);
       // The first term adds nothing, but its binding needs an image: the input will do.
-      pass(graph, sum, rows, previous, t > 0, last ? std::string("columns.") + precision_variant(format_) : "columns.fp32",
-           t);
+      pass(graph, sum, rows, previous, t > 0,
+           last ? std::string("columns.") + precision_variant(format_) : "columns.fp32", t);
       previous = sum;
     }
     return name;
@@ -89,8 +94,7 @@ class Separable : public Filter {
   // `sum`: the previous terms' sum (the columns passes), added where `accumulate`.
   void pass(graph::RenderGraph& graph, const std::string& to, const std::string& from, const std::string& sum,
             bool accumulate, const std::string& variant, int term) {
-    std::vector<uint32_t> spec = kernel_size(kernel_);
-    spec.push_back(accumulate ? 1 : 0);
+    const std::vector<uint32_t> spec = kernel_size(kernel_).set(CONVOLVE_ACCUMULATE_ID, accumulate).words();
     passes::SimplePass p(env_, to, passes::ComputeShader{"filters/convolve/separable.comp#" + variant, spec});
     p.sample(BINDING_SOURCE, from, graph::Sampling::Nearest);
     if (!sum.empty()) p.sample(BINDING_CONVOLVE_SUM, sum, graph::Sampling::Nearest);
@@ -150,8 +154,9 @@ std::vector<Method> direct_methods() {
     Support s;
     const SeparableTerms terms = separable_terms(make_kernel(v), rank_error(v), CONVOLVE_MAX_RANK);
     if (terms.needed > CONVOLVE_MAX_RANK)
-      s.reason = "the kernel needs " + std::to_string(terms.needed) + " separable terms for rank_error=" +
-                 std::to_string(rank_error(v)) + "; at most " + std::to_string(CONVOLVE_MAX_RANK) + " are run";
+      s.reason = "the kernel needs " + std::to_string(terms.needed) +
+                 " separable terms for rank_error=" + std::to_string(rank_error(v)) + "; at most " +
+                 std::to_string(CONVOLVE_MAX_RANK) + " are run";
     return s;
   };
   separable.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> {

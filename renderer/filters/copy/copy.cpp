@@ -3,6 +3,7 @@
 #include "filters/copy/copy_config.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
+#include "vk/specialization.h"
 
 #include <cmath>
 
@@ -24,7 +25,7 @@ class Copy : public Filter {
         env_, name,
         passes::ComputeShader{std::string("filters/copy/copy.comp#") + (two_images_ ? "two_images." : "") +
                                   precision_variant(format_),
-                              {pixels_}});
+                              vk::Specialization().set(COPY_PIXELS_ID, pixels_).words()});
     pass.sample(BINDING_SOURCE, inputs.color).store(BINDING_DESTINATION, name);
     if (two_images_) {
       graph.declare_image(name + ".second", {format_, graph::SizeRule::relative_to(inputs.color)});
@@ -77,7 +78,7 @@ Family make_family() {
   f.test_points = {""};
   f.tolerance_fp32 = 0;  // exact: the values pass through
   f.tolerance_fp16 = 0;  // the inputs hold half values already: passed through
-  f.memory_floor = true;
+  f.tools.bench.memory_floor = true;
   return f;
 }
 

@@ -1,6 +1,6 @@
 // gaussian.auto's built-in table (filters/auto_method.h): what it picks on a device without a table of
 // its own. Written by `filterlab bench --tune --sizes 3840x2160` on an NVIDIA H100 80GB HBM3
-// (driver 580.159.04, 2026-11-26, sitting e of docs/bench/h100-2026-11-26-floor/): per precision and
+// (driver 580.159.04, 2026-11-26, sitting e of bench/results/h100-2026-11-26-floor/): per precision and
 // radius, the exact methods fastest first.
 #include "filters/gaussian/methods.h"
 

@@ -62,9 +62,9 @@ constexpr uint32_t kFusedWidth = FUSED_GROUP_X, kFusedThreadRows = FUSED_GROUP_Y
                    kFusedThreads = kFusedWidth * kFusedThreadRows;
 constexpr uint32_t kFusedMaxRowsPerThread = 8;  // K: the shader's accumulator array
 
-// Rows per thread, by radius, as measured on the H100 (docs/gaussian-tuning.md, "comp.separable_fused"):
-// tall tiles pay for their register-held sums with occupancy at small radii, where the apron they
-// save is small; from r ~ 8 the saved apron wins.
+// Rows per thread, by radius, as measured on the H100 (docs/families/gaussian-tried.md,
+// "comp.separable_fused"): tall tiles pay for their register-held sums with occupancy at small radii, where
+// the apron they save is small; from r ~ 8 the saved apron wins.
 uint32_t fused_max_rows(int radius) {
   return radius <= 1 ? 1 : radius <= 4 ? 2 : kFusedMaxRowsPerThread;
 }
@@ -129,12 +129,12 @@ int fused_max_radius(uint32_t shared_bytes) {
 // subgroups tiling the group of 128.
 // Why this shape, and the variants measured on the H100 and dropped (rings of sums in shared
 // memory, fp32 staging, other strip widths and group counts, one barrier per batch, ...):
-// docs/stream-tuning.md.
+// docs/families/gaussian-tried.md.
 // The strip height is set by the number of groups: one wave, kStreamGroupsPerCore groups per
 // shader core where the driver reports its cores (vk::DeviceReport::shader_cores), else
 // kStreamGroupsUnknown, rounded down over the columns (4K: 60 columns of 11 groups, strips of 200
 // rows), with strips of at least kStreamMinRows. 5 per core is the H100's best measured count, at
-// small and large radii alike (docs/stream-tuning.md, "Group counts"); other GPUs are untested, and
+// small and large radii alike (docs/families/gaussian-tried.md, "Group counts"); other GPUs are untested, and
 // the H100's count serves where the cores are unknown.
 constexpr uint32_t kStreamStrip = STREAM_STRIP, kStreamThreads = STREAM_THREADS;
 constexpr uint32_t kStreamBatch = STREAM_BATCH, kStreamRun = STREAM_RUN, kStreamMinRows = 32;
@@ -190,7 +190,7 @@ Support support_separable_shuffle(const vk::Context& device, const ParamValues&)
   // Two rows of at least two lanes: subgroups of 4 or more.
   if (Support shuffles = subgroup_shuffles_in_compute(device, 4, kShuffleThreads); !shuffles.available())
     return shuffles;
-  return {{}, {{"radius", std::min<int>(kDesignMaxRadius, int(device.report().min_subgroup_size / 4))}}};
+  return {{}, std::min<int>(kDesignMaxRadius, int(device.report().min_subgroup_size / 4))};
 }
 
 // ---- support ------------------------------------------------------------------------------------
@@ -263,11 +263,19 @@ class OneDispatch : public Filter {
   GroupsFor groups_;
 };
 
+std::vector<uint32_t> radius_constant(const FilterEnv& env) {
+  return vk::Specialization().set(GAUSSIAN_RADIUS_ID, env.params.integer("radius")).words();
+}
+
 std::unique_ptr<Filter> create_separable_fused(const FilterEnv& env) {
   const int r = env.params.integer("radius");
   const FusedTile tile = fused_tile(r, env.pass_env.vk.report().max_compute_shared_memory);
   return std::make_unique<OneDispatch>(env, "comp_separable_fused.comp", "",
-                                       std::vector<uint32_t>{uint32_t(r), tile.outputs_per_thread, tile.run},
+                                       vk::Specialization()
+                                           .set(GAUSSIAN_RADIUS_ID, r)
+                                           .set(GAUSSIAN_FUSED_K_ID, tile.outputs_per_thread)
+                                           .set(GAUSSIAN_FUSED_RUN_ID, tile.run)
+                                           .words(),
                                        groups_over(tile.width, tile.height));
 }
 
@@ -276,13 +284,12 @@ std::unique_ptr<Filter> stream_dispatch(const FilterEnv& env, const char* varian
   auto groups = [cores = env.pass_env.vk.report().shader_cores](VkExtent2D e) {
     return separable_stream_groups(e, cores);
   };
-  return std::make_unique<OneDispatch>(env, "comp_separable_stream.comp", variant,
-                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))}, groups);
+  return std::make_unique<OneDispatch>(env, "comp_separable_stream.comp", variant, radius_constant(env),
+                                       groups);
 }
 
 std::unique_ptr<Filter> create_separable_shuffle(const FilterEnv& env) {
-  return std::make_unique<OneDispatch>(env, "comp_separable_shuffle.comp", "",
-                                       std::vector<uint32_t>{uint32_t(env.params.integer("radius"))},
+  return std::make_unique<OneDispatch>(env, "comp_separable_shuffle.comp", "", radius_constant(env),
                                        groups_over(kShuffleThreads / 2, kShuffleRows));
 }
 
@@ -350,7 +357,7 @@ std::vector<Method> compute_methods() {
           cost_separable_shuffle, support_separable_shuffle, create_separable_shuffle),
   };
   // Half arithmetic: 3 half-ulps at 1.0, a bound that holds where each half product and sum is
-  // rounded apart (lavapipe) as well as where they are fused (docs/stream-tuning.md has both).
+  // rounded apart (lavapipe) as well as where they are fused (docs/families/gaussian-tried.md has both).
   for (Method& m : methods)
     if (m.name == "comp.separable_stream_half") m.bound_fp16 = 3 * std::ldexp(1.0, -11);
   return methods;

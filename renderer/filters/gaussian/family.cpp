@@ -22,6 +22,7 @@ Param radius_param() {
   Param p = integer_param("radius", 1, kSchemaMaxRadius, "2",
                           "the kernel spans 2r+1 pixels each way; each method says how far it serves");
   p.unit = "px";
+  p.is_size = true;
   return p;
 }
 
@@ -148,13 +149,11 @@ std::vector<Method> window_family_methods() {
   w.terms = 1;
   w.rows_in_output_format = true;  // weighted means of the input: as exact as the output
   w.max_radius = kDesignMaxRadius;
-  w.constants = [](const ParamValues& v) {
+  w.constants = [](const ParamValues& v, vk::Specialization& constants) {
     const common::KernelSpec spec = kernel_spec(v);
     const std::vector<double> weights = common::kernel_weights(spec);
-    std::vector<uint32_t> words(kDesignMaxRadius + 1, 0);
-    for (int k = 0; k <= spec.radius; ++k)
-      words[k] = std::bit_cast<uint32_t>(float(weights[spec.radius + k]));
-    return words;
+    for (int k = 0; k <= kDesignMaxRadius; ++k)
+      constants.set(GAUSSIAN_WEIGHT_ID(k), k <= spec.radius ? float(weights[spec.radius + k]) : 0.0f);
   };
   return window_methods(w);
 }
@@ -177,9 +176,8 @@ Family make_family() {
   // Listed as before the window drivers made some of them: the fragment methods, then compute.
   std::stable_partition(f.methods.begin(), f.methods.end(),
                         [](const Method& m) { return m.stage == Stage::Fragment; });
-  f.methods.push_back(auto_method(f.name));
-  f.auto_key = "radius";
-  f.auto_default = auto_default_table();
+  f.methods.push_back(auto_method(family));
+  f.tools.auto_table = auto_default_table();
   f.check = check;
   f.check_extent = check_rois_fit;
   f.reference = reference;
@@ -193,8 +191,8 @@ Family make_family() {
   f.tolerance_fp32 = 1e-5;  // fp32 rounding of a weighted sum of values in [0, 1)
   // The output rounded to half, and for two-pass methods an fp16 intermediate too: 2 half-ulps at 1.
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);
-  f.quality_baseline = "frag.full2d";
-  f.quality_columns = {{"Gaussian", ""}};
+  f.tools.quality.baseline = "frag.full2d";
+  f.tools.quality.columns = {{"Gaussian", ""}};
   return f;
 }
 
@@ -252,7 +250,7 @@ KernelBuffers::KernelBuffers(const vk::Context& ctx, const common::KernelSpec& s
 }
 
 Support up_to_design_radius() {
-  return {{}, {{"radius", kDesignMaxRadius}}};
+  return {{}, kDesignMaxRadius};
 }
 
 const Family& family() {

@@ -15,6 +15,7 @@
 #include "filters/gaussian/gaussian.h"
 #include "filters/gaussian/gaussian_config.h"
 #include "vk/resources.h"
+#include "vk/specialization.h"
 
 #include <utility>
 

@@ -42,7 +42,7 @@ int max_radius_for(uint32_t shared_limit) {
 }
 
 // Phase 1 fetch layout (the shader's INTERLEAVED): four columns 8 apart where that measured
-// faster on an H200, four adjacent columns elsewhere (docs/gaussian-tuning.md, "comp.tiled").
+// faster on an H200, four adjacent columns elsewhere (docs/families/gaussian-tried.md, "comp.tiled").
 bool interleaved(int r) {
   return r == 1 || (r >= 5 && r <= 8);
 }
@@ -69,7 +69,8 @@ class TiledBlur : public Filter {
       const common::Roi dst = *dst_roi_;
       passes::SimplePass(
           env_, name + ".outside",
-          passes::ComputeShader{"filters/gaussian/comp_tiled.comp#outside." + variant, {poison_ ? 1u : 0u}})
+          passes::ComputeShader{"filters/gaussian/comp_tiled.comp#outside." + variant,
+                                vk::Specialization().set(GAUSSIAN_TILED_POISON_ID, poison_).words()})
           .sample(BINDING_SOURCE, input)
           .store(BINDING_DESTINATION, name)
           .constants_from<shader::TiledPush>(push)
@@ -80,9 +81,13 @@ class TiledBlur : public Filter {
           .dispatch_over(name, TILED_OUTSIDE_GROUP, TILED_OUTSIDE_GROUP)
           .add_to(graph);
     }
-    passes::SimplePass convolve(env_, name,
-                                passes::ComputeShader{"filters/gaussian/comp_tiled.comp#" + variant,
-                                                      {uint32_t(radius_), interleaved(radius_) ? 1u : 0u}});
+    passes::SimplePass convolve(
+        env_, name,
+        passes::ComputeShader{"filters/gaussian/comp_tiled.comp#" + variant,
+                              vk::Specialization()
+                                  .set(GAUSSIAN_RADIUS_ID, radius_)
+                                  .set(GAUSSIAN_TILED_INTERLEAVED_ID, interleaved(radius_))
+                                  .words()});
     convolve.sample(BINDING_SOURCE, input)
         .uniform(BINDING_WEIGHTS, kernel_.weights)
         .constants_from<shader::TiledPush>(push);
@@ -142,7 +147,7 @@ Support support_tiled(const vk::Context& device, const ParamValues&) {
   if (max_radius < 1)
     return {"needs " + std::to_string(hsum_bytes(1)) + " bytes of compute shared memory, the device has " +
             std::to_string(limit)};
-  return {{}, {{"radius", max_radius}}};
+  return {{}, max_radius};
 }
 
 }  // namespace

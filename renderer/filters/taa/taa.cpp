@@ -1,10 +1,12 @@
 #include "filters/taa/taa.h"
 
+#include "filters/chain.h"
 #include "filters/device_checks.h"
 #include "filters/precision.h"
 #include "filters/taa/taa_config.h"
 #include "passes/camera_feed.h"
 #include "passes/simple_pass.h"
+#include "vk/specialization.h"
 
 #include <bit>
 #include <cmath>
@@ -12,27 +14,49 @@
 namespace filterlab::filters::taa {
 namespace {
 
-uint32_t index_of(const Family& f, const ParamValues& v, const char* name) {
-  const Param& p = *f.param(name);
-  return uint32_t(std::find(p.choices.begin(), p.choices.end(), v.choice(name)) - p.choices.begin());
+int rectify_mode(const std::string& rectify) {
+  if (rectify == "none") return TAA_NONE;
+  if (rectify == "clamp") return TAA_CLAMP;
+  if (rectify == "clip") return TAA_CLIP;
+  return TAA_VARIANCE;
 }
 
-// Constant 0 the window's radius (3x3), then the variance family's (statistics, shape, space),
-// then the resolve's.
+// The window's radius (3x3), the variance family's statistics, then the resolve's own.
 std::vector<uint32_t> constants(const ParamValues& v) {
-  const std::string& rectify = v.choice("rectify");
-  const uint32_t stats = rectify == "variance" ? VARIANCE_MOMENTS : VARIANCE_RANGE;
-  return {1u,
-          stats,
-          v.choice("shape") == "plus" ? uint32_t(VARIANCE_PLUS) : uint32_t(VARIANCE_SQUARE),
-          v.choice("space") == "ycocg" ? uint32_t(VARIANCE_YCOCG) : uint32_t(VARIANCE_RGB),
-          index_of(family(), v, "rectify"),
-          v.choice("history") == "catmull_rom"    ? uint32_t(TAA_CATMULL_ROM)
-          : v.choice("history") == "catmull_rom5" ? uint32_t(TAA_CATMULL_ROM5)
-                                                  : uint32_t(TAA_BILINEAR),
-          std::bit_cast<uint32_t>(float(v.number("gamma"))),
-          std::bit_cast<uint32_t>(float(v.number("feedback_min"))),
-          std::bit_cast<uint32_t>(float(v.number("feedback_max")))};
+  vk::Specialization spec;
+  spec.set(WINDOW_RADIUS_ID, 1)
+      .set(VARIANCE_STATS_ID, v.choice("rectify") == "variance" ? VARIANCE_MOMENTS : VARIANCE_RANGE)
+      .set(VARIANCE_SHAPE_ID, v.choice("shape") == "plus" ? VARIANCE_PLUS : VARIANCE_SQUARE)
+      .set(VARIANCE_SPACE_ID, v.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB)
+      .set(TAA_RECTIFY_ID, rectify_mode(v.choice("rectify")))
+      .set(TAA_HISTORY_FILTER_ID, v.choice("history") == "catmull_rom"    ? TAA_CATMULL_ROM
+                                  : v.choice("history") == "catmull_rom5" ? TAA_CATMULL_ROM5
+                                                                          : TAA_BILINEAR)
+      .set(TAA_GAMMA_ID, float(v.number("gamma")))
+      .set(TAA_FEEDBACK_MIN_ID, float(v.number("feedback_min")))
+      .set(TAA_FEEDBACK_MAX_ID, float(v.number("feedback_max")));
+  return spec.words();
+}
+
+// `filterlab evaluate`'s configurations (issue #20's measurement): no AA, TAA with each
+// rectification, variance clipping at gamma 0.75, 1 and 1.25 (the default method), and variance
+// clipping at gamma 1 by every other method the device runs.
+std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
+  std::vector<Evaluation::Config> out = {{"no AA", "", {}},
+                                         {"TAA, no rectification", "taa:rectify=none", {}},
+                                         {"TAA, min/max clamp", "taa:rectify=clamp", {}},
+                                         {"TAA, min/max clip", "taa:rectify=clip", {}}};
+  for (const char* gamma : {"0.75", "1", "1.25"})
+    out.push_back({std::string("TAA, variance clip, gamma ") + gamma,
+                   std::string("taa:rectify=variance:gamma=") + gamma, std::stod(gamma)});
+  const Family& f = family();
+  for (const Method& m : f.methods) {
+    if (m.name == f.default_method) continue;
+    const ResolvedStep step{&f, &m, parse_params(f, m, {{"rectify", "variance"}}), ""};
+    if (device_support(step, device).available())
+      out.push_back({"TAA, variance clip, gamma 1, " + m.name, "taa." + m.name + ":rectify=variance", {}});
+  }
+  return out;
 }
 
 class Resolve : public Filter {
@@ -175,6 +199,7 @@ Family make_family() {
   f.test_points = {""};
   f.tolerance_fp32 = 0;
   f.tolerance_fp16 = 0;
+  f.tools.evaluation = Evaluation{"TAA", "gamma", evaluation_configs};
   return f;
 }
 

@@ -50,11 +50,11 @@ void check(const ParamValues& v) {
 }
 
 // See tent_window.glsl: a(i) = A - B|i| with the kernel's normalization folded in.
-std::vector<uint32_t> constants(const ParamValues& v) {
+void constants(const ParamValues& v, vk::Specialization& spec) {
   const Kernel kn = kernel(v);
   const double a = kn.rank2 ? kn.k / (2 * kn.sum()) : kn.k / kn.sum_1d();
   const double b = kn.rank2 ? kn.b / kn.sum() : kn.b / kn.sum_1d();
-  return {kn.rank2 ? 1u : 0u, std::bit_cast<uint32_t>(float(a)), std::bit_cast<uint32_t>(float(b))};
+  spec.set(TENT_RANK2_ID, kn.rank2).set(TENT_A_ID, float(a)).set(TENT_B_ID, float(b));
 }
 
 common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
@@ -86,7 +86,7 @@ Family make_family() {
   b.derived = [](const ParamValues& v) { return v.number("k") / (2.0 * v.integer("radius") + 1); };
   b.derived_text = "k/(2r+1): 1 with the default k, every weight positive";
   f.params = {
-      window_radius_param(kMaxRadius, 2), k, b,
+      window_radius_param("radius", kMaxRadius, 2), k, b,
       choice_param("kernel", {"rank2", "separable"}, "rank2",
                    "rank2: k - b(|i|+|j|), the paper's (6); separable: max(k-b|i|,0) max(k-b|j|,0), its (5)"),
       precision_param()};
@@ -104,10 +104,11 @@ Family make_family() {
                    "radius=2:k=4:b=0.5", "radius=4:k=1:b=0"};
   f.tolerance_fp32 = 1e-5;                      // fp32 rounding of a weighted mean of values in [0, 1)
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // and the output rounded to half: 2 half-ulps at 1
-  f.quality_baseline = "frag.full2d";
-  f.quality_columns = {{"Tent", ""}};
+  f.tools.quality.baseline = "frag.full2d";
+  f.tools.quality.columns = {{"Tent", ""}};
   // The paper calls (6) "almost equal" to (5): measured, at the default k and b.
-  f.quality_pairs = {{"separable tent (5) against rank-2 tent (6)", "kernel=separable", "kernel=rank2"}};
+  f.tools.quality.pairs = {
+      {"separable tent (5) against rank-2 tent (6)", "kernel=separable", "kernel=rank2"}};
   return f;
 }
 

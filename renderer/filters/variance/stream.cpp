@@ -4,6 +4,7 @@
 #include "filters/precision.h"
 #include "filters/variance/variance_config.h"
 #include "passes/simple_pass.h"
+#include "vk/specialization.h"
 
 namespace filterlab::filters::variance {
 namespace {
@@ -22,8 +23,11 @@ class Stream : public Filter {
   explicit Stream(const FilterEnv& env)
       : env_(env.pass_env),
         format_(precision_format(env.params)),
-        spec_{uint32_t(env.params.integer("radius")), 0, 0,
-              env.params.choice("space") == "ycocg" ? uint32_t(VARIANCE_YCOCG) : uint32_t(VARIANCE_RGB)},
+        spec_(
+            vk::Specialization()
+                .set(WINDOW_RADIUS_ID, env.params.integer("radius"))
+                .set(VARIANCE_SPACE_ID, env.params.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB)
+                .words()),
         output_(env.params.choice("output")) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,

@@ -18,10 +18,10 @@ bool moments(const ParamValues& v) {
   return out == "mean" || out == "stddev";
 }
 
-std::vector<uint32_t> constants(const ParamValues& v) {
-  return {moments(v) ? uint32_t(VARIANCE_MOMENTS) : uint32_t(VARIANCE_RANGE),
-          v.choice("shape") == "plus" ? uint32_t(VARIANCE_PLUS) : uint32_t(VARIANCE_SQUARE),
-          v.choice("space") == "ycocg" ? uint32_t(VARIANCE_YCOCG) : uint32_t(VARIANCE_RGB)};
+void constants(const ParamValues& v, vk::Specialization& spec) {
+  spec.set(VARIANCE_STATS_ID, moments(v) ? VARIANCE_MOMENTS : VARIANCE_RANGE)
+      .set(VARIANCE_SHAPE_ID, v.choice("shape") == "plus" ? VARIANCE_PLUS : VARIANCE_SQUARE)
+      .set(VARIANCE_SPACE_ID, v.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB);
 }
 
 std::array<double, 4> to_space(const std::array<double, 4>& c, bool ycocg) {
@@ -67,7 +67,7 @@ Family make_family() {
       "per channel, the window's mean and standard deviation (the paper's (7), (8)) or its min and max, "
       "square or plus-shaped, RGB or YCoCg: TAA's neighbourhood statistics; writes <name>.mean and "
       "<name>.stddev (or .min and .max)";
-  f.params = {window_radius_param(kMaxRadius, 1),
+  f.params = {window_radius_param("radius", kMaxRadius, 1),
               choice_param("output", {"mean", "stddev", "min", "max"}, "mean",
                            "the image that continues the chain: mean and stddev are written together, "
                            "min and max together"),
@@ -128,8 +128,8 @@ Family make_family() {
     const double bound = std::sqrt(2 * n * std::ldexp(1.0, -24));
     return fp16 ? std::max(bound, 2 * std::ldexp(1.0, -11)) : bound;
   };
-  f.quality_baseline = "frag.full2d";
-  f.quality_columns = {{"VC", "output=mean"}, {"VC stddev", "output=stddev"}};
+  f.tools.quality.baseline = "frag.full2d";
+  f.tools.quality.columns = {{"VC", "output=mean"}, {"VC stddev", "output=stddev"}};
   return f;
 }
 

@@ -51,7 +51,7 @@ struct Acc {
   vec4 v[ACC_VEC4S];
 };
 
-layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
 
 // Every vec4 of the accumulator 0: acc_empty() of a family whose sums start from nothing.
 Acc acc_zero() {

@@ -34,8 +34,9 @@
 #define WINDOW_LINE_K 4
 #define WINDOW_MAX_TERMS 2
 
-// Specialization constants: 0 is the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT,
-// below the drivers' own.
+// Specialization constants: the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT, below
+// the drivers' own.
+#define WINDOW_RADIUS_ID 0
 #define WINDOW_FAMILY_CONSTANT 1
 #define WINDOW_SEPARABLE_K_ID 100
 #define WINDOW_SHARED_K_ID 101

@@ -13,7 +13,7 @@
 #include "filters/copy/copy_config.h"
 
 layout(local_size_x = COPY_GROUP_X, local_size_y = COPY_GROUP_Y) in;
-layout(constant_id = 0) const int PIXELS = 1;
+layout(constant_id = COPY_PIXELS_ID) const int PIXELS = 1;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // texelFetch, like the filters
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 #ifdef COPY_TWO_IMAGES

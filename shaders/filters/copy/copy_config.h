@@ -4,6 +4,8 @@
 #define FILTERLAB_COPY_CONFIG_H
 #include "config.h"
 
+// Specialization constant: pixels per thread.
+#define COPY_PIXELS_ID 0
 #define COPY_GROUP_X 16
 #define COPY_GROUP_Y 16
 

@@ -4,7 +4,7 @@
 #define FILTERLAB_GAUSSIAN_COMMON_GLSL
 #include "filters/gaussian/gaussian_config.h"
 
-layout(constant_id = 0) const int RADIUS = 2;
+layout(constant_id = GAUSSIAN_RADIUS_ID) const int RADIUS = 2;
 
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 // weights[RADIUS + i] = w(i) for i in [-RADIUS, RADIUS], normalized; the 2D kernel is w(i) w(j).

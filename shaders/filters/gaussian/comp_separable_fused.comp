@@ -30,9 +30,9 @@
 #include "filters/gaussian/gaussian_config.h"
 #extension GL_EXT_control_flow_attributes : require
 
-layout(constant_id = 0) const int RADIUS = 1;
-layout(constant_id = 1) const int K = 1;    // outputs per thread in the vertical pass: 1 to 8
-layout(constant_id = 2) const int RUN = 4;  // horizontal sums per task: 1, 2, 4 or 8 (divides 32)
+layout(constant_id = GAUSSIAN_RADIUS_ID) const int RADIUS = 1;
+layout(constant_id = GAUSSIAN_FUSED_K_ID) const int K = 1;    // outputs per thread in the vertical pass: 1 to 8
+layout(constant_id = GAUSSIAN_FUSED_RUN_ID) const int RUN = 4;  // horizontal sums per task: 1, 2, 4 or 8 (divides 32)
 layout(local_size_x = FUSED_GROUP_X, local_size_y = FUSED_GROUP_Y) in;
 
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // read with texelFetch: no filtering

@@ -13,9 +13,9 @@
 //
 // Why: comp.separable_stream stages every batch through shared memory between two barriers, with
 // five groups of 128 threads per SM; with its filters cut to the centre tap it still took 1.18x the
-// copy floor on the H100 (docs/stream-tuning.md). Here subgroups run on their own. Why a patch of
+// copy floor on the H100 (docs/families/gaussian-tried.md). Here subgroups run on their own. Why a patch of
 // two rows and not one row of 32 lanes: that was this method's first shape, up to 1.5x slower on
-// the H100 (docs/gaussian-tuning.md), as copies whose subgroups read single rows of 32 texels
+// the H100 (docs/families/gaussian-tried.md), as copies whose subgroups read single rows of 32 texels
 // were (docs/copy-floor.md).
 //
 // The apron: lane j of a phase also fetches one apron texel, the right apron's (column
@@ -31,7 +31,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 
-layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = GAUSSIAN_RADIUS_ID) const int RADIUS = 1;
 layout(local_size_x = SHUFFLE_THREADS) in;
 
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // read with texelFetch: no filtering

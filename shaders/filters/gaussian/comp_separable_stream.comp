@@ -28,7 +28,7 @@
 // design): on the H100 the Vulkan driver gives a group no more than about 100 KiB of shared memory
 // per SM, so a group's shared memory decides how many groups are resident. Padding the ring design
 // from 17.3 to 26 KiB at r = 8 (3 groups per SM instead of 5) made it 1.4x slower
-// (docs/stream-tuning.md). Here a group needs B rows of texels and B rows of sums, whatever the radius.
+// (docs/families/gaussian-tried.md). Here a group needs B rows of texels and B rows of sums, whatever the radius.
 // Shared memory holds the image's precision: fp16 chains keep texels and horizontal sums as packed
 // halves (the input is already half, and the sums are rounded as comp.separable_shared rounds its
 // fp16 intermediate image); accumulation is fp32 throughout.
@@ -47,7 +47,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
 
-layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = GAUSSIAN_RADIUS_ID) const int RADIUS = 1;
 const int STRIP = STREAM_STRIP;      // output columns per group
 const int THREADS = STREAM_THREADS;  // 2 * STRIP
 layout(local_size_x = STREAM_THREADS) in;
@@ -114,11 +114,11 @@ void stage_batch(vec4 fetched[FETCHES], int x_first) {
 // 2. Horizontal: staged texel first + j is tap j - k of sum first + k.
 #if HALF_HORIZONTAL
 // In packed half arithmetic: one FMA serves both channels, with no unpacking, which halves step 2's
-// arithmetic (docs/stream-tuning.md). Every FMA rounds to half, and rounds at the
+// arithmetic (docs/families/gaussian-tried.md). Every FMA rounds to half, and rounds at the
 // size of its running sum, so each sum runs in two chains: the left taps up to the centre, then the
 // right taps, summed at the end. The right chain starts from the larger inner weights, but its
 // partial sums stay below about half the total; one chain of all taps nearly doubled the mean
-// squared error added to the exact method's, in the same time. Other orders: docs/stream-tuning.md.
+// squared error added to the exact method's, in the same time. Other orders: docs/families/gaussian-tried.md.
 // The indexing is the fp32 version's below: staged texel first + j is tap j - k of sum first + k.
 #define WH(j) unpackFloat2x16(half_w4[(j) >> 2][(j) & 3])
 void horizontal(int lane) {
@@ -170,7 +170,7 @@ void vertical(int lane, int i, int x, inout Pair window[WINDOW]) {
   // Half 0 stores rows 0-3 of the batch, half 1 rows 4-7; each hands the other the channels it
   // lacks. Both threads of a column are neighbours in a quad (see main()). fp16 outputs are
   // rounded to half before the swap, one 32-bit swap per texel half instead of two (the store of
-  // values that are already half is exact), which measured faster (docs/stream-tuning.md).
+  // values that are already half is exact), which measured faster (docs/families/gaussian-tried.md).
 #if STORE_HALF
   uint packed[B];
   [[unroll]] for (int k = 0; k < B; ++k) packed[k] = packHalf2x16(acc[k]);

@@ -20,7 +20,7 @@
 // kept in registers, only the neighbours' rows through local memory), it is for RGBA on an NVIDIA
 // GPU: 16 RGBA sums in registers plus the fetches in flight took 120 registers at r = 1, 158 at
 // r = 2 and 252 (spilling) at r = 4, and a 4x4 block's stores hit every 32-byte sector four times.
-// AMD's layout measured 1.4-1.7x slower at r = 2 and 4 on an H200 (docs/gaussian-tuning.md). Every
+// AMD's layout measured 1.4-1.7x slower at r = 2 and 4 on an H200 (docs/families/gaussian-tried.md). Every
 // sum is still computed once, and with four adjacent columns per task every fetched texel feeds up
 // to four sums.
 //
@@ -33,7 +33,7 @@
 //                  first; here that measured slower: staging needs either a second shared array
 //                  or the sums held in registers across a barrier, and either one is paid by every
 //                  group, since a pipeline has one register and shared-memory allocation
-//                  (docs/gaussian-tuning.md).
+//                  (docs/families/gaussian-tried.md).
 //   free on write: the tile lies in the target ROI: plain stores.
 //   others:        each store is checked against the target ROI.
 // No pixel outside the source ROI is read and none outside the target ROI is written.
@@ -56,12 +56,12 @@ layout(push_constant) uniform Push { TiledPush pc; };
 
 layout(local_size_x = TILED_GROUP, local_size_y = TILED_GROUP) in;
 
-layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = GAUSSIAN_RADIUS_ID) const int RADIUS = 1;
 // Phase 1 layout of a task's four horizontal sums: false, four adjacent columns (AMD's: each
 // texel fetched serves up to four sums, 4 + 2r fetches a task); true, four columns 8 apart
 // (2r + 1 fetches per sum, but the 8 threads of a row fetch 8 adjacent texels, where adjacent
 // columns have them 4 texels apart). The host picks per radius from measurements (tiled.cpp).
-layout(constant_id = 1) const bool INTERLEAVED = false;
+layout(constant_id = GAUSSIAN_TILED_INTERLEAVED_ID) const bool INTERLEAVED = false;
 // The kernel's 2r+1 weights, w4[j / 4][j % 4] = w(j - r) (the same floats as the weights buffer
 // the other methods read: kernel_weights() from renderer/common/kernel.cpp), in a uniform
 // buffer: constant indices once the loops are unrolled, so the multiplies read them as operands.
@@ -174,7 +174,7 @@ void main() {
 // Pixels inside the target ROI are left to the convolution, so a poisoned run shows that the
 // convolution wrote nothing outside it.
 layout(local_size_x = TILED_OUTSIDE_GROUP, local_size_y = TILED_OUTSIDE_GROUP) in;
-layout(constant_id = 0) const bool POISON = false;
+layout(constant_id = GAUSSIAN_TILED_POISON_ID) const bool POISON = false;
 
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);

@@ -2,7 +2,7 @@
 // One pass of the separable convolution: 2r+1 fetches along DIRECTION (0: x, 1: y).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-layout(constant_id = 1) const int DIRECTION = 0;
+layout(constant_id = GAUSSIAN_DIRECTION_ID) const int DIRECTION = 0;
 layout(location = 0) out vec4 result;
 
 void main() {

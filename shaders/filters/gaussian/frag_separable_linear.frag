@@ -3,7 +3,7 @@
 // blending two neighbouring texels. Not exact: the sampler's sub-texel weights are quantized.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-layout(constant_id = 1) const int DIRECTION = 0;
+layout(constant_id = GAUSSIAN_DIRECTION_ID) const int DIRECTION = 0;
 layout(location = 0) out vec4 result;
 
 void main() {

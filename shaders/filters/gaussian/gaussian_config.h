@@ -3,6 +3,19 @@
 #ifndef FILTERLAB_GAUSSIAN_CONFIG_H
 #define FILTERLAB_GAUSSIAN_CONFIG_H
 #include "config.h"
+#include "filters/common/window_config.h"
+
+// Specialization constants: the radius (every method); the separable passes' direction, or the
+// fused pass's outputs per thread and row run, or the tiled pass's interleaving (or, in the tiled
+// method's pass over the pixels outside the ROI, whether to poison them); the window methods' weights
+// w(k), k = 0..32, from WINDOW_FAMILY_CONSTANT (window_config.h; their radius is WINDOW_RADIUS_ID).
+#define GAUSSIAN_RADIUS_ID 0
+#define GAUSSIAN_DIRECTION_ID 1
+#define GAUSSIAN_FUSED_K_ID 1
+#define GAUSSIAN_FUSED_RUN_ID 2
+#define GAUSSIAN_TILED_INTERLEAVED_ID 1
+#define GAUSSIAN_TILED_POISON_ID 0
+#define GAUSSIAN_WEIGHT_ID(k) (WINDOW_FAMILY_CONSTANT + (k))
 
 #define BINDING_WEIGHTS BINDING_FAMILY_DATA  // the kernel weights: a uniform block or a storage buffer
 #define BINDING_TAPS BINDING_FAMILY_DATA_2   // bilinear taps: (offset, weight) pairs

@@ -7,41 +7,19 @@
 // halves of the quads llvmpipe shades twice where it splits the full-screen triangle.
 #ifndef FILTERLAB_GAUSSIAN_WINDOW_GLSL
 #define FILTERLAB_GAUSSIAN_WINDOW_GLSL
-#include "filters/common/window_config.h"
+#include "filters/gaussian/gaussian_config.h"
 
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 0) const float W0 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 1) const float W1 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 2) const float W2 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 3) const float W3 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 4) const float W4 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 5) const float W5 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 6) const float W6 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 7) const float W7 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 8) const float W8 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 9) const float W9 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 10) const float W10 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 11) const float W11 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 12) const float W12 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 13) const float W13 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 14) const float W14 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 15) const float W15 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 16) const float W16 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 17) const float W17 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 18) const float W18 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 19) const float W19 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 20) const float W20 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 21) const float W21 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 22) const float W22 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 23) const float W23 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 24) const float W24 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 25) const float W25 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 26) const float W26 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 27) const float W27 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 28) const float W28 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 29) const float W29 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 30) const float W30 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 31) const float W31 = 0.0;
-layout(constant_id = WINDOW_FAMILY_CONSTANT + 32) const float W32 = 0.0;
+#define WEIGHT(k) layout(constant_id = GAUSSIAN_WEIGHT_ID(k)) const float
+WEIGHT(0) W0 = 0.0; WEIGHT(1) W1 = 0.0; WEIGHT(2) W2 = 0.0; WEIGHT(3) W3 = 0.0;
+WEIGHT(4) W4 = 0.0; WEIGHT(5) W5 = 0.0; WEIGHT(6) W6 = 0.0; WEIGHT(7) W7 = 0.0;
+WEIGHT(8) W8 = 0.0; WEIGHT(9) W9 = 0.0; WEIGHT(10) W10 = 0.0; WEIGHT(11) W11 = 0.0;
+WEIGHT(12) W12 = 0.0; WEIGHT(13) W13 = 0.0; WEIGHT(14) W14 = 0.0; WEIGHT(15) W15 = 0.0;
+WEIGHT(16) W16 = 0.0; WEIGHT(17) W17 = 0.0; WEIGHT(18) W18 = 0.0; WEIGHT(19) W19 = 0.0;
+WEIGHT(20) W20 = 0.0; WEIGHT(21) W21 = 0.0; WEIGHT(22) W22 = 0.0; WEIGHT(23) W23 = 0.0;
+WEIGHT(24) W24 = 0.0; WEIGHT(25) W25 = 0.0; WEIGHT(26) W26 = 0.0; WEIGHT(27) W27 = 0.0;
+WEIGHT(28) W28 = 0.0; WEIGHT(29) W29 = 0.0; WEIGHT(30) W30 = 0.0; WEIGHT(31) W31 = 0.0;
+WEIGHT(32) W32 = 0.0;
+#undef WEIGHT
 
 // w(k), 0 past the radius. A switch, not an array: glslang takes no global array
 // of specialization constants, and with a local one llvmpipe built each pipeline ten times slower.

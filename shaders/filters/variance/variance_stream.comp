@@ -18,7 +18,7 @@
 #include "filters/variance/variance_config.h"
 
 layout(local_size_x = VARIANCE_STREAM_THREADS) in;
-layout(constant_id = 0) const int RADIUS = 1;
+layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
 layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D mean_image;

@@ -1,12 +1,10 @@
-// filterlab taa-eval: TAA configurations on three scene sequences against supersampled references
-// (issue #20's measurement). Every metric is on the tonemapped image (`final`, RGB in [0, 1]).
+// filterlab evaluate: a family's configurations (filters::Evaluation, a temporal filter's settings) on
+// three scene sequences against supersampled references. Every metric is on the tonemapped image
+// (`final`, RGB in [0, 1]).
 //   sequences  still (nothing moves), orbit (the camera orbits), moving (objects move, the camera
 //              stands): frames 0..N-1
 //   reference  for frame f: the scene paused at f, rendered at grid x grid sub-pixel offsets (cell
 //              centres) and averaged with equal weights
-//   configs    no AA (unjittered), TAA with no rectification, min/max clamp, clip, variance clipping
-//              at gamma 0.75, 1, 1.25 (the default method), and variance clipping at gamma 1 by every
-//              other method of the taa family the device runs
 //   metrics    PSNR (peak 1) against each frame's reference (the curve, and the last frame's),
 //              SSIM of the last frame; flicker on still: the mean |change| of the output between
 //              consecutive frames over the second half; ghosting on moving: the RMS error in the
@@ -48,39 +46,19 @@ nlohmann::json finite_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
 }
 
-struct Config {
-  std::string label, chain;
-};
-
-std::vector<Config> configs(const vk::Context& ctx) {
-  std::vector<Config> out = {{"no AA", ""},
-                             {"TAA, no rectification", "taa:rectify=none"},
-                             {"TAA, min/max clamp", "taa:rectify=clamp"},
-                             {"TAA, min/max clip", "taa:rectify=clip"}};
-  for (const char* gamma : {"0.75", "1", "1.25"})
-    out.push_back({std::string("TAA, variance clip, gamma ") + gamma,
-                   std::string("taa:rectify=variance:gamma=") + gamma});
-  const filters::Family& taa = *filters::registry().find("taa");
-  for (const filters::Method& m : taa.methods) {
-    if (m.name == taa.default_method) continue;
-    const std::string chain = "taa." + m.name + ":rectify=variance";
-    if (filters::device_support(filters::resolve(filters::parse_chain(chain).at(0)), ctx).available())
-      out.push_back({"TAA, variance clip, gamma 1, " + m.name, chain});
-  }
-  return out;
-}
-
 }  // namespace
 
-int taa_eval(const CliOptions& options) {
-  const TaaEvalOptions& t = options.taa_eval;
+int evaluate(const CliOptions& options) {
+  const EvaluateOptions& t = options.evaluate;
+  const filters::Family& family = *filters::registry().find(t.filter);
+  const filters::Evaluation& evaluation = *family.tools.evaluation;
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
   using nlohmann::json;
   json sequences = json::array();
   std::string text;
-  const std::vector<Config> all = configs(ctx);
+  const std::vector<filters::Evaluation::Config> all = evaluation.configs(ctx);
   for (const SequenceSpec& spec : kSequences) {
     // The references, and each frame's unjittered depth (for the ghosting mask).
     runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"});
@@ -112,7 +90,7 @@ int taa_eval(const CliOptions& options) {
                                                               : "-") +
                         " |\n| --- | ---: | ---: | ---: |\n";
     json rows = json::array();
-    for (const Config& c : all) {
+    for (const filters::Evaluation::Config& c : all) {
       runtime::Sequence run(
           env, settings_of(spec),
           c.chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(c.chain), t.size,
@@ -152,6 +130,7 @@ int taa_eval(const CliOptions& options) {
       const double final_psnr = curve.back().is_null() ? INFINITY : curve.back().get<double>();
       json row = {{"config", c.label},
                   {"chain", c.chain},
+                  {"plotted", c.plotted ? json(*c.plotted) : json(nullptr)},
                   {"psnr", curve},
                   {"psnr_last", finite_or_null(final_psnr)},
                   {"ssim_last", finite_or_null(ssim)}};
@@ -170,12 +149,15 @@ int taa_eval(const CliOptions& options) {
     text += table + "\n";
     sequences.push_back({{"sequence", spec.name}, {"configs", rows}});
   }
-  std::cout << "TAA on " << ctx.report().name << ", " << t.size.width << "x" << t.size.height << ", "
-            << t.frames << " frames, references of " << t.grid * t.grid
+  std::cout << evaluation.title << " on " << ctx.report().name << ", " << t.size.width << "x" << t.size.height
+            << ", " << t.frames << " frames, references of " << t.grid * t.grid
             << " offsets; PSNR (dB, peak 1) and SSIM of the last frame\n\n"
             << text;
   if (t.json) {
-    json out = {{"schema", "filterlab.taa-eval/1"},
+    json out = {{"schema", "filterlab.evaluation/1"},
+                {"filter", family.name},
+                {"title", evaluation.title},
+                {"plotted_param", evaluation.plotted_param},
                 {"device", ctx.report().name},
                 {"size", {t.size.width, t.size.height}},
                 {"frames", t.frames},

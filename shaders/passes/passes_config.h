@@ -1,0 +1,23 @@
+// The viewport's and the comparison's passes (renderer/passes/view_pass.cpp, compare_pass.cpp):
+// their bindings, C++ and GLSL at once, as shaders/config.h is for the filters.
+#ifndef FILTERLAB_PASSES_CONFIG_H
+#define FILTERLAB_PASSES_CONFIG_H
+
+// The views (view.comp, view_depth.comp) and the depth view's range step (view_depth_range.comp).
+#define BINDING_VIEW_SOURCE 0  // sampler2D: the image shown, texelFetch at mip 0
+#define BINDING_VIEW_OUTPUT 1  // rgba8 storage image
+#define BINDING_VIEW_RANGE 2   // buffer: this frame's nearest and farthest depth (two order keys)
+#define VIEW_GROUP 16          // 16 x 16 threads, a pixel each
+#define VIEW_MODE_ID 0         // view.comp's specialization constant: the ViewKind
+
+// The comparison: the reduction over 32 x 32 tiles (compare_reduce.comp), its finish
+// (compare_finish.comp), and the display (compare_display_*.comp).
+#define BINDING_COMPARE_A 0         // sampler2D
+#define BINDING_COMPARE_B 1         // sampler2D
+#define BINDING_COMPARE_PARTIALS 2  // buffer: a vec4 per tile
+#define BINDING_COMPARE_RESULT 3    // buffer: the metrics (ResultGpu)
+#define BINDING_COMPARE_DISPLAY 4   // storage image: the display
+#define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
+#define COMPARE_DISPLAY_GROUP 16
+
+#endif  // FILTERLAB_PASSES_CONFIG_H
