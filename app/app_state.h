@@ -3,10 +3,12 @@
 // (chains, compare on/off, viewport source): changing it rebuilds the graph between frames. The
 // rest (scene, exposure, compare view settings) is read by the passes every frame.
 #include "filters/chain.h"
+#include "io/image_io.h"
 #include "passes/compare_pass.h"
 #include "passes/view_pass.h"
 #include "scene/scene_content.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,9 @@ struct ChainConfig {
 
 struct GraphConfig {
   ChainConfig chain_a, chain_b;
+  // A still image in place of the scene (run --image, or opened in the panel), and its file.
+  std::shared_ptr<const io::ImageF> still;
+  std::string still_file;
   bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view
   std::string viewport = "final";  // without compare: the graph image shown
   friend bool operator==(const GraphConfig&, const GraphConfig&) = default;

@@ -61,11 +61,13 @@ commands:
   help, --help        this text;  --version  the version
 
 run options:
-  --size WxH          output size (default 1280x720)
+  --size WxH          output size (default 1280x720; with --image, the image's)
+  --image FILE        a still image (.png, .jpg, .pfm, .exr) in place of the scene, scaled to fit
+                      --size; chain steps that read depth or motion are refused
   --frames N          measured frames after warm-up (default 60)
   --warmup N          frames rendered before measuring (default 10)
   --chain SPEC        filters between scene and tonemap, e.g. "copy,copy" (see README)
-  --capture NAME=FILE write image NAME after the last frame; FILE ends in .png or .pfm (repeatable)
+  --capture NAME=FILE write image NAME after the last frame; FILE ends in .png, .pfm or .exr (repeatable)
   --list-images       list the graph's images and exit
   --timings FILE      write per-pass GPU/CPU timings (median, p5, p95, min, max) as JSON
   --dump-graph FILE   write the compiled graph (passes, images, usages, barriers) as DOT
@@ -84,7 +86,7 @@ run options:
   --quiet             no table
 window options (run without --headless):
   --frames N          present N frames, then exit (default: until the window is closed)
-  --screenshot FILE   write the last presented image (.png or .pfm), read back from the swapchain
+  --screenshot FILE   write the last presented image (.png, .pfm or .exr), read back from the swapchain
   --present-mode M    fifo (default, vsync), mailbox or immediate; unsupported: fifo, with a note
   --compare CHAIN     start with the A/B compare on: chain B beside --chain (A), live MSE/PSNR/max
   --viewport IMAGE    the graph image the viewport shows (default final; any --list-images name)
@@ -122,6 +124,7 @@ bench options:
 
 quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
+  --image FILE        a photograph (.png, .jpg, .pfm, .exr; values as stored) in place of the scene
 
 evaluate options (the filters that offer an evaluation: see `filterlab filters`):
   --filter NAME (default: the first that offers one)
@@ -288,11 +291,19 @@ void parse_window_script(WindowOptions& window) {
 void parse_run(Flags& flags, CliOptions& out) {
   runtime::RunOptions& run = out.run;
   std::string window_only;  // the last flag that means nothing without a window
+  bool size_given = false;
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--headless") out.headless = true;
-    else if (flag == "--size") run.size = parse_size(flags.value());
-    else if (flag == "--frames")
+    else if (flag == "--size") {
+      run.size = parse_size(flags.value());
+      size_given = true;
+    } else if (flag == "--image") {
+      run.image = flags.value();
+      if (!io::is_image_extension(*run.image))
+        throw UsageError("--image " + run.image->string() +
+                         ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
+    } else if (flag == "--frames")
       out.window.frames = run.frames = parse_count(flag, flags.value(), 1, 1000000);
     else if (flag == "--warmup") run.warmup = parse_count(flag, flags.value(), 0, 1000000);
     else if (flag == "--chain") run.chain = flags.value();
@@ -326,14 +337,14 @@ void parse_run(Flags& flags, CliOptions& out) {
         throw UsageError("--capture wants NAME=FILE, e.g. final=out/final.png, got '" + v + "'");
       runtime::Capture c{v.substr(0, eq), v.substr(eq + 1)};
       if (!runtime::capture_extension_supported(c.path))
-        throw UsageError("--capture " + c.path.string() + ": the file must end in .png or .pfm");
+        throw UsageError("--capture " + c.path.string() + ": the file must end in .png, .pfm or .exr");
       check_writable(flag, c.path);
       run.captures.push_back(c);
     } else if (flag == "--screenshot") {
       out.window.screenshot = flags.value();
       if (!runtime::capture_extension_supported(*out.window.screenshot))
         throw UsageError("--screenshot " + out.window.screenshot->string() +
-                         ": the file must end in .png or .pfm");
+                         ": the file must end in .png, .pfm or .exr");
       check_writable(flag, *out.window.screenshot);
       window_only = flag;
     } else if (flag == "--present-mode") {
@@ -377,6 +388,10 @@ void parse_run(Flags& flags, CliOptions& out) {
   }
   if (out.headless && !window_only.empty())
     throw UsageError(window_only + " needs the window: drop --headless");
+  if (run.image && !size_given) {  // the image's own size (its header only: io::InputError is exit 2)
+    const io::ImageHeader h = io::read_image_header(*run.image);
+    run.size = {h.width, h.height};
+  }
   if (!out.headless) parse_window_script(out.window);
   if (!out.headless && (run.timings_json || run.list_images))
     throw UsageError(std::string(run.timings_json ? "--timings" : "--list-images") + " needs --headless");
@@ -450,12 +465,12 @@ void parse_filter(Flags& flags, CliOptions& out) {
       throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
   }
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
-  if (!have_output) throw UsageError("filter needs --output FILE (.png or .pfm)");
+  if (!have_output) throw UsageError("filter needs --output FILE (.png, .pfm or .exr)");
   if (!io::is_image_extension(f.input))
     throw UsageError("--input " + f.input.string() +
                      ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
   if (!io::is_output_extension(f.output))
-    throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png or .pfm)");
+    throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png, .pfm or .exr)");
   check_writable("--output", f.output);
   // A method name, not a chain: "comp.tiled,bogus" or "comp.tiled:radius=5" would smuggle steps or
   // parameters past the flags.
@@ -620,7 +635,14 @@ void parse_quality(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--size") q.size = parse_size(flags.value());
-    else if (flag == "--radii") {
+    else if (flag == "--image") {
+      q.image = flags.value();
+      if (!io::is_image_extension(*q.image))
+        throw UsageError("--image " + q.image->string() +
+                         ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
+      const io::ImageHeader h = io::read_image_header(*q.image);  // io::InputError: exit 2
+      q.size = {h.width, h.height};
+    } else if (flag == "--radii") {
       q.radii.clear();
       for (const std::string& r : split_list(flag, flags.value())) {
         q.radii.push_back(int(parse_count(flag, r, 1, 1000000)));
@@ -640,7 +662,8 @@ void parse_quality(Flags& flags, CliOptions& out) {
     }
   }
   if (q.size.width < 16 || q.size.height < 16)
-    throw UsageError("quality wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+    throw UsageError(std::string("quality wants ") + (q.image ? "an --image" : "--size") +
+                     " of at least 16x16 (SSIM uses 11x11 windows)");
 }
 
 void parse_evaluate(Flags& flags, CliOptions& out) {

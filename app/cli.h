@@ -66,6 +66,7 @@ struct QualityOptions {
   VkExtent2D size{1280, 720};
   std::vector<int> radii = {1, 2, 3};  // 3x3, 5x5, 7x7
   std::optional<std::filesystem::path> markdown, json;
+  std::optional<std::filesystem::path> image;  // a photograph in place of the scene
 };
 
 // `filterlab compare A B`: metrics of two image files.

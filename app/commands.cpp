@@ -189,8 +189,12 @@ int filter_file(const CliOptions& options) {
   check_fits_device(f.input, header, ctx, vk::format_texel_size(format));
   filters::check_support(step, ctx);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
-  const io::ImageF output = filters::apply_filter(ctx, shaders, input, f.step, format);
-  io::write_image_file(f.output, output, encoding);
+  io::ImageF output = filters::apply_filter(ctx, shaders, input, f.step, format);
+  // An OpenEXR output keeps the input's channels (the filter ran on RGBA) and the precision's samples.
+  const bool exr = f.output.extension() == ".exr";
+  if (exr) output = io::first_channels(output, input.channels);
+  io::write_image_file(f.output, output, encoding,
+                       vk::format_is_half(format) ? io::ExrSamples::Half : io::ExrSamples::Float);
   std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(),
               filters::step_spec(f.step).c_str(), output.width, output.height);
   return validation_exit_code(ctx);
@@ -257,9 +261,11 @@ void set_params(filters::FilterStep& step, const std::string& params) {
 
 }  // namespace
 
-int quality_tables(const CliOptions& options) {
-  const QualityOptions& q = options.quality;
-  // The displayed scene (tonemapped, 8-bit sRGB as stored / 255) stands in for the paper's photographs.
+// The picture the tables measure: the file given (its values as stored: 8-bit / 255, or OpenEXR and
+// PFM floats), or the displayed scene (tonemapped, 8-bit sRGB as stored / 255) standing in for the
+// paper's photographs.
+std::optional<io::ImageF> quality_picture(const QualityOptions& q, const CliOptions& options) {
+  if (q.image) return io::read_image_file(*q.image, io::Encoding::Raw);  // before any device: exit 2
   runtime::RunOptions run;
   run.size = q.size;
   run.frames = 1;
@@ -273,9 +279,16 @@ int quality_tables(const CliOptions& options) {
   runtime::RunResult scene = runtime::run_headless(run);
   if (scene.validation_messages) {
     std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", scene.validation_messages);
-    return 4;
+    return std::nullopt;
   }
-  const io::ImageF image = scene.images.at("final");
+  return scene.images.at("final");
+}
+
+int quality_tables(const CliOptions& options) {
+  const QualityOptions& q = options.quality;
+  const std::optional<io::ImageF> picture = quality_picture(q, options);
+  if (!picture) return 4;
+  const io::ImageF& image = *picture;
 
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
@@ -294,9 +307,11 @@ int quality_tables(const CliOptions& options) {
     head += " MSE " + k + " | SSIM " + k + " |";
     rule += " --- | --- |";
   }
+  const std::string size = std::to_string(image.width) + "x" + std::to_string(image.height);
   const std::string where =
-      " on the tonemapped scene (" + std::to_string(q.size.width) + "x" + std::to_string(q.size.height) +
-      ", 8-bit sRGB values / 255), MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
+      (q.image ? " on " + q.image->filename().string() + " (" + size + ", its values as stored)"
+               : " on the tonemapped scene (" + size + ", 8-bit sRGB values / 255)") +
+      ", MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
   for (const filters::Family* family : filters::registry().families()) {
     if (family->tools.quality.baseline.empty()) continue;
     // A tabled family has a size parameter (the schema test checks); the precision where it has one.
@@ -414,8 +429,9 @@ int quality_tables(const CliOptions& options) {
   if (q.markdown) write_text(*q.markdown, text);
   if (q.json) {
     json out = {{"device", ctx.report().name},
-                {"size", {q.size.width, q.size.height}},
-                {"image", "tonemapped scene, 8-bit sRGB values / 255"},
+                {"size", {image.width, image.height}},
+                {"image", q.image ? q.image->string() + ", values as stored"
+                                  : std::string("tonemapped scene, 8-bit sRGB values / 255")},
                 {"mse_scale", "mse: 0..1 values; mse_255: 0..255 values, the paper's scale"},
                 {"tables", tables},
                 {"pairs", pairs},

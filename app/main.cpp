@@ -7,6 +7,7 @@
 #include "filters/chain.h"
 #include "graph/graph.h"
 #include "io/input_file.h"
+#include "runtime/frame_graph.h"
 #include "vk/shader_compiler.h"
 
 #include <nlohmann/json.hpp>
@@ -92,8 +93,9 @@ int print_info(const app::CliOptions& options) {
 }
 
 int run(const app::CliOptions& options) {
-  if (!options.headless) return app::run_window(options.run, options.window);
-  const runtime::RunOptions& run = options.run;
+  runtime::RunOptions run = options.run;
+  runtime::load_still_image(run);  // --image decoded before any device: a bad file is exit 2
+  if (!options.headless) return app::run_window(run, options.window);
   runtime::RunResult result = runtime::run_headless(run);
   if (run.list_images) {
     std::cout << result.image_list;

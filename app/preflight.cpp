@@ -40,7 +40,15 @@ bool check_run(const CliOptions& options) {
       images.push_back(options.window.viewport);
     }
   }
-  runtime::check_image_names_before_device(steps, images, window_images);
+  // A still image has no depth and no motion: the steps that read them are refused by name.
+  if (run.image) {
+    std::vector<filters::FilterStep> all = steps;
+    if (!options.headless && options.window.compare_chain)
+      for (const filters::FilterStep& s : filters::parse_chain(*options.window.compare_chain))
+        all.push_back(s);
+    for (const filters::FilterStep& s : all) filters::check_scene_inputs(filters::resolve(s), false, false);
+  }
+  runtime::check_image_names_before_device(steps, images, window_images, run.image.has_value());
   return auto_step;
 }
 

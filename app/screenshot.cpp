@@ -1,7 +1,7 @@
 #include "screenshot.h"
 
-#include "runtime/capture.h"
 #include "io/image_io.h"
+#include "runtime/capture.h"
 #include "window_graph.h"
 
 #include <nlohmann/json.hpp>
@@ -103,6 +103,7 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
                               {"over", "RGB of the chains' HDR outputs"}};
   }
   j["viewport"] = c.state.graph.viewport;
+  j["content"] = c.state.graph.still ? c.state.graph.still_file : std::string("built-in scene");
   j["exposure"] = exposure;
   j["scene"] = {{"orbit_camera", c.state.scene.orbit_camera},
                 {"animate_objects", c.state.scene.animate_objects},

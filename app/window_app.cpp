@@ -2,6 +2,7 @@
 
 #include "filters/chain.h"
 #include "glfw_window.h"
+#include "io/image_files.h"
 #include "live_graph.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
@@ -50,6 +51,8 @@ AppState initial_state(const runtime::RunOptions& options, const WindowOptions& 
   }
   state.graph.viewport = window_options.viewport;
   state.scene = options.scene;
+  state.graph.still = options.still;
+  if (options.image) state.graph.still_file = options.image->string();
   state.exposure = options.exposure;
   state.paused = window_options.paused;
   state.gpu_timing = options.gpu_timing;
@@ -171,7 +174,23 @@ struct Readouts {
   std::optional<passes::CompareMetrics> metrics;  // of the latest finished frame, compare on
   std::string chain_error;                        // why the last graph edit was refused
   std::string status;                             // the last screenshot's outcome
+  std::string content_error;                      // why the last image opened in the panel was not
 };
+
+// The panel's "open": the file decoded in place of the scene (the graph is rebuilt with it); a file
+// that cannot be read, or a chain step that needs the scene's depth or motion, keeps what was shown.
+void open_still_image(AppState& state, const std::string& file, Readouts& readouts) {
+  try {
+    for (const ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
+      for (const filters::FilterStep& step : chain->enabled_steps())
+        filters::check_scene_inputs(filters::resolve(step), false, false);
+    state.graph.still = std::make_shared<const io::ImageF>(io::read_image_file(file, io::Encoding::Srgb));
+    state.graph.still_file = file;
+    readouts.content_error.clear();
+  } catch (const std::exception& e) {  // io::IoError, filters::ChainError
+    readouts.content_error = e.what();
+  }
+}
 
 // CPU time from one frame's start to the next one's.
 class FrameClock {
@@ -223,7 +242,7 @@ struct PanelFacts {
 // This frame's input, test probe and panel, which edit `state`. True when a screenshot was asked
 // for (key, button or hook).
 bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, AppState& state,
-               const Readouts& readouts, const PanelFacts& facts, uint64_t frame, WindowResult& result) {
+               Readouts& readouts, const PanelFacts& facts, uint64_t frame, WindowResult& result) {
   ui.begin_frame();
   viewport_input.update(state, facts.extent);
   bool take_screenshot = handle_keys(state);
@@ -241,10 +260,13 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .shader_errors = facts.library ? facts.library->errors() : std::vector<vk::ShaderError>{},
         .chain_error = readouts.chain_error,
         .status = readouts.status,
+        .content_error = readouts.content_error,
         .extent = facts.extent,
         .present_mode = facts.present_mode,
         .hot_reload = facts.library != nullptr};
-    take_screenshot |= draw_panel(state, in).screenshot;
+    const PanelActions actions = draw_panel(state, in);
+    take_screenshot |= actions.screenshot;
+    if (actions.open_image) open_still_image(state, *actions.open_image, readouts);
     ++result.ui_frames;
   }
   ui.end_frame();
@@ -303,8 +325,10 @@ void poll_shaders(vk::PipelineLibrary* library, uint64_t frame, WindowResult& re
 
 // What the passes read while recording this frame: the scene, exposure and view settings.
 void apply_frame_settings(WindowGraph& graph, const AppState& state) {
-  graph.scene->settings() = state.scene;
-  graph.scene->settings().animation_frame = state.animation_frame;
+  if (graph.scene) {
+    graph.scene->settings() = state.scene;
+    graph.scene->settings().animation_frame = state.animation_frame;
+  }
   graph.tonemap->exposure = state.exposure;
   if (graph.compare) graph.compare->settings = state.compare;
   if (graph.view) {

@@ -37,9 +37,16 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   settings.jitter =
       settings.jitter || filters::chain_needs(config.chain_a.enabled_steps(), filters::Input::Jitter) ||
       (config.compare && filters::chain_needs(config.chain_b.enabled_steps(), filters::Input::Jitter));
-  out.scene = std::make_unique<passes::ScenePass>(env, settings);
-  out.scene->add_to(graph);
-  const filters::FilterInputs inputs = runtime::scene_inputs(*out.scene);
+  filters::FilterInputs inputs;
+  if (config.still) {
+    out.still = std::make_unique<passes::StillImagePass>(env, *config.still);
+    out.still->add_to(graph);
+    inputs = runtime::still_inputs(*out.still);
+  } else {
+    out.scene = std::make_unique<passes::ScenePass>(env, settings);
+    out.scene->add_to(graph);
+    inputs = runtime::scene_inputs(*out.scene);
+  }
   out.output_a = filters::add_chain(graph, env, inputs, config.chain_a.enabled_steps(), "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->add_to(graph, out.output_a);

@@ -14,6 +14,7 @@
 #include "passes/compare_pass.h"
 #include "passes/pass_env.h"
 #include "passes/scene_pass.h"
+#include "passes/still_image_pass.h"
 #include "passes/tonemap_pass.h"
 #include "passes/view_pass.h"
 
@@ -28,7 +29,8 @@ struct WindowGraph {
   static constexpr const char* kWindow = "window";
   static constexpr const char* kFinalB = "b.final";
 
-  std::unique_ptr<passes::ScenePass> scene;
+  std::unique_ptr<passes::ScenePass> scene;  // or, with AppState::still, still
+  std::unique_ptr<passes::StillImagePass> still;
   std::vector<std::unique_ptr<filters::Filter>> filters;
   std::unique_ptr<passes::TonemapPass> tonemap;  // both chains: "final" and (compare on) "b.final"
   std::unique_ptr<passes::ComparePass> compare;  // compare on

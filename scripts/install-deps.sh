@@ -9,7 +9,7 @@ packages=(
   cmake make g++ pkg-config git
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslc libshaderc-dev glslang-dev spirv-tools libvkfft-dev
-  libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev libturbojpeg0-dev
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev libturbojpeg0-dev libopenexr-dev
   libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy python3-skimage
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )

@@ -317,6 +317,27 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   }
 
   if (ImGui::CollapsingHeader("Scene")) {
+    // What the frame starts from: the built-in scene, or a still image (no depth, no motion).
+    static char file[512] = "";
+    if (ImGui::RadioButton("built-in scene", !state.graph.still)) {
+      state.graph.still.reset();
+      state.graph.still_file.clear();
+    }
+    ImGui::SameLine();
+    ImGui::RadioButton("image", bool(state.graph.still));
+    if (state.graph.still) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s (%ux%u)", state.graph.still_file.c_str(), state.graph.still->width,
+                          state.graph.still->height);
+    }
+    const bool entered =
+        ImGui::InputText("##image file", file, sizeof file, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("open") || entered) && file[0] != 0) actions.open_image = std::string(file);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("a .png, .jpg, .pfm or .exr in place of the scene, scaled to fit the view");
+    if (!in.content_error.empty())
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", in.content_error.c_str());
     ImGui::Checkbox("pause", &state.paused);
     ImGui::SameLine();
     if (ImGui::Button("step") && state.paused) state.step_once = true;

@@ -19,8 +19,9 @@ struct PanelInputs {
   const std::vector<std::string>& viewport_sources;
   std::optional<passes::CompareMetrics> metrics;
   std::vector<vk::ShaderError> shader_errors;
-  std::string chain_error;  // why the last edit of the chains was not applied
-  std::string status;       // the last screenshot's path, or a note
+  std::string chain_error;    // why the last edit of the chains was not applied
+  std::string status;         // the last screenshot's path, or a note
+  std::string content_error;  // why the last image opened was not shown
   VkExtent2D extent{};
   std::string present_mode;
   bool hot_reload = false;
@@ -28,6 +29,7 @@ struct PanelInputs {
 
 struct PanelActions {
   bool screenshot = false;
+  std::optional<std::string> open_image;  // a file to show in place of the scene
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);

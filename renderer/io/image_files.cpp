@@ -29,27 +29,31 @@ double linear_to_srgb(double v) {
 
 bool is_image_extension(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
-  return is_8bit_extension(ext) || ext == ".pfm";
+  return is_8bit_extension(ext) || ext == ".pfm" || ext == ".exr";
 }
 
 bool is_output_extension(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
-  return ext == ".png" || ext == ".pfm";
+  return ext == ".png" || ext == ".pfm" || ext == ".exr";
 }
 
 ImageHeader read_image_header(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return read_pfm_header(path);
+  if (ext == ".exr") return read_exr_header(path);
   if (ext == ".png") return read_png_header(path);
   if (ext == ".jpg" || ext == ".jpeg") return read_jpeg_header(path);
-  throw IoError("cannot read " + path.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+  throw IoError("cannot read " + path.string() +
+                ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
 }
 
 ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return read_pfm(path);
+  if (ext == ".exr") return read_exr(path);
   if (!is_8bit_extension(ext))
-    throw IoError("cannot read " + path.string() + ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+    throw IoError("cannot read " + path.string() +
+                  ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
   const DecodedImage stored = ext == ".png" ? decode_png(path) : decode_jpeg(path);
   const ImageHeader& h = stored.header;
   ImageF image{h.width, h.height, h.channels, {}};
@@ -70,11 +74,13 @@ ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
   return image;
 }
 
-void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding) {
+void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding,
+                      ExrSamples samples) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return write_pfm(path, image);
+  if (ext == ".exr") return write_exr(path, image, samples);
   if (ext != ".png")
-    throw IoError("cannot write " + path.string() + ": unsupported file type (use .png or .pfm)");
+    throw IoError("cannot write " + path.string() + ": unsupported file type (use .png, .pfm or .exr)");
   ImageU8 out{image.width, image.height, {}};
   out.rgba.resize(size_t(image.width) * image.height * 4);
   for (size_t p = 0; p < size_t(image.width) * image.height; ++p)

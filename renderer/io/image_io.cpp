@@ -84,6 +84,16 @@ float ImageF::at(uint32_t x, uint32_t y, uint32_t c) const {
   return pixels[(size_t(y) * width + x) * channels + c];
 }
 
+ImageF first_channels(const ImageF& image, uint32_t channels) {
+  if (channels >= image.channels) return image;
+  ImageF out{image.width, image.height, channels, {}};
+  out.pixels.resize(size_t(image.width) * image.height * channels);
+  for (size_t p = 0; p < size_t(image.width) * image.height; ++p)
+    for (uint32_t c = 0; c < channels; ++c)
+      out.pixels[p * channels + c] = image.pixels[p * image.channels + c];
+  return out;
+}
+
 // ---- PNG ------------------------------------------------------------------
 
 void write_png(const fs::path& path, const ImageU8& image) {
@@ -160,7 +170,7 @@ namespace {
 
 struct PfmLayout {
   ImageHeader header;
-  float scale = 0;          // < 0: little-endian
+  float scale = 0;           // < 0: little-endian
   size_t raster_offset = 0;  // where the floats start
 };
 
@@ -200,7 +210,8 @@ PfmLayout parse_pfm_header(const fs::path& path, std::string_view text, uint64_t
   const uint64_t available = file_size - layout.raster_offset;
   if (available / 4 / floats_per_row < h.height || available != floats_per_row * h.height * 4)
     bad("expected " + std::to_string(h.width) + "x" + std::to_string(h.height) + "x" +
-        std::to_string(h.channels) + " floats, file has " + std::to_string(available) + " bytes of pixel data");
+        std::to_string(h.channels) + " floats, file has " + std::to_string(available) +
+        " bytes of pixel data");
   return layout;
 }
 

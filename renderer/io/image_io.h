@@ -1,4 +1,4 @@
-// Image file I/O (PNG, JPEG, PFM) and display conversions for 8-bit captures.
+// Image file I/O (PNG, JPEG, PFM, OpenEXR) and display conversions for 8-bit captures.
 #pragma once
 
 #include <cstdint>
@@ -37,10 +37,12 @@ void check_can_write(const std::filesystem::path& path);
 // What a file holds, read from its header alone (nothing decoded): the size and the samples, so
 // that an image too large for the host or the device is refused before it is decoded.
 struct ImageHeader {
-  std::string format;     // "png", "jpeg", "pfm"
+  std::string format;  // "png", "jpeg", "pfm", "exr"
   uint32_t width = 0, height = 0;
-  uint32_t channels = 0;  // 3 (RGB, gray expanded) or 4 (with alpha) for PNG and JPEG; 1 or 3 for PFM
-  uint32_t bits = 0;      // per sample: 8 or 16 (PNG, JPEG), 32 (PFM)
+  // 3 (RGB, gray expanded) or 4 (with alpha) for PNG and JPEG; 1 or 3 for PFM; 1 (Y), 3 (RGB) or 4
+  // (RGBA) for OpenEXR
+  uint32_t channels = 0;
+  uint32_t bits = 0;  // per sample: 8 or 16 (PNG, JPEG), 32 (PFM), 16 (half) or 32 (float) for OpenEXR
 };
 
 // A PNG or JPEG decoded at its own depth: RGBA samples of `header.bits` bits, gray expanded to RGB,
@@ -68,6 +70,19 @@ ImageU8 read_png(const std::filesystem::path& path);
 void write_pfm(const std::filesystem::path& path, const ImageF& image);
 // Reads "PF" (3 channels) and "Pf" (1 channel) of either endianness.
 ImageF read_pfm(const std::filesystem::path& path);
+
+// The first `channels` channels of `image` (all where it has no more).
+ImageF first_channels(const ImageF& image, uint32_t channels);
+
+// OpenEXR (renderer/io/exr.cpp): half or float samples (other types converted), R, G, B and A or
+// Y, scanline or tiled, any compression libopenexr reads; the data window is the image (the display
+// window is ignored), at most kMaxExrSide a side, checked before any pixel is decoded. Written:
+// ZIP-compressed (lossless) Y, RG, RGB or RGBA by the image's channels, half or float.
+inline constexpr uint32_t kMaxExrSide = 16384;
+enum class ExrSamples { Half, Float };
+ImageHeader read_exr_header(const std::filesystem::path& path);
+ImageF read_exr(const std::filesystem::path& path);
+void write_exr(const std::filesystem::path& path, const ImageF& image, ExrSamples samples);
 
 // Exposure, ACES filmic fit (Narkowicz 2015), sRGB OETF. 1 channel is shown as
 // gray, 2 channels as R,G with B = 0. Alpha is 255.

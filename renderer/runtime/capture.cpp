@@ -1,15 +1,21 @@
 #include "runtime/capture.h"
 
+#include "vk/formats.h"
 
 namespace filterlab::runtime {
 
 bool capture_extension_supported(const std::filesystem::path& path) {
-  return path.extension() == ".png" || path.extension() == ".pfm";
+  return path.extension() == ".png" || path.extension() == ".pfm" || path.extension() == ".exr";
 }
 
 void write_capture(const graph::Readback& r, const std::filesystem::path& path, float exposure) {
   if (path.extension() == ".pfm") {
     io::write_pfm(path, graph::to_float_image(r));
+    return;
+  }
+  if (path.extension() == ".exr") {  // every channel as stored: half from 16-bit floats, else float
+    const bool half = vk::format_is_half(r.format);
+    io::write_exr(path, graph::to_float_image(r), half ? io::ExrSamples::Half : io::ExrSamples::Float);
     return;
   }
   if (r.format == VK_FORMAT_R8G8B8A8_UNORM) {  // already display-encoded (the tonemap output)

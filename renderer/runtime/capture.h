@@ -1,6 +1,7 @@
 #pragma once
-// Turns a read-back graph image into files: .pfm with exact values, .png for viewing (HDR
-// tonemapped, depth as gray, motion as color, RGBA8 images as stored).
+// Turns a read-back graph image into files: .pfm and .exr with exact values (.exr keeps every
+// channel, half where the image is 16-bit float), .png for viewing (HDR tonemapped, depth as gray,
+// motion as color, RGBA8 images as stored).
 #include "graph/executor.h"
 #include "io/image_io.h"
 

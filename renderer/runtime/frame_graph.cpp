@@ -1,20 +1,43 @@
 #include "runtime/frame_graph.h"
 
+#include "io/image_files.h"
+
+#include <stdexcept>
+
 namespace filterlab::runtime {
 
 filters::FilterInputs scene_inputs(const passes::ScenePass& scene) {
   return {passes::ScenePass::kColor, passes::ScenePass::kDepth, passes::ScenePass::kMotion, &scene.camera()};
 }
 
+filters::FilterInputs still_inputs(const passes::StillImagePass& still) {
+  return {passes::ScenePass::kColor, {}, {}, &still.camera()};
+}
+
+void load_still_image(RunOptions& options) {
+  if (!options.image || options.still) return;
+  for (const filters::FilterStep& step : filters::parse_chain(options.chain))
+    filters::check_scene_inputs(filters::resolve(step), false, false);
+  options.still = std::make_shared<const io::ImageF>(io::read_image_file(*options.image, io::Encoding::Srgb));
+}
+
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
                              const std::vector<filters::FilterStep>& steps) {
   ChainGraph out;
-  scene::SceneSettings settings = options.scene;
-  settings.jitter = settings.jitter || filters::chain_needs(steps, filters::Input::Jitter);
-  out.scene = std::make_unique<passes::ScenePass>(env, settings);
-  out.scene->add_to(graph);
-  const std::string current =
-      filters::add_chain(graph, env, scene_inputs(*out.scene), steps, "", out.filters);
+  filters::FilterInputs inputs;
+  if (options.image) {
+    if (!options.still) throw std::logic_error("build_chain_graph: load_still_image first");
+    out.still = std::make_unique<passes::StillImagePass>(env, *options.still);
+    out.still->add_to(graph);
+    inputs = still_inputs(*out.still);
+  } else {
+    scene::SceneSettings settings = options.scene;
+    settings.jitter = settings.jitter || filters::chain_needs(steps, filters::Input::Jitter);
+    out.scene = std::make_unique<passes::ScenePass>(env, settings);
+    out.scene->add_to(graph);
+    inputs = scene_inputs(*out.scene);
+  }
+  const std::string current = filters::add_chain(graph, env, inputs, steps, "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
   out.tonemap->exposure = options.exposure;
   out.tonemap->add_to(graph, current);
@@ -30,17 +53,19 @@ void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::
     }
 }
 
-std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps) {
-  std::vector<std::string> names = {passes::ScenePass::kColor, passes::ScenePass::kDepth,
-                                    passes::ScenePass::kMotion};
+std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps, bool still) {
+  std::vector<std::string> names = {passes::ScenePass::kColor};
+  if (still) names.push_back(passes::StillImagePass::kImage);
+  else names.insert(names.end(), {passes::ScenePass::kDepth, passes::ScenePass::kMotion});
   for (const std::string& step : filters::step_image_names(steps)) names.push_back(step);
   names.push_back(passes::TonemapPass::kOutput);
   return names;
 }
 
 void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
-                                     const std::vector<std::string>& names, const std::vector<std::string>& also) {
-  std::vector<std::string> known = frame_image_names(steps);
+                                     const std::vector<std::string>& names,
+                                     const std::vector<std::string>& also, bool still) {
+  std::vector<std::string> known = frame_image_names(steps, still);
   known.insert(known.end(), also.begin(), also.end());
   for (const std::string& name : names) {
     bool possible = false;

@@ -4,6 +4,7 @@
 // executor that records them.
 #include "filters/chain.h"
 #include "passes/scene_pass.h"
+#include "passes/still_image_pass.h"
 #include "passes/tonemap_pass.h"
 #include "runtime/run_options.h"
 
@@ -13,13 +14,22 @@
 namespace filterlab::runtime {
 
 struct ChainGraph {
-  std::unique_ptr<passes::ScenePass> scene;
+  std::unique_ptr<passes::ScenePass> scene;  // or, for RunOptions::image, still
+  std::unique_ptr<passes::StillImagePass> still;
   std::vector<std::unique_ptr<filters::Filter>> filters;
   std::unique_ptr<passes::TonemapPass> tonemap;
 };
 
 // What the scene offers a chain's filters: its colour, depth, motion and camera.
 filters::FilterInputs scene_inputs(const passes::ScenePass& scene);
+
+// What a still image offers: its colour and a fixed camera (no depth, no motion).
+filters::FilterInputs still_inputs(const passes::StillImagePass& still);
+
+// RunOptions::image decoded into RunOptions::still (io::InputError for a bad file: exit 2), and
+// every step checked against what a still image offers (no depth or motion: ChainError), before any
+// device is opened. Nothing where there is no image or it is loaded already.
+void load_still_image(RunOptions& options);
 
 // Each filter's images are named after it: "copy", then "copy.2" for a second one.
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,
@@ -29,14 +39,15 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
 void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::string>& names);
 
 // The images every frame of this chain has, known without a device: the scene's colour, depth and
-// motion, each step's image (filters::step_image_names) and "final".
-std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps);
+// motion (a still image: its colour and "image"), each step's image (filters::step_image_names) and
+// "final".
+std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps, bool still = false);
 // Before any device is opened: throws UnknownImageError for a name that is none of those and not
 // under a step's name ("gaussian.h", a step's own image, is checked by check_images_exist once the
 // graph is declared, which takes the device's pipelines).
 // `also` names images some other part of the graph declares (the window's).
 void check_image_names_before_device(const std::vector<filters::FilterStep>& steps,
                                      const std::vector<std::string>& names,
-                                     const std::vector<std::string>& also = {});
+                                     const std::vector<std::string>& also = {}, bool still = false);
 
 }  // namespace filterlab::runtime

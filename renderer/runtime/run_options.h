@@ -1,11 +1,13 @@
 #pragma once
 // What a run of the scene and a chain is asked to do: the options the headless runner, the window
 // and the frame graph share (headless_runner.h runs them without a window).
+#include "io/image_io.h"
 #include "scene/scene_content.h"
 
 #include <vulkan/vulkan.h>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -38,6 +40,10 @@ struct RunOptions {
   std::filesystem::path shader_dir;               // SPIR-V from the build
   std::optional<std::filesystem::path> glsl_dir;  // compile GLSL at run time instead
   scene::SceneSettings scene;
+  // A still image in place of the scene (`run --image FILE`, passes/still_image_pass.h): its file,
+  // and its pixels once decoded (load_still_image, before the device is opened).
+  std::optional<std::filesystem::path> image;
+  std::shared_ptr<const io::ImageF> still;
   bool gpu_timing = true;
   float exposure = 1.0f;
   bool print_table = true;

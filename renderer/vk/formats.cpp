@@ -9,6 +9,11 @@ bool is_depth_format(VkFormat format) {
          format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
 }
 
+bool format_is_half(VkFormat format) {
+  return format == VK_FORMAT_R16_SFLOAT || format == VK_FORMAT_R16G16_SFLOAT ||
+         format == VK_FORMAT_R16G16B16A16_SFLOAT;
+}
+
 uint32_t format_texel_size(VkFormat format) {
   switch (format) {
     case VK_FORMAT_R8G8B8A8_UNORM:

@@ -7,6 +7,7 @@
 namespace filterlab::vk {
 
 bool is_depth_format(VkFormat format);
+bool format_is_half(VkFormat format);         // 16-bit float channels (R16F, RG16F, RGBA16F)
 uint32_t format_texel_size(VkFormat format);  // bytes per texel; 0 for formats not read back
 const char* format_name(VkFormat format);     // short, e.g. "rgba16f"
 

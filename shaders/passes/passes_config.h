@@ -2,6 +2,7 @@
 // their bindings, C++ and GLSL at once, as shaders/config.h is for the filters.
 #ifndef FILTERLAB_PASSES_CONFIG_H
 #define FILTERLAB_PASSES_CONFIG_H
+#include "config.h"
 
 // The views (view.comp, view_depth.comp) and the depth view's range step (view_depth_range.comp).
 #define BINDING_VIEW_SOURCE 0  // sampler2D: the image shown, texelFetch at mip 0
@@ -19,5 +20,21 @@
 #define BINDING_COMPARE_DISPLAY 4   // storage image: the display
 #define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
 #define COMPARE_DISPLAY_GROUP 16
+
+// A still image in place of the scene (fit.comp): BINDING_SOURCE the image at its own size,
+// BINDING_DESTINATION the frame's colour; FIT_GROUP x FIT_GROUP threads, a pixel each.
+#define FIT_GROUP 16
+#ifdef __cplusplus
+namespace filterlab::shader {
+#endif
+struct FitPush {
+  float scale;     // frame pixels per image pixel
+  float offset_x;  // where the image's top-left corner lands in the frame, pixels
+  float offset_y;
+  uint exact;  // the same size: texelFetch, bit for bit
+};
+#ifdef __cplusplus
+}  // namespace filterlab::shader
+#endif
 
 #endif  // FILTERLAB_PASSES_CONFIG_H

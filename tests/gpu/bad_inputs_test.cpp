@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <functional>
 
@@ -75,6 +76,15 @@ std::vector<std::tuple<std::string, std::string, std::string>> bad_images(const 
   bad_zlib_data[bad_zlib_data.size() - 1] ^= 0x55;  // the Adler-32, with a chunk CRC that agrees
   const std::string header = good.substr(0, idat);
   const std::string jpeg = filterlab::test::noise_jpeg(24, 16);
+  filterlab::io::write_exr(dir + "/model.exr",
+                           filterlab::io::ImageF{8, 8, 3, std::vector<float>(8 * 8 * 3, 0.5f)},
+                           filterlab::io::ExrSamples::Half);
+  const std::string exr = slurp(dir + "/model.exr");
+  fs::remove(dir + "/model.exr");
+  std::string wide_exr = exr;  // the data window widened past 16384 pixels in the header
+  const size_t window = wide_exr.find(std::string("dataWindow\0box2i\0", 17));
+  const int32_t x_max = 20000;
+  std::memcpy(&wide_exr[window + 17 + 4 + 8], &x_max, 4);
   return {
       {"crc.png", bad_crc, "invalid chunk checksum"},
       {"zlib.png", header + png_chunk("IDAT", bad_zlib_data) + png_chunk("IEND", ""), "invalid PNG"},
@@ -90,6 +100,10 @@ std::vector<std::tuple<std::string, std::string, std::string>> bad_images(const 
       {"empty.jpg", "", "invalid JPEG"},
       {"short.pfm", "PF\n4 4\n-1.0\n1234", "invalid PFM"},
       {"nan-size.pfm", "PF\nnan 4\n-1.0\n", "invalid PFM"},
+      {"truncated.exr", exr.substr(0, exr.size() - 16), "invalid OpenEXR"},
+      {"garbage.exr", exr.substr(0, 8) + std::string(64, 'x'), "invalid OpenEXR"},
+      {"empty.exr", "", "no OpenEXR magic number"},
+      {"wide.exr", wide_exr, "maximum width of 16384"},
   };
 }
 
@@ -168,6 +182,10 @@ TEST_F(BadInputs, CorruptImagesAreRefusedBeforeTheDevice) {
         {"filter " + name,
          "filter --input " + dir_ + "/" + name + " --output " + out_ + "/o.png --method comp.tiled", why});
     expect_refused({"compare " + name, "compare " + dir_ + "/" + name + " " + dir_ + "/ok.png", why});
+    expect_refused(
+        {"run --image " + name,
+         "run --headless --frames 1 --image " + dir_ + "/" + name + " --capture final=" + out_ + "/f.png",
+         why});
     if (name.ends_with(".png") || name.ends_with(".pfm"))
       expect_refused({"kernel " + name,
                       "filter --input " + dir_ + "/ok.pfm --output " + out_ +
@@ -357,6 +375,19 @@ TEST_F(BadInputs, EvaluationPlottedValueThatIsNotAFiniteNumberIsBadInput) {
 
 // What the checks must not refuse: with no driver, a command they let through reaches the device
 // and exits 3.
+// run --image: what a still image cannot give is refused by name, before any device.
+TEST_F(BadInputs, RunImageRefusesWhatAStillImageCannotGive) {
+  const std::string run = "run --headless --frames 1 --image " + dir_ + "/ok.png";
+  expect_refused({"a chain that reads depth", run + " --chain taa", "a still image has no depth"});
+  expect_refused({"chain B reads motion",
+                  "run --image " + dir_ + "/ok.png --compare bigblur.comp.mip_poisson_temporal",
+                  "a still image has no motion"});
+  expect_refused(
+      {"a capture of depth", run + " --capture depth=" + out_ + "/d.png", "no image named 'depth'"});
+  expect_refused({"not an image", "run --headless --image " + dir_ + "/ok.txt", "unsupported file type"});
+  expect_refused({"no such image", "run --headless --image " + dir_ + "/missing.exr", "No such file"});
+}
+
 TEST_F(BadInputs, GoodInputGetsPastTheChecksToTheDevice) {
   auto reaches_the_device = [&](const std::string& args, const std::string& env = "") {
     const auto r = filterlab::test::run_binary(args, "cd " + dir_ + " && " + env + " " + kNoDriver);

@@ -4,6 +4,7 @@
 #include "window_test_util.h"
 
 #include "common/metrics.h"
+#include "common/reference.h"
 #include "glfw_window.h"
 #include "graph/executor.h"
 #include "passes/view_pass.h"
@@ -343,6 +344,42 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   EXPECT_EQ(r.graph_prepares, 7u);
   EXPECT_EQ(r.ui_framebuffers, 2u);
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
+}
+
+// The window switches between the built-in scene and a still image without a restart (what the
+// panel's Scene section does); with the image shown, a chain step that reads depth is refused and
+// explained, and the image stays.
+TEST(WindowUi, TheSceneAndAStillImageSwitchWithoutARestart) {
+  SKIP_WITHOUT_DISPLAY();
+  runtime::RunOptions run = still_run(96, 64, "copy");
+  app::WindowOptions window;
+  window.frames = 14;
+  window.hot_reload = false;
+  const auto picture = std::make_shared<const io::ImageF>(common::random_image(40, 30, 4, 2));
+  std::string refusal, shown_after_refusal;
+  window.on_frame = [&](app::FrameProbe& p) {
+    app::GraphConfig& g = p.state.graph;
+    switch (p.frame) {
+      case 3:
+        g.still = picture;
+        g.still_file = "picture";
+        break;
+      case 6: g.chain_a = app::ChainConfig::parse("taa"); break;
+      case 7:
+        refusal = p.chain_error;
+        shown_after_refusal = g.still_file + " " + g.chain_a.spec();
+        break;
+      case 10: g.still.reset(); break;
+    }
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(r.frames, 14u);
+  EXPECT_NE(refusal.find("a still image has no"), std::string::npos) << refusal;
+  EXPECT_EQ(shown_after_refusal, "picture copy");
+  EXPECT_EQ(r.graph_builds, 3u);  // the scene, the image, the scene again
 }
 
 // A ROI is checked against the view before any frame records it: an edit that puts one outside is

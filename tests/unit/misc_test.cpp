@@ -196,7 +196,7 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
   expect_usage_error({"run", "--headless", "--frames", "0"}, "--frames");
   expect_usage_error({"run", "--headless", "--frames"}, "--frames needs a value");
   expect_usage_error({"run", "--headless", "--capture", "final"}, "NAME=FILE");
-  expect_usage_error({"run", "--headless", "--capture", "final=x.jpg"}, ".png or .pfm");
+  expect_usage_error({"run", "--headless", "--capture", "final=x.jpg"}, ".png, .pfm or .exr");
   expect_usage_error({"run", "--headless", "--capture", "final=/nonexistent/dir/x.png"}, "does not exist");
   expect_usage_error({"run", "--headless", "--timings", "/etc/passwd/x.json"}, "does not exist");
   expect_usage_error({"run", "--headless", "--dump-graph", "/tmp"}, "is a folder");
