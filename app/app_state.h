@@ -33,6 +33,7 @@ struct GraphConfig {
   // A still image in place of the scene (run --image, or opened in the panel), and its file.
   std::shared_ptr<const io::ImageF> still;
   std::string still_file;
+  std::shared_ptr<const scene::SceneModel> scene_model;  // run --scene FILE; null: the built-in scene
   bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view
   std::string viewport = "final";  // without compare: the graph image shown
   friend bool operator==(const GraphConfig&, const GraphConfig&) = default;

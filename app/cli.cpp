@@ -4,6 +4,7 @@
 #include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "io/image_files.h"
+#include "io/input_file.h"
 #include "runtime/capture.h"
 
 #include <algorithm>
@@ -64,6 +65,9 @@ run options:
   --size WxH          output size (default 1280x720; with --image, the image's)
   --image FILE        a still image (.png, .jpg, .pfm, .exr) in place of the scene, scaled to fit
                       --size; chain steps that read depth or motion are refused
+  --scene builtin|FILE  the built-in scene (default) or a glTF 2.0 scene (.gltf, .glb): meshes, the
+                      node hierarchy, node animations, material factors, cameras (textures not yet)
+  --scene-camera NAME|INDEX  one of the glTF file's cameras (default: an orbit around its bounds)
   --frames N          measured frames after warm-up (default 60)
   --warmup N          frames rendered before measuring (default 10)
   --chain SPEC        filters between scene and tonemap, e.g. "copy,copy" (see README)
@@ -125,9 +129,10 @@ bench options:
 quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
   --image FILE        a photograph (.png, .jpg, .pfm, .exr; values as stored) in place of the scene
+  --scene builtin|FILE  a glTF scene in place of the built-in one (tonemapped, as the built-in)
 
 evaluate options (the filters that offer an evaluation: see `filterlab filters`):
-  --filter NAME (default: the first that offers one)
+  --filter NAME (default: the first that offers one)  --scene builtin|FILE (a glTF scene)
   --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
   --json FILE
 
@@ -288,6 +293,14 @@ void parse_window_script(WindowOptions& window) {
   }
 }
 
+// --scene builtin|FILE: none for the built-in scene; a file is checked now (missing, a folder, a
+// FIFO: exit 2) and read before any device.
+std::optional<std::filesystem::path> scene_flag(const std::string& value) {
+  if (value == "builtin") return std::nullopt;
+  io::check_input_file(value, 1ull << 30);
+  return std::filesystem::path(value);
+}
+
 void parse_run(Flags& flags, CliOptions& out) {
   runtime::RunOptions& run = out.run;
   std::string window_only;  // the last flag that means nothing without a window
@@ -298,6 +311,10 @@ void parse_run(Flags& flags, CliOptions& out) {
     else if (flag == "--size") {
       run.size = parse_size(flags.value());
       size_given = true;
+    } else if (flag == "--scene") {
+      run.scene_file = scene_flag(flags.value());
+    } else if (flag == "--scene-camera") {
+      run.scene_camera = flags.value();
     } else if (flag == "--image") {
       run.image = flags.value();
       if (!io::is_image_extension(*run.image))
@@ -388,6 +405,9 @@ void parse_run(Flags& flags, CliOptions& out) {
   }
   if (out.headless && !window_only.empty())
     throw UsageError(window_only + " needs the window: drop --headless");
+  if (run.scene_camera && !run.scene_file)
+    throw UsageError("--scene-camera names a camera of a --scene FILE");
+  if (run.image && run.scene_file) throw UsageError("--image and --scene: one content at a time");
   if (run.image && !size_given) {  // the image's own size (its header only: io::InputError is exit 2)
     const io::ImageHeader h = io::read_image_header(*run.image);
     run.size = {h.width, h.height};
@@ -635,6 +655,7 @@ void parse_quality(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--size") q.size = parse_size(flags.value());
+    else if (flag == "--scene") q.scene = scene_flag(flags.value());
     else if (flag == "--image") {
       q.image = flags.value();
       if (!io::is_image_extension(*q.image))
@@ -671,6 +692,7 @@ void parse_evaluate(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--filter") t.filter = flags.value();
+    else if (flag == "--scene") t.scene = scene_flag(flags.value());
     else if (flag == "--size") t.size = parse_size(flags.value());
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, flags.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, flags.value(), 1, 64));

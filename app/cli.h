@@ -54,7 +54,8 @@ struct FilterOptions {
 // `filterlab evaluate`: a family's evaluation (filters::Evaluation) on scene sequences against
 // supersampled references.
 struct EvaluateOptions {
-  std::string filter;  // empty until parsed: the first family that offers one
+  std::string filter;                          // empty until parsed: the first family that offers one
+  std::optional<std::filesystem::path> scene;  // a glTF scene in place of the built-in one
   VkExtent2D size{320, 180};
   uint32_t frames = 32;
   uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
@@ -67,6 +68,7 @@ struct QualityOptions {
   std::vector<int> radii = {1, 2, 3};  // 3x3, 5x5, 7x7
   std::optional<std::filesystem::path> markdown, json;
   std::optional<std::filesystem::path> image;  // a photograph in place of the scene
+  std::optional<std::filesystem::path> scene;  // a glTF scene in place of the built-in one
 };
 
 // `filterlab compare A B`: metrics of two image files.

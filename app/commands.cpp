@@ -267,6 +267,7 @@ void set_params(filters::FilterStep& step, const std::string& params) {
 std::optional<io::ImageF> quality_picture(const QualityOptions& q, const CliOptions& options) {
   if (q.image) return io::read_image_file(*q.image, io::Encoding::Raw);  // before any device: exit 2
   runtime::RunOptions run;
+  run.scene_file = q.scene;
   run.size = q.size;
   run.frames = 1;
   run.warmup = 0;
@@ -310,7 +311,8 @@ int quality_tables(const CliOptions& options) {
   const std::string size = std::to_string(image.width) + "x" + std::to_string(image.height);
   const std::string where =
       (q.image ? " on " + q.image->filename().string() + " (" + size + ", its values as stored)"
-               : " on the tonemapped scene (" + size + ", 8-bit sRGB values / 255)") +
+               : " on the tonemapped " + (q.scene ? q.scene->filename().string() : std::string("scene")) +
+                     " (" + size + ", 8-bit sRGB values / 255)") +
       ", MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
   for (const filters::Family* family : filters::registry().families()) {
     if (family->tools.quality.baseline.empty()) continue;

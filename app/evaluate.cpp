@@ -16,6 +16,7 @@
 #include "common/metrics.h"
 #include "filters/chain.h"
 #include "runtime/sequence.h"
+#include "scene/gltf_scene.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +53,9 @@ int evaluate(const CliOptions& options) {
   const EvaluateOptions& t = options.evaluate;
   const filters::Family& family = *filters::registry().find(t.filter);
   const filters::Evaluation& evaluation = *family.tools.evaluation;
+  // A glTF scene in place of the built-in one: read (and refused, exit 2) before any device.
+  std::shared_ptr<const scene::SceneModel> model;
+  if (t.scene) model = scene::load_gltf(*t.scene).scene;
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
@@ -61,7 +65,7 @@ int evaluate(const CliOptions& options) {
   const std::vector<filters::Evaluation::Config> all = evaluation.configs(ctx);
   for (const SequenceSpec& spec : kSequences) {
     // The references, and each frame's unjittered depth (for the ghosting mask).
-    runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"});
+    runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"}, model);
     std::vector<io::ImageF> refs, depths;
     for (uint32_t f = 0; f < t.frames; ++f) {
       reference.settings().animation_frame = f;
@@ -94,7 +98,7 @@ int evaluate(const CliOptions& options) {
       runtime::Sequence run(
           env, settings_of(spec),
           c.chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(c.chain), t.size,
-          {"final"});
+          {"final"}, model);
       json curve = json::array();
       io::ImageF previous, last;
       double flicker = 0, ghost_sq = 0;
@@ -155,6 +159,7 @@ int evaluate(const CliOptions& options) {
             << text;
   if (t.json) {
     json out = {{"schema", "filterlab.evaluation/1"},
+                {"content", model ? model->name() : std::string("built-in scene")},
                 {"filter", family.name},
                 {"title", evaluation.title},
                 {"plotted_param", evaluation.plotted_param},

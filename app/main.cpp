@@ -94,7 +94,7 @@ int print_info(const app::CliOptions& options) {
 
 int run(const app::CliOptions& options) {
   runtime::RunOptions run = options.run;
-  runtime::load_still_image(run);  // --image decoded before any device: a bad file is exit 2
+  runtime::load_content(run);  // --image or --scene read before any device: a bad file is exit 2
   if (!options.headless) return app::run_window(run, options.window);
   runtime::RunResult result = runtime::run_headless(run);
   if (run.list_images) {

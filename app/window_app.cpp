@@ -6,6 +6,7 @@
 #include "live_graph.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
+#include "scene/gltf_scene.h"
 #include "screenshot.h"
 #include "ui/imgui_layer.h"
 #include "ui/panel.h"
@@ -52,6 +53,7 @@ AppState initial_state(const runtime::RunOptions& options, const WindowOptions& 
   state.graph.viewport = window_options.viewport;
   state.scene = options.scene;
   state.graph.still = options.still;
+  state.graph.scene_model = options.scene_model;
   if (options.image) state.graph.still_file = options.image->string();
   state.exposure = options.exposure;
   state.paused = window_options.paused;
@@ -177,15 +179,23 @@ struct Readouts {
   std::string content_error;                      // why the last image opened in the panel was not
 };
 
-// The panel's "open": the file decoded in place of the scene (the graph is rebuilt with it); a file
-// that cannot be read, or a chain step that needs the scene's depth or motion, keeps what was shown.
-void open_still_image(AppState& state, const std::string& file, Readouts& readouts) {
+// The panel's "open": a glTF scene in place of the built-in one, or an image in place of any scene
+// (the graph is rebuilt with it). A file that cannot be read, or for an image a chain step that
+// needs the scene's depth or motion, keeps what was shown and says why.
+void open_content(AppState& state, const std::string& file, Readouts& readouts) {
   try {
-    for (const ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
-      for (const filters::FilterStep& step : chain->enabled_steps())
-        filters::check_scene_inputs(filters::resolve(step), false, false);
-    state.graph.still = std::make_shared<const io::ImageF>(io::read_image_file(file, io::Encoding::Srgb));
-    state.graph.still_file = file;
+    const std::string ext = std::filesystem::path(file).extension().string();
+    if (ext == ".gltf" || ext == ".glb") {
+      state.graph.scene_model = scene::load_gltf(file).scene;
+      state.graph.still.reset();
+      state.graph.still_file.clear();
+    } else {
+      for (const ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
+        for (const filters::FilterStep& step : chain->enabled_steps())
+          filters::check_scene_inputs(filters::resolve(step), false, false);
+      state.graph.still = std::make_shared<const io::ImageF>(io::read_image_file(file, io::Encoding::Srgb));
+      state.graph.still_file = file;
+    }
     readouts.content_error.clear();
   } catch (const std::exception& e) {  // io::IoError, filters::ChainError
     readouts.content_error = e.what();
@@ -266,7 +276,7 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .hot_reload = facts.library != nullptr};
     const PanelActions actions = draw_panel(state, in);
     take_screenshot |= actions.screenshot;
-    if (actions.open_image) open_still_image(state, *actions.open_image, readouts);
+    if (actions.open) open_content(state, *actions.open, readouts);
     ++result.ui_frames;
   }
   ui.end_frame();

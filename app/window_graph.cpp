@@ -43,7 +43,8 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.still->add_to(graph);
     inputs = runtime::still_inputs(*out.still);
   } else {
-    out.scene = std::make_unique<passes::ScenePass>(env, settings);
+    out.scene = std::make_unique<passes::ScenePass>(
+        env, settings, config.scene_model ? config.scene_model : scene::builtin_scene());
     out.scene->add_to(graph);
     inputs = runtime::scene_inputs(*out.scene);
   }

@@ -317,25 +317,27 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   }
 
   if (ImGui::CollapsingHeader("Scene")) {
-    // What the frame starts from: the built-in scene, or a still image (no depth, no motion).
+    // What the frame starts from: the built-in scene, a glTF scene, or a still image (no depth, no
+    // motion). The file field opens either; a failure keeps what is shown.
     static char file[512] = "";
-    if (ImGui::RadioButton("built-in scene", !state.graph.still)) {
-      state.graph.still.reset();
-      state.graph.still_file.clear();
+    GraphConfig& g = state.graph;
+    if (ImGui::RadioButton("built-in scene", !g.still && !g.scene_model)) {
+      g.still.reset();
+      g.still_file.clear();
+      g.scene_model.reset();
     }
     ImGui::SameLine();
-    ImGui::RadioButton("image", bool(state.graph.still));
-    if (state.graph.still) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s (%ux%u)", state.graph.still_file.c_str(), state.graph.still->width,
-                          state.graph.still->height);
-    }
-    const bool entered =
-        ImGui::InputText("##image file", file, sizeof file, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::RadioButton("glTF", !g.still && g.scene_model);
     ImGui::SameLine();
-    if ((ImGui::Button("open") || entered) && file[0] != 0) actions.open_image = std::string(file);
+    ImGui::RadioButton("image", bool(g.still));
+    if (g.still) ImGui::TextDisabled("%s (%ux%u)", g.still_file.c_str(), g.still->width, g.still->height);
+    else if (g.scene_model) ImGui::TextDisabled("%s", g.scene_model->name().c_str());
+    const bool entered = ImGui::InputText("##file", file, sizeof file, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("open") || entered) && file[0] != 0) actions.open = std::string(file);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("a .png, .jpg, .pfm or .exr in place of the scene, scaled to fit the view");
+      ImGui::SetTooltip(
+          "a glTF scene (.gltf, .glb), or an image (.png, .jpg, .pfm, .exr) in place of the scene");
     if (!in.content_error.empty())
       ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", in.content_error.c_str());
     ImGui::Checkbox("pause", &state.paused);

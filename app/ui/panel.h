@@ -21,7 +21,7 @@ struct PanelInputs {
   std::vector<vk::ShaderError> shader_errors;
   std::string chain_error;    // why the last edit of the chains was not applied
   std::string status;         // the last screenshot's path, or a note
-  std::string content_error;  // why the last image opened was not shown
+  std::string content_error;  // why the last file opened was not shown
   VkExtent2D extent{};
   std::string present_mode;
   bool hot_reload = false;
@@ -29,7 +29,7 @@ struct PanelInputs {
 
 struct PanelActions {
   bool screenshot = false;
-  std::optional<std::string> open_image;  // a file to show in place of the scene
+  std::optional<std::string> open;  // a glTF scene or an image to show in place of the scene
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);

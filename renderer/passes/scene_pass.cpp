@@ -36,8 +36,9 @@ vk::Buffer upload(const vk::Context& ctx, const void* data, VkDeviceSize size, V
 
 }  // namespace
 
-ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
-    : env_(env), settings_(settings) {
+ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings,
+                     std::shared_ptr<const scene::SceneModel> model)
+    : env_(env), settings_(settings), model_(std::move(model)) {
   vk::GraphicsPipelineDesc desc;
   desc.vertex_shader = "scene/scene.vert";
   desc.fragment_shader = "scene/scene.frag";
@@ -52,7 +53,7 @@ ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
   for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
     cameras_.emplace_back(env.vk, sizeof(scene::CameraGpu), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true,
                           "scene camera " + std::to_string(i));
-    objects_.emplace_back(env.vk, sizeof(scene::ObjectGpu) * scene::scene_object_count(),
+    objects_.emplace_back(env.vk, sizeof(scene::ObjectGpu) * model_->object_count(),
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true, "scene objects " + std::to_string(i));
   }
 }
@@ -60,7 +61,7 @@ ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings)
 // The mesh goes to the GPU when the first frame is recorded, not when the pass is made: a chain
 // that cannot be built (a shader that does not compile) is refused before any GPU work.
 void ScenePass::upload_mesh() {
-  const scene::Mesh mesh = scene::build_scene_mesh();
+  const scene::Mesh mesh = model_->mesh();
   index_count_ = static_cast<uint32_t>(mesh.indices.size());
   vertices_ = upload(env_.vk, mesh.vertices.data(), mesh.vertices.size() * sizeof(scene::Vertex),
                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
@@ -85,7 +86,7 @@ void ScenePass::record(graph::PassContext& ctx) {
   if (index_count_ == 0) upload_mesh();
   const VkExtent2D extent = ctx.image(kColor).extent;
   // ctx.frame drives the jitter; settings_.animation_frame, when set (pause, single step), the time.
-  const scene::FrameData frame = scene::scene_frame(ctx.frame, extent.width, extent.height, settings_);
+  const scene::FrameData frame = model_->frame(ctx.frame, extent.width, extent.height, settings_);
   camera_.view_proj = frame.camera.view_proj;
   camera_.prev_view_proj = frame.camera.prev_view_proj;
   camera_.jitter_px = {frame.camera.viewport_jitter.z, frame.camera.viewport_jitter.w};

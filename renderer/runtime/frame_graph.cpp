@@ -1,6 +1,9 @@
 #include "runtime/frame_graph.h"
 
 #include "io/image_files.h"
+#include "scene/gltf_scene.h"
+
+#include <cstdio>
 
 #include <stdexcept>
 
@@ -14,7 +17,13 @@ filters::FilterInputs still_inputs(const passes::StillImagePass& still) {
   return {passes::ScenePass::kColor, {}, {}, &still.camera()};
 }
 
-void load_still_image(RunOptions& options) {
+void load_content(RunOptions& options) {
+  if (options.scene_file && !options.scene_model) {
+    const scene::GltfLoad load = scene::load_gltf(*options.scene_file, options.scene_camera);
+    for (const std::string& note : load.notes)
+      std::fprintf(stderr, "filterlab: %s: %s\n", options.scene_file->string().c_str(), note.c_str());
+    options.scene_model = load.scene;
+  }
   if (!options.image || options.still) return;
   for (const filters::FilterStep& step : filters::parse_chain(options.chain))
     filters::check_scene_inputs(filters::resolve(step), false, false);
@@ -26,14 +35,15 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
   ChainGraph out;
   filters::FilterInputs inputs;
   if (options.image) {
-    if (!options.still) throw std::logic_error("build_chain_graph: load_still_image first");
+    if (!options.still) throw std::logic_error("build_chain_graph: load_content first");
     out.still = std::make_unique<passes::StillImagePass>(env, *options.still);
     out.still->add_to(graph);
     inputs = still_inputs(*out.still);
   } else {
     scene::SceneSettings settings = options.scene;
     settings.jitter = settings.jitter || filters::chain_needs(steps, filters::Input::Jitter);
-    out.scene = std::make_unique<passes::ScenePass>(env, settings);
+    out.scene = std::make_unique<passes::ScenePass>(
+        env, settings, options.scene_model ? options.scene_model : scene::builtin_scene());
     out.scene->add_to(graph);
     inputs = scene_inputs(*out.scene);
   }

@@ -26,10 +26,11 @@ filters::FilterInputs scene_inputs(const passes::ScenePass& scene);
 // What a still image offers: its colour and a fixed camera (no depth, no motion).
 filters::FilterInputs still_inputs(const passes::StillImagePass& still);
 
-// RunOptions::image decoded into RunOptions::still (io::InputError for a bad file: exit 2), and
-// every step checked against what a still image offers (no depth or motion: ChainError), before any
-// device is opened. Nothing where there is no image or it is loaded already.
-void load_still_image(RunOptions& options);
+// The content a run starts from, loaded before any device is opened: RunOptions::image decoded into
+// RunOptions::still (every step checked against what a still image offers: no depth or motion,
+// ChainError), or RunOptions::scene_file into scene_model (its notes printed to stderr); a bad file
+// is io::InputError (exit 2). Nothing where there is neither or it is loaded already.
+void load_content(RunOptions& options);
 
 // Each filter's images are named after it: "copy", then "copy.2" for a second one.
 ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& env, const RunOptions& options,

@@ -57,7 +57,7 @@ RunResult run_headless(const RunOptions& given) {
   RunOptions options = given;
   const std::vector<filters::FilterStep> steps = filters::parse_chain(options.chain);
   filters::check_chain(steps, options.size.width, options.size.height);
-  load_still_image(options);  // bad input: before the device
+  load_content(options);  // bad input: before the device
 
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
@@ -188,7 +188,9 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
   j["chain"] = options.chain;
-  j["content"] = options.image ? options.image->string() : std::string("built-in scene");
+  j["content"] = options.image         ? options.image->string()
+                 : options.scene_model ? options.scene_model->name()
+                                       : std::string("built-in scene");
   j["gpu_timing"] = options.gpu_timing;
   j["validation"] = options.validation;
   j["validation_messages"] = result.validation_messages;

@@ -41,9 +41,14 @@ struct RunOptions {
   std::optional<std::filesystem::path> glsl_dir;  // compile GLSL at run time instead
   scene::SceneSettings scene;
   // A still image in place of the scene (`run --image FILE`, passes/still_image_pass.h): its file,
-  // and its pixels once decoded (load_still_image, before the device is opened).
+  // and its pixels once decoded (load_content, before the device is opened).
   std::optional<std::filesystem::path> image;
   std::shared_ptr<const io::ImageF> still;
+  // A glTF scene in place of the built-in one (`run --scene FILE`, scene/gltf_scene.h), its camera
+  // (`--scene-camera`), and the scene once loaded (load_content, before the device is opened).
+  std::optional<std::filesystem::path> scene_file;
+  std::optional<std::string> scene_camera;
+  std::shared_ptr<const scene::SceneModel> scene_model;
   bool gpu_timing = true;
   float exposure = 1.0f;
   bool print_table = true;

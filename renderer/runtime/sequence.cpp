@@ -6,10 +6,11 @@ namespace filterlab::runtime {
 
 Sequence::Sequence(const passes::PassEnv& env, const scene::SceneSettings& settings,
                    const std::vector<filters::FilterStep>& chain, VkExtent2D extent,
-                   std::vector<std::string> outputs)
+                   std::vector<std::string> outputs, std::shared_ptr<const scene::SceneModel> model)
     : env_(env), executor_(env.vk, kFramesInFlight, false), ring_(env.vk), outputs_(std::move(outputs)) {
   RunOptions options;
   options.scene = settings;
+  options.scene_model = std::move(model);
   objects_ = build_chain_graph(graph_, env_, options, chain);
   executor_.prepare(graph_, outputs_, extent);
 }

@@ -16,8 +16,8 @@ class Sequence {
  public:
   // outputs: the images read back (and kept alive by the graph).
   Sequence(const passes::PassEnv& env, const scene::SceneSettings& settings,
-           const std::vector<filters::FilterStep>& chain, VkExtent2D extent,
-           std::vector<std::string> outputs);
+           const std::vector<filters::FilterStep>& chain, VkExtent2D extent, std::vector<std::string> outputs,
+           std::shared_ptr<const scene::SceneModel> model = nullptr);
   scene::SceneSettings& settings() { return objects_.scene->settings(); }
   const passes::CameraFeed& camera() const { return objects_.scene->camera(); }
   void resize(VkExtent2D extent);

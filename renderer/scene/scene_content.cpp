@@ -219,6 +219,40 @@ uint32_t scene_object_count() {
   return kObjectCount;
 }
 
+namespace {
+
+class BuiltinScene : public SceneModel {
+ public:
+  std::string name() const override { return "built-in scene"; }
+  Mesh mesh() const override { return build_scene_mesh(); }
+  uint32_t object_count() const override { return scene_object_count(); }
+  FrameData frame(uint64_t frame_index, uint32_t width, uint32_t height,
+                  const SceneSettings& settings) const override {
+    return scene_frame(frame_index, width, height, settings);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const SceneModel> builtin_scene() {
+  static const auto scene = std::make_shared<const BuiltinScene>();
+  return scene;
+}
+
+void append_sphere(Mesh& mesh, uint32_t object, uint32_t stacks, uint32_t slices, bool inward) {
+  add_sphere(mesh, object, stacks, slices, inward);
+}
+
+glm::vec4 sun_direction_intensity() {
+  return glm::vec4(kSunDirection, kSunIntensity);
+}
+
+glm::vec2 frame_jitter(uint64_t frame_index, const SceneSettings& s) {
+  return s.jitter_offset ? *s.jitter_offset
+         : s.jitter      ? halton_jitter(frame_index, s.jitter_length)
+                         : glm::vec2(0.0f);
+}
+
 glm::vec2 halton_jitter(uint64_t frame_index, uint32_t length) {
   const auto i = static_cast<uint32_t>(frame_index % std::max(length, 1u)) + 1;
   return {static_cast<float>(halton(i, 2) - 0.5), static_cast<float>(halton(i, 3) - 0.5)};

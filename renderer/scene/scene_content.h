@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -106,5 +108,24 @@ uint32_t scene_object_count();
 FrameData scene_frame(uint64_t frame_index, uint32_t width, uint32_t height, const SceneSettings& settings);
 // Halton(2,3) at index (frame_index % length) + 1, minus 0.5: a pixel offset in [-0.5, 0.5).
 glm::vec2 halton_jitter(uint64_t frame_index, uint32_t length = 8);
+
+// What the scene pass draws: one mesh, its objects, and each frame's camera and object poses. The
+// built-in scene above, or a glTF file (scene/gltf_scene.h).
+class SceneModel {
+ public:
+  virtual ~SceneModel() = default;
+  virtual std::string name() const = 0;  // "built-in scene", or the file
+  virtual Mesh mesh() const = 0;
+  virtual uint32_t object_count() const = 0;
+  virtual FrameData frame(uint64_t frame_index, uint32_t width, uint32_t height,
+                          const SceneSettings& settings) const = 0;
+};
+std::shared_ptr<const SceneModel> builtin_scene();
+
+// Shared by the scene models: an inward (sky) or outward UV sphere of radius 1 around the origin,
+// the sun, the camera's jitter for a frame, and the orbit's eye offset.
+void append_sphere(Mesh& mesh, uint32_t object, uint32_t stacks, uint32_t slices, bool inward);
+glm::vec4 sun_direction_intensity();
+glm::vec2 frame_jitter(uint64_t frame_index, const SceneSettings& settings);
 
 }  // namespace filterlab::scene

@@ -73,7 +73,7 @@ void main() {
     color = obj.emissive_kind.rgb;
   } else {
     vec3 albedo = kind == KIND_CHECKER_FLOOR ? floor_albedo(in_world_position) : obj.albedo_roughness.rgb;
-    color = shade_lit(albedo, obj.albedo_roughness.a, n, v);
+    color = shade_lit(albedo, obj.albedo_roughness.a, n, v) + obj.emissive_kind.rgb;  // 0 but for glTF's
   }
   out_color = vec4(color, 1.0);
 

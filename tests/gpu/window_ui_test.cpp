@@ -9,6 +9,7 @@
 #include "graph/executor.h"
 #include "passes/view_pass.h"
 #include "runtime/frame_ring.h"
+#include "scene/gltf_scene.h"
 #include "ui/imgui_layer.h"
 
 #include <imgui.h>
@@ -196,7 +197,7 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
   runtime::RunOptions run = still_run(96, 64, "copy");
   app::WindowOptions window = presentation_only();
   window.viewport = "scene";
-  window.frames = 14;
+  window.frames = 16;
   window.screenshot_dir = dir + "/shots";
   struct Edit {
     uint64_t frame;
@@ -346,14 +347,15 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
   ASSERT_TRUE(r.last_metrics);  // compare stayed on
 }
 
-// The window switches between the built-in scene and a still image without a restart (what the
-// panel's Scene section does); with the image shown, a chain step that reads depth is refused and
-// explained, and the image stays.
+// The window switches between the built-in scene, a still image and a glTF scene without a restart
+// (what the panel's Scene section does); with the image shown, a chain step that reads depth is
+// refused and explained, and the image stays.
 TEST(WindowUi, TheSceneAndAStillImageSwitchWithoutARestart) {
   SKIP_WITHOUT_DISPLAY();
+  const std::string kBox = "/usr/share/assimp/models/glTF2/BoxTextured-glTF/BoxTextured.gltf";
   runtime::RunOptions run = still_run(96, 64, "copy");
   app::WindowOptions window;
-  window.frames = 14;
+  window.frames = 16;
   window.hot_reload = false;
   const auto picture = std::make_shared<const io::ImageF>(common::random_image(40, 30, 4, 2));
   std::string refusal, shown_after_refusal;
@@ -370,16 +372,20 @@ TEST(WindowUi, TheSceneAndAStillImageSwitchWithoutARestart) {
         shown_after_refusal = g.still_file + " " + g.chain_a.spec();
         break;
       case 10: g.still.reset(); break;
+      case 12:  // a glTF scene (the panel's open does the same), where Debian's test models are
+        if (std::filesystem::exists(kBox)) g.scene_model = scene::load_gltf(kBox).scene;
+        break;
     }
   };
   app::WindowResult r;
   const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
   EXPECT_EQ(r.validation_messages, 0u);
   EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
-  EXPECT_EQ(r.frames, 14u);
+  EXPECT_EQ(r.frames, 16u);
   EXPECT_NE(refusal.find("a still image has no"), std::string::npos) << refusal;
   EXPECT_EQ(shown_after_refusal, "picture copy");
-  EXPECT_EQ(r.graph_builds, 3u);  // the scene, the image, the scene again
+  // The scene, the image, the scene again, the glTF scene.
+  EXPECT_EQ(r.graph_builds, std::filesystem::exists(kBox) ? 4u : 3u);
 }
 
 // A ROI is checked against the view before any frame records it: an edit that puts one outside is

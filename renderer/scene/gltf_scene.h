@@ -1,0 +1,38 @@
+#pragma once
+// A glTF 2.0 scene (.gltf with its .bin files, .glb, data URIs) as a SceneModel, read through
+// Debian's libtinygltf. The library checks the JSON; everything it does not check is checked here
+// before a scene is accepted: every file it reads goes through filterlab's file rules (a regular
+// file, capped in size, relative to the scene's folder), accessors lie inside their buffer views
+// and buffers with the types their use needs, indices lie inside their vertices, every number
+// read is finite, the node graph is a forest (no cycle, one parent a node), and the extensions the
+// file requires are ones filterlab reads. A failure is io::InputError naming the file and the
+// problem: bad input, exit 2, before any device is opened.
+//
+// Drawn: triangle primitives (indexed or not; other modes skipped with a note), the node hierarchy
+// (TRS or matrix), node animations of translation, rotation and scale (step, linear, cubic spline,
+// looping) which move objects and so their motion vectors, materials as factors (base colour,
+// roughness, emissive with KHR_materials_emissive_strength), the file's cameras, and the built-in
+// sun and sky around the scene. Not yet: textures (base colour and the others: their files are
+// read and checked, then the factors alone are drawn), alpha modes, KHR_lights_punctual; skins and
+// morph targets show the rest pose. Each simplification is a note.
+#include "scene/scene_content.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab::scene {
+
+struct GltfLoad {
+  std::shared_ptr<const SceneModel> scene;
+  std::vector<std::string> notes;    // what was skipped or simplified, one line each
+  std::vector<std::string> cameras;  // the file's cameras, by node order: "name" or "#index"
+};
+
+// camera: a camera of the file by name or index (--scene-camera), else an orbit around the scene's
+// bounds (--camera orbit|fixed keeps its meaning). Throws io::InputError.
+GltfLoad load_gltf(const std::filesystem::path& path,
+                   const std::optional<std::string>& camera = std::nullopt);
+
+}  // namespace filterlab::scene
