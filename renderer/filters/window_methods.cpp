@@ -122,6 +122,8 @@ class WindowFilter : public Filter {
       spec.set(WINDOW_SEPARABLE_K_ID, k_);
     }
     spec_ = spec.words();
+    if (which == WindowMethod::Full2d && family.full2d_data)
+      data_ = family.full2d_data(env.pass_env.vk, env.params);
     outputs_ = family.outputs ? family.outputs(env.params) : std::vector<std::string>{""};
     continuing_ = family.continuing ? family.continuing(env.params) : 0;
   }
@@ -136,6 +138,7 @@ class WindowFilter : public Filter {
     } else if (stage_ == Stage::Fragment) {
       passes::SimplePass pass(env_, name, passes::FragmentShader{shader_, format_, spec_});
       pass.sample(BINDING_SOURCE, inputs.color);
+      if (data_.handle() != VK_NULL_HANDLE) pass.storage_buffer(BINDING_FAMILY_DATA, data_);
       for (const std::string& suffix : outputs_) pass.color(name + suffix);
       pass.add_to(graph);
     } else {
@@ -189,6 +192,7 @@ class WindowFilter : public Filter {
   Stage stage_ = Stage::Fragment;
   std::string shader_;
   std::vector<uint32_t> spec_;
+  vk::Buffer data_;  // WindowFamily::full2d_data, where the family has one
   uint32_t k_ = 1;
   int terms_ = 0;
   std::string compute_shader_;  // the family's .comp, up to its variant: the line passes' shaders

@@ -16,6 +16,7 @@
 // loops fold row sums, comp.full2d_shared takes tiles of 16 x 16K outputs, and
 // comp.separable_shared is two passes (rows, each term to an image of its own; then columns).
 #include "filters/family.h"
+#include "vk/resources.h"
 #include "vk/specialization.h"
 
 #include <array>
@@ -43,6 +44,10 @@ struct WindowFamily {
   // The two-pass rows in the output's format rather than fp32: row sums that are weighted means,
   // which keep the output's precision there.
   bool rows_in_output_format = false;
+  // A buffer frag.full2d reads at BINDING_FAMILY_DATA, made for the step (the Gaussian's weights:
+  // loads in its fetch loop rather than constants behind a switch); empty: none. The shader's
+  // full2d variant declares it; the other variants must not.
+  std::function<vk::Buffer(const vk::Context&, const ParamValues&)> full2d_data;
 };
 
 enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };

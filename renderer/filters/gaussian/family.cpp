@@ -155,6 +155,10 @@ std::vector<Method> window_family_methods() {
     for (int k = 0; k <= kDesignMaxRadius; ++k)
       constants.set(GAUSSIAN_WEIGHT_ID(k), k <= spec.radius ? float(weights[spec.radius + k]) : 0.0f);
   };
+  // frag.full2d loads them from a buffer instead (gaussian_window.glsl says why).
+  w.full2d_data = [](const vk::Context& ctx, const ParamValues& v) {
+    return std::move(KernelBuffers(ctx, kernel_spec(v)).weights);
+  };
   return window_methods(w);
 }
 

@@ -37,12 +37,9 @@ class FragmentBlur : public Filter {
   void add_pass(graph::RenderGraph& graph, const std::string& size_of, const std::string& pass,
                 const std::string& from, uint32_t direction) {
     graph.declare_image(pass, {format_, graph::SizeRule::relative_to(size_of)});
-    passes::SimplePass(env_, pass,
-                       passes::FragmentShader{shader_, format_,
-                                              vk::Specialization()
-                                                  .set(GAUSSIAN_RADIUS_ID, radius_)
-                                                  .set(GAUSSIAN_DIRECTION_ID, direction)
-                                                  .words()})
+    const vk::Specialization spec =
+        vk::Specialization().set(GAUSSIAN_RADIUS_ID, radius_).set(GAUSSIAN_DIRECTION_ID, direction);
+    passes::SimplePass(env_, pass, passes::FragmentShader{shader_, format_, spec.words()})
         .sample(BINDING_SOURCE, from, sampling_)
         .storage_buffer(BINDING_WEIGHTS, kernel_.weights)
         .storage_buffer(BINDING_TAPS, kernel_.taps)

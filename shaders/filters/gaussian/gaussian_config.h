@@ -5,10 +5,8 @@
 #include "config.h"
 #include "filters/common/window_config.h"
 
-// Specialization constants: the radius (every method); the separable passes' direction, or the
-// fused pass's outputs per thread and row run, or the tiled pass's interleaving (or, in the tiled
-// method's pass over the pixels outside the ROI, whether to poison them); the window methods' weights
-// w(k), k = 0..32, from WINDOW_FAMILY_CONSTANT (window_config.h; their radius is WINDOW_RADIUS_ID).
+// Specialization constants: the radius; each method's own; the window methods' weights w(k), k =
+// 0..32, from WINDOW_FAMILY_CONSTANT (window_config.h; their radius is WINDOW_RADIUS_ID).
 #define GAUSSIAN_RADIUS_ID 0
 #define GAUSSIAN_DIRECTION_ID 1
 #define GAUSSIAN_FUSED_K_ID 1
