@@ -130,9 +130,11 @@ quality options:
   --size WxH (default 1280x720)  --radii 1,2,3  --markdown FILE  --json FILE
   --image FILE        a photograph (.png, .jpg, .pfm, .exr; values as stored) in place of the scene
   --scene builtin|FILE  a glTF scene in place of the built-in one (tonemapped, as the built-in)
+  --scene-camera NAME|INDEX  one of its cameras
 
 evaluate options (the filters that offer an evaluation: see `filterlab filters`):
   --filter NAME (default: the first that offers one)  --scene builtin|FILE (a glTF scene)
+  --scene-camera NAME|INDEX
   --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
   --json FILE
 
@@ -656,6 +658,7 @@ void parse_quality(Flags& flags, CliOptions& out) {
     const std::string& flag = flags.flag();
     if (flag == "--size") q.size = parse_size(flags.value());
     else if (flag == "--scene") q.scene = scene_flag(flags.value());
+    else if (flag == "--scene-camera") q.scene_camera = flags.value();
     else if (flag == "--image") {
       q.image = flags.value();
       if (!io::is_image_extension(*q.image))
@@ -693,6 +696,7 @@ void parse_evaluate(Flags& flags, CliOptions& out) {
     const std::string& flag = flags.flag();
     if (flag == "--filter") t.filter = flags.value();
     else if (flag == "--scene") t.scene = scene_flag(flags.value());
+    else if (flag == "--scene-camera") t.scene_camera = flags.value();
     else if (flag == "--size") t.size = parse_size(flags.value());
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, flags.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, flags.value(), 1, 64));

@@ -56,6 +56,7 @@ struct FilterOptions {
 struct EvaluateOptions {
   std::string filter;                          // empty until parsed: the first family that offers one
   std::optional<std::filesystem::path> scene;  // a glTF scene in place of the built-in one
+  std::optional<std::string> scene_camera;     // one of its cameras
   VkExtent2D size{320, 180};
   uint32_t frames = 32;
   uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
@@ -69,6 +70,7 @@ struct QualityOptions {
   std::optional<std::filesystem::path> markdown, json;
   std::optional<std::filesystem::path> image;  // a photograph in place of the scene
   std::optional<std::filesystem::path> scene;  // a glTF scene in place of the built-in one
+  std::optional<std::string> scene_camera;     // one of its cameras
 };
 
 // `filterlab compare A B`: metrics of two image files.

@@ -268,6 +268,7 @@ std::optional<io::ImageF> quality_picture(const QualityOptions& q, const CliOpti
   if (q.image) return io::read_image_file(*q.image, io::Encoding::Raw);  // before any device: exit 2
   runtime::RunOptions run;
   run.scene_file = q.scene;
+  run.scene_camera = q.scene_camera;
   run.size = q.size;
   run.frames = 1;
   run.warmup = 0;
@@ -432,8 +433,9 @@ int quality_tables(const CliOptions& options) {
   if (q.json) {
     json out = {{"device", ctx.report().name},
                 {"size", {image.width, image.height}},
-                {"image", q.image ? q.image->string() + ", values as stored"
-                                  : std::string("tonemapped scene, 8-bit sRGB values / 255")},
+                {"image", q.image   ? q.image->string() + ", values as stored"
+                          : q.scene ? "tonemapped " + q.scene->string() + ", 8-bit sRGB values / 255"
+                                    : std::string("tonemapped scene, 8-bit sRGB values / 255")},
                 {"mse_scale", "mse: 0..1 values; mse_255: 0..255 values, the paper's scale"},
                 {"tables", tables},
                 {"pairs", pairs},

@@ -55,7 +55,7 @@ int evaluate(const CliOptions& options) {
   const filters::Evaluation& evaluation = *family.tools.evaluation;
   // A glTF scene in place of the built-in one: read (and refused, exit 2) before any device.
   std::shared_ptr<const scene::SceneModel> model;
-  if (t.scene) model = scene::load_gltf(*t.scene).scene;
+  if (t.scene) model = scene::load_gltf(*t.scene, t.scene_camera).scene;
   vk::Context ctx = make_context(options.gpu);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
   const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};

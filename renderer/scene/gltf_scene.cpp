@@ -425,17 +425,20 @@ class GltfScene : public SceneModel {
   float radius = 1.0f;
   std::vector<FileCamera> cameras;
   std::optional<size_t> camera;
+  std::vector<bool> camera_path;  // the chosen camera's node and its ancestors: their animations move it
 
   std::string name() const override { return file; }
   Mesh mesh() const override { return geometry; }
   uint32_t object_count() const override { return uint32_t(instances.size() + 1); }
 
-  // Every node's world matrix at time t (seconds), its animations looping.
-  std::vector<glm::mat4> world(double t, bool animate) const {
+  // Every node's world matrix at time t (seconds), its animations looping: those of the nodes that
+  // carry a camera (a camera path) where `camera` says, the others where `objects` says.
+  std::vector<glm::mat4> world(double t, bool objects, bool camera) const {
     std::vector<Trs> pose = rest;
-    if (animate && duration > 0) {
+    if (duration > 0) {
       const float time = float(std::fmod(t, double(duration)));
-      for (const Channel& c : channels) apply(c, time, pose[c.node]);
+      for (const Channel& c : channels)
+        if (camera_path[c.node] ? camera : objects) apply(c, time, pose[c.node]);
     }
     std::vector<glm::mat4> out(rest.size(), glm::mat4(1.0f));
     std::function<void(size_t, const glm::mat4&)> visit = [&](size_t n, const glm::mat4& parent) {
@@ -453,7 +456,10 @@ class GltfScene : public SceneModel {
     const bool cut = std::find(s.camera_cuts.begin(), s.camera_cuts.end(), shown) != s.camera_cuts.end();
     const double prev_t = cut ? t : (double(shown) - 1.0) * kFixedTimeStep;
     const float w = float(std::max(width, 1u)), h = float(std::max(height, 1u));
-    const std::vector<glm::mat4> now = world(t, s.animate_objects), before = world(prev_t, s.animate_objects);
+    // --camera orbit|fixed plays or holds a file camera's path, --animate the other animations.
+    const bool path = camera.has_value() && s.orbit_camera;
+    const std::vector<glm::mat4> now = world(t, s.animate_objects, path),
+                                 before = world(prev_t, s.animate_objects, path);
     const auto [eye, view_proj] = camera_at(t, w / h, s, now);
     const auto [prev_eye, prev_view_proj] = camera_at(prev_t, w / h, s, before);
     (void)prev_eye;
@@ -469,8 +475,11 @@ class GltfScene : public SceneModel {
     f.camera.camera_position = glm::vec4(eye, 1.0f);
     f.camera.sun_direction = sun_direction_intensity();
     f.camera.viewport_jitter = glm::vec4(w, h, jitter);
+    // The sky: far around the scene, and inside a file camera's far plane.
+    const float sky_radius =
+        camera ? std::min(radius * 50.0f, cameras[*camera].zfar * 0.45f) : radius * 50.0f;
     const glm::mat4 sky =
-        glm::translate(glm::mat4(1.0f), center) * glm::scale(glm::mat4(1.0f), glm::vec3(radius * 50.0f));
+        glm::translate(glm::mat4(1.0f), center) * glm::scale(glm::mat4(1.0f), glm::vec3(sky_radius));
     f.objects.push_back(
         {sky, sky, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f), glm::vec4(0.0f, 0.0f, 0.0f, float(MaterialKind::Sky))});
     for (const Instance& i : instances)
@@ -650,7 +659,8 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
 
   // Geometry: object 0 the sky, then one object per drawn node's triangle primitive.
   append_sphere(scene->geometry, 0, 16, 32, true);
-  const std::vector<glm::mat4> rest_world = scene->world(0.0, false);
+  scene->camera_path.assign(nodes, false);
+  const std::vector<glm::mat4> rest_world = scene->world(0.0, false, false);
   glm::vec3 lo(INFINITY), hi(-INFINITY);
   std::set<std::string> noted;
   auto note = [&](const std::string& text) {
@@ -836,6 +846,9 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
       check.fail("no camera '" + *camera_name + "' (cameras: " + (names.empty() ? "none" : names) + ")");
     }
   }
+  if (scene->camera)
+    for (int n = int(scene->cameras[*scene->camera].node); n >= 0; n = parent[size_t(n)])
+      scene->camera_path[size_t(n)] = true;
   out.scene = scene;
   return out;
 }

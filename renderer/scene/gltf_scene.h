@@ -10,7 +10,8 @@
 //
 // Drawn: triangle primitives (indexed or not; other modes skipped with a note), the node hierarchy
 // (TRS or matrix), node animations of translation, rotation and scale (step, linear, cubic spline,
-// looping) which move objects and so their motion vectors, materials as factors (base colour,
+// looping) which move objects and so their motion vectors (SceneSettings::animate_objects; a file
+// camera's own path plays with orbit_camera, --camera orbit), materials as factors (base colour,
 // roughness, emissive with KHR_materials_emissive_strength), the file's cameras, and the built-in
 // sun and sky around the scene. Not yet: textures (base colour and the others: their files are
 // read and checked, then the factors alone are drawn), alpha modes, KHR_lights_punctual; skins and

@@ -154,6 +154,15 @@ TEST(Gltf, AFileCameraGivesItsViewAndAnAnimatedNodeItsMotion) {
   std::filesystem::remove_all(dir);
 }
 
+// The lab scene (assets/lab/lab.glb, scripts/make-lab-scene.py) loads with no note (nothing in it
+// is skipped) and renders from its animated camera with validation on.
+TEST(Gltf, TheLabSceneRendersFromItsCameraPath) {
+  const std::string lab = std::string(FILTERLAB_SOURCE_DIR) + "/assets/lab/lab.glb";
+  const auto r = test::run_binary(run_scene(lab, "--scene-camera path"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "") << "no note, no message";
+}
+
 // The other commands that run on a scene take a glTF one too: evaluate (the animated quad, every
 // configuration, a PSNR a frame) and quality.
 TEST(Gltf, EvaluateAndQualityRunOnAGltfScene) {
