@@ -111,6 +111,7 @@ bench options:
   --filter F          the family to time (default: the first listed below); the memory-floor
                       family is always measured: its fastest method is what every ratio divides by
   --methods A,B       methods to time (default: every method; unavailable ones are listed as skipped)
+  --scene FILE  --scene-camera NAME|INDEX   a glTF scene for the families measured on the scene
   --sweep KEY=V1,V2   time every value of a parameter (repeatable: the product of the sweeps)
   --radii 1,2,...     the same as --sweep radius=... (default 1,2,3,4,8,16,32 where there is a radius)
   --param KEY=VALUE   a parameter fixed for every case (repeatable); --KEY VALUE is short for it
@@ -534,6 +535,10 @@ void parse_bench(Flags& flags, CliOptions& out) {
       b.params.push_back(key_value(flag, flags.value()));
       if (b.params.back().first == "precision")
         throw UsageError("--param precision: bench times the precisions --precision lists");
+    } else if (flag == "--scene") {
+      b.scene = scene_flag(flags.value());
+    } else if (flag == "--scene-camera") {
+      b.scene_camera = flags.value();
     } else if (flag == "--sizes") {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, flags.value())) b.sizes.push_back(parse_size(size));

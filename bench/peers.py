@@ -947,6 +947,7 @@ def make_document(options, device, cases, skipped, reference_where):
         "inputs": options.inputs,
         "filter": "gaussian",
         "floor_filter": "copy",
+        "scene": "built-in scene",  # what filterlab's families measured on the scene ran on; none here
         "sweeps": {"radius": sorted({c["radius"] for c in cases if c["filter"] != "copy"})},
         "params": {"kernel": options.kernel},
         "kernel": options.kernel,

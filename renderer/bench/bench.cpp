@@ -11,6 +11,7 @@
 #include "runtime/frame_ring.h"
 #include "runtime/pipeline_reports.h"
 #include "runtime/sequence.h"
+#include "scene/gltf_scene.h"
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
@@ -47,9 +48,9 @@ io::ImageF input_image(VkExtent2D size, const std::string& precision, uint32_t s
 
 // The tonemapped scene at `size` (RGB in [0, 1], alpha 1), rounded to the precision like the others.
 io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, VkExtent2D size,
-                       const std::string& precision) {
+                       const std::string& precision, std::shared_ptr<const scene::SceneModel> model) {
   const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
-  runtime::Sequence scene(env, {}, {}, size, {"final"});
+  runtime::Sequence scene(env, {}, {}, size, {"final"}, std::move(model));
   scene.run();
   io::ImageF image = scene.image("final");
   if (precision == "fp16")
@@ -352,6 +353,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     for (const filters::Method* m : methods)
       for (const auto& point : points) filters::resolve(make_step(*family, *m, point, precision));
 
+  // A glTF scene for the families measured on the scene: read (and refused, exit 2) before the device.
+  std::shared_ptr<const scene::SceneModel> scene_model;
+  if (options.scene) scene_model = scene::load_gltf(*options.scene, options.scene_camera).scene;
   vk::ContextOptions context_options;
   context_options.validation = options.validation;
   context_options.device_selector = options.device;
@@ -385,7 +389,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       std::vector<io::ImageF> inputs;
       if (family->tools.bench.on_scene && !family_is_floor)
         inputs.assign(options.inputs,
-                      scene_image(ctx, shaders, size, precision));  // same picture, own memory
+                      scene_image(ctx, shaders, size, precision, scene_model));  // same picture, own memory
       else
         for (uint32_t i = 0; i < options.inputs; ++i)
           inputs.push_back(input_image(size, precision, 1000 + i));
@@ -538,6 +542,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["inputs"] = options.inputs;
   j["filter"] = options.filter;
   j["floor_filter"] = filters::registry().memory_floor().name;
+  // What the families measured on the scene ran on (the others: random images).
+  j["scene"] = options.scene ? options.scene->string() : std::string("built-in scene");
   j["sweeps"] = json::object();
   for (const Sweep& sweep : result.sweeps) j["sweeps"][sweep.param] = sweep.values;
   j["params"] = json::object();

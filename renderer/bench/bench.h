@@ -30,6 +30,10 @@ struct BenchOptions {
   std::vector<Sweep> sweeps = {{kSizeSweep, {"1", "2", "3", "4", "8", "16", "32"}}};  // their product
   std::vector<filters::RawParam> params;  // fixed for every case (`--param kernel=box`)
   std::vector<VkExtent2D> sizes = {{3840, 2160}};
+  // The scene the families measured on the scene (FamilyTools::bench.on_scene) run on: a glTF
+  // (--scene, --scene-camera) in place of the built-in one.
+  std::optional<std::filesystem::path> scene;
+  std::optional<std::string> scene_camera;
   std::vector<std::string> precisions = {"fp16"};
   uint32_t frames = 100;  // timed frames per case
   uint32_t warmup = 20;   // at least this many warm-up frames per case...

@@ -164,7 +164,7 @@ TEST(Gltf, TheLabSceneRendersFromItsCameraPath) {
 }
 
 // The other commands that run on a scene take a glTF one too: evaluate (the animated quad, every
-// configuration, a PSNR a frame) and quality.
+// configuration, a PSNR a frame), quality, and bench for the families measured on the scene.
 TEST(Gltf, EvaluateAndQualityRunOnAGltfScene) {
   const std::string dir = test::temp_dir("gltf-commands");
   std::ofstream(dir + "/quad.gltf") << quad_scene(0.6f);
@@ -180,6 +180,14 @@ TEST(Gltf, EvaluateAndQualityRunOnAGltfScene) {
       test::run_binary("quality --validation --scene " + dir + "/quad.gltf --size 32x24 --radii 1");
   ASSERT_EQ(quality.exit_code, 0) << quality.output;
   EXPECT_NE(quality.output.find("on the tonemapped quad.gltf"), std::string::npos) << quality.output;
+  // bench: the families measured on the scene (bigblur) run on the glTF, from its camera.
+  const auto bench =
+      test::run_binary("bench --validation --filter bigblur --methods comp.exact --scene " + dir +
+                       "/quad.gltf --scene-camera eye --sizes 32x24 --frames 2 --warmup 0 "
+                       "--warmup-ms 0 --quiet --json " +
+                       dir + "/b.json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(dir + "/b.json"))["scene"], dir + "/quad.gltf");
   std::filesystem::remove_all(dir);
 }
 
