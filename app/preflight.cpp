@@ -46,7 +46,7 @@ bool check_run(const CliOptions& options) {
     if (!options.headless && options.window.compare_chain)
       for (const filters::FilterStep& s : filters::parse_chain(*options.window.compare_chain))
         all.push_back(s);
-    for (const filters::FilterStep& s : all) filters::check_scene_inputs(filters::resolve(s), false, false);
+    filters::check_steps_on_still_image(all);
   }
   runtime::check_image_names_before_device(steps, images, window_images, run.image.has_value());
   return auto_step;

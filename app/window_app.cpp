@@ -191,8 +191,7 @@ void open_content(AppState& state, const std::string& file, Readouts& readouts) 
       state.graph.still_file.clear();
     } else {
       for (const ChainConfig* chain : {&state.graph.chain_a, &state.graph.chain_b})
-        for (const filters::FilterStep& step : chain->enabled_steps())
-          filters::check_scene_inputs(filters::resolve(step), false, false);
+        filters::check_steps_on_still_image(chain->enabled_steps());
       state.graph.still = std::make_shared<const io::ImageF>(io::read_image_file(file, io::Encoding::Srgb));
       state.graph.still_file = file;
     }

@@ -142,6 +142,10 @@ std::vector<std::string> step_image_names(const std::vector<FilterStep>& steps, 
   return names;
 }
 
+void check_steps_on_still_image(const std::vector<FilterStep>& steps) {
+  for (const FilterStep& step : steps) check_scene_inputs(resolve(step), false, false);
+}
+
 void check_scene_inputs(const ResolvedStep& step, bool has_depth, bool has_motion) {
   for (Input needed : {Input::Depth, Input::Motion})
     if (step.needs(needed) && !(needed == Input::Depth ? has_depth : has_motion))

@@ -71,10 +71,13 @@ std::string add_chain(graph::RenderGraph& graph, const passes::PassEnv& env, con
 
 // The image each step of a chain writes, as add_chain names them: "copy", "copy.2", after `prefix`.
 // A step's other images are named "<its name>.<something>".
-std::vector<std::string> step_image_names(const std::vector<FilterStep>& steps, const std::string& prefix = "");
+std::vector<std::string> step_image_names(const std::vector<FilterStep>& steps,
+                                          const std::string& prefix = "");
 // Throws ChainError for a step that reads the scene's depth or motion where the run has none (a
 // still image): before any device is opened where the inputs are known.
 void check_scene_inputs(const ResolvedStep& step, bool has_depth, bool has_motion);
+// Every step of `steps` against what a still image offers (no depth, no motion): ChainError.
+void check_steps_on_still_image(const std::vector<FilterStep>& steps);
 
 // Whether a step of `steps` belongs to a family that reads `input` (a chain with TAA turns the
 // scene's jitter on).

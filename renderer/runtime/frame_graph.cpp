@@ -25,8 +25,7 @@ void load_content(RunOptions& options) {
     options.scene_model = load.scene;
   }
   if (!options.image || options.still) return;
-  for (const filters::FilterStep& step : filters::parse_chain(options.chain))
-    filters::check_scene_inputs(filters::resolve(step), false, false);
+  filters::check_steps_on_still_image(filters::parse_chain(options.chain));
   options.still = std::make_shared<const io::ImageF>(io::read_image_file(*options.image, io::Encoding::Srgb));
 }
 

@@ -352,8 +352,7 @@ struct JsonTypes {
 };
 
 // The document's JSON (a .glb's first chunk), its types and required extensions checked.
-void check_json(const Checker& check, const fs::path& path, bool binary) {
-  const std::string bytes = io::read_input_file(path, kMaxSceneFileBytes);
+void check_json(const Checker& check, const std::string& bytes, bool binary) {
   std::string text = bytes;
   if (binary) {
     uint32_t header[5] = {};
@@ -591,13 +590,20 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
   loader.SetImageLoader(&keep_image_undecoded, nullptr);
   tinygltf::Model model;
   std::string error, warning;
-  io::check_input_file(path, kMaxSceneFileBytes);  // a FIFO or a device: refused before the library opens it
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   if (ext != ".gltf" && ext != ".glb") throw io::InputError(path, "not a glTF scene (use .gltf or .glb)");
-  check_json(Checker{model, path}, path, ext == ".glb");
-  const bool ok = ext == ".glb" ? loader.LoadBinaryFromFile(&model, &error, &warning, path.string())
-                                : loader.LoadASCIIFromFile(&model, &error, &warning, path.string());
+  // Read once, through the file gate (a FIFO, a device, a huge file refused): the checks and the
+  // library see the same bytes; the files it names are read through the callbacks above.
+  const std::string bytes = io::read_input_file(path, kMaxSceneFileBytes);
+  check_json(Checker{model, path}, bytes, ext == ".glb");
+  const std::string folder = path.parent_path().string();
+  const bool ok = ext == ".glb"
+                      ? loader.LoadBinaryFromMemory(&model, &error, &warning,
+                                                    reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                    unsigned(bytes.size()), folder)
+                      : loader.LoadASCIIFromString(&model, &error, &warning, bytes.data(),
+                                                   unsigned(bytes.size()), folder);
   if (!ok) {
     std::string why = error.empty() ? "unreadable" : error;
     std::replace(why.begin(), why.end(), '\n', ' ');
