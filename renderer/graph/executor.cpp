@@ -75,8 +75,20 @@ PassContext::Binder& PassContext::Binder::storage(uint32_t binding, const std::s
   return *this;
 }
 
+PassContext::Binder& PassContext::Binder::texture(uint32_t binding, const vk::Image& image,
+                                                  VkSampler sampler) {
+  push_.sampled(binding, image.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  return *this;
+}
+
 PassContext::Binder& PassContext::Binder::uniform(uint32_t binding, const vk::Buffer& buffer) {
   push_.uniform_buffer(binding, buffer.handle(), buffer.size());
+  return *this;
+}
+
+PassContext::Binder& PassContext::Binder::uniform(uint32_t binding, const vk::Buffer& buffer,
+                                                  VkDeviceSize offset, VkDeviceSize size) {
+  push_.uniform_buffer(binding, buffer.handle(), size, offset);
   return *this;
 }
 
@@ -130,12 +142,13 @@ void PassContext::Binder::draw(uint32_t vertex_count) {
   vkCmdDraw(ctx_.cmd, vertex_count, 1, 0, 0);
 }
 
-void PassContext::Binder::draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count) {
+void PassContext::Binder::draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count,
+                                       uint32_t first_index) {
   flush();
   VkDeviceSize offset = 0;
   vkCmdBindVertexBuffers(ctx_.cmd, 0, 1, &vertices, &offset);
   vkCmdBindIndexBuffer(ctx_.cmd, indices, 0, VK_INDEX_TYPE_UINT32);
-  vkCmdDrawIndexed(ctx_.cmd, index_count, 1, 0, 0, 0);
+  vkCmdDrawIndexed(ctx_.cmd, index_count, 1, first_index, 0, 0);
 }
 
 // ---- Executor --------------------------------------------------------------------------------

@@ -48,7 +48,10 @@ class PassContext {
                     std::optional<uint32_t> mip = {});
     Binder& sampled_history(uint32_t binding, const std::string& image, Sampling sampling = Sampling::Linear);
     Binder& storage(uint32_t binding, const std::string& image, std::optional<uint32_t> mip = {});
+    // An image no graph tracks (a scene's texture), ready in SHADER_READ_ONLY_OPTIMAL.
+    Binder& texture(uint32_t binding, const vk::Image& image, VkSampler sampler);
     Binder& uniform(uint32_t binding, const vk::Buffer& buffer);
+    Binder& uniform(uint32_t binding, const vk::Buffer& buffer, VkDeviceSize offset, VkDeviceSize size);
     Binder& storage_buffer(uint32_t binding, const vk::Buffer& buffer);
     // A buffer of the graph the pass declared, whole.
     Binder& uniform(uint32_t binding, const std::string& buffer);
@@ -62,7 +65,7 @@ class PassContext {
     void dispatch_over(const std::string& image, uint32_t local_x, uint32_t local_y);
     void dispatch_over(VkExtent2D extent, uint32_t local_x, uint32_t local_y);
     void draw(uint32_t vertex_count);  // full-screen triangle: draw(3)
-    void draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count);
+    void draw_indexed(VkBuffer vertices, VkBuffer indices, uint32_t index_count, uint32_t first_index = 0);
 
    private:
     void flush();

@@ -59,6 +59,29 @@ ImageHeader png_header(spng_ctx* ctx, const spng_ihdr& ihdr) {
   return {"png", ihdr.width, ihdr.height, has_alpha(ctx, ihdr) ? 4u : 3u, ihdr.bit_depth == 16 ? 16u : 8u};
 }
 
+// The image of an opened decoder, every checksum checked, refused above `max_pixels` (0: no cap)
+// before a sample is decoded.
+DecodedImage decode_png(const fs::path& path, spng_ctx* ctx, const spng_ihdr& ihdr, uint64_t max_pixels) {
+  DecodedImage out{png_header(ctx, ihdr), {}};
+  if (max_pixels && uint64_t(ihdr.width) * ihdr.height > max_pixels)
+    fail(path, std::to_string(ihdr.width) + "x" + std::to_string(ihdr.height) + " pixels, more than " +
+                   std::to_string(max_pixels));
+  const int format = out.header.bits == 16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
+  size_t bytes = 0;
+  check(spng_decoded_image_size(ctx, format, &bytes), path);
+  std::vector<uint8_t> raw(bytes);
+  check(spng_decode_image(ctx, raw.data(), raw.size(), format, SPNG_DECODE_TRNS), path);
+  // The chunks after the image data, to IEND: the last IDAT's CRC is only checked on the way there.
+  check(spng_decode_chunks(ctx), path);
+  out.samples.resize(size_t(out.header.width) * out.header.height * 4);
+  if (out.header.bits == 16) {
+    std::memcpy(out.samples.data(), raw.data(), raw.size());  // host byte order, as libspng gives it
+  } else {
+    for (size_t i = 0; i < out.samples.size(); ++i) out.samples[i] = raw[i];
+  }
+  return out;
+}
+
 // ---- JPEG ---------------------------------------------------------------------------------------
 
 struct TjFree {
@@ -82,11 +105,30 @@ JpegHeader jpeg_header(const fs::path& path, const JpegBytes& bytes) {
   Tj handle(tjInitDecompress());
   if (!handle) fail(path, "cannot start the JPEG decoder");
   int width = 0, height = 0, subsampling = 0, colorspace = 0;
-  if (tjDecompressHeader3(handle.get(), bytes.data(), bytes.size(), &width,
-                          &height, &subsampling, &colorspace) != 0)
+  if (tjDecompressHeader3(handle.get(), bytes.data(), bytes.size(), &width, &height, &subsampling,
+                          &colorspace) != 0)
     fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(handle.get()) + ")");
   if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) fail(path, "CMYK JPEGs are not supported");
   return {std::move(handle), {"jpeg", uint32_t(width), uint32_t(height), 3, 8}};
+}
+
+DecodedImage decode_jpeg(const fs::path& path, const JpegBytes& bytes, uint64_t max_pixels) {
+  JpegHeader jpeg = jpeg_header(path, bytes);
+  const ImageHeader& h = jpeg.header;
+  if (max_pixels && uint64_t(h.width) * h.height > max_pixels)
+    fail(path, std::to_string(h.width) + "x" + std::to_string(h.height) + " pixels, more than " +
+                   std::to_string(max_pixels));
+  std::vector<unsigned char> rgb(size_t(h.width) * h.height * 3);
+  if (tjDecompress2(jpeg.handle.get(), bytes.data(), bytes.size(), rgb.data(), int(h.width), 0, int(h.height),
+                    TJPF_RGB, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT) != 0)
+    fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(jpeg.handle.get()) + ")");
+  DecodedImage out{h, {}};
+  out.samples.resize(size_t(h.width) * h.height * 4);
+  for (size_t p = 0; p < size_t(h.width) * h.height; ++p) {
+    for (size_t c = 0; c < 3; ++c) out.samples[p * 4 + c] = rgb[p * 3 + c];
+    out.samples[p * 4 + 3] = 255;
+  }
+  return out;
 }
 
 }  // namespace
@@ -102,21 +144,7 @@ DecodedImage decode_png(const fs::path& path) {
   File file = open(path);
   spng_ihdr ihdr{};
   Spng ctx = open_png(path, file.get(), ihdr);
-  DecodedImage out{png_header(ctx.get(), ihdr), {}};
-  const int format = out.header.bits == 16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
-  size_t bytes = 0;
-  check(spng_decoded_image_size(ctx.get(), format, &bytes), path);
-  std::vector<uint8_t> raw(bytes);
-  check(spng_decode_image(ctx.get(), raw.data(), raw.size(), format, SPNG_DECODE_TRNS), path);
-  // The chunks after the image data, to IEND: the last IDAT's CRC is only checked on the way there.
-  check(spng_decode_chunks(ctx.get()), path);
-  out.samples.resize(size_t(out.header.width) * out.header.height * 4);
-  if (out.header.bits == 16) {
-    std::memcpy(out.samples.data(), raw.data(), raw.size());  // host byte order, as libspng gives it
-  } else {
-    for (size_t i = 0; i < out.samples.size(); ++i) out.samples[i] = raw[i];
-  }
-  return out;
+  return decode_png(path, ctx.get(), ihdr, 0);
 }
 
 ImageHeader read_jpeg_header(const fs::path& path) {
@@ -132,20 +160,22 @@ ImageHeader read_jpeg_header(const fs::path& path) {
 }
 
 DecodedImage decode_jpeg(const fs::path& path) {
-  const JpegBytes bytes{read_input_file(path, kMaxImageFileBytes)};
-  JpegHeader jpeg = jpeg_header(path, bytes);
-  const ImageHeader& h = jpeg.header;
-  std::vector<unsigned char> rgb(size_t(h.width) * h.height * 3);
-  if (tjDecompress2(jpeg.handle.get(), bytes.data(), bytes.size(), rgb.data(),
-                    int(h.width), 0, int(h.height), TJPF_RGB, TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT) != 0)
-    fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(jpeg.handle.get()) + ")");
-  DecodedImage out{h, {}};
-  out.samples.resize(size_t(h.width) * h.height * 4);
-  for (size_t p = 0; p < size_t(h.width) * h.height; ++p) {
-    for (size_t c = 0; c < 3; ++c) out.samples[p * 4 + c] = rgb[p * 3 + c];
-    out.samples[p * 4 + 3] = 255;
+  return decode_jpeg(path, JpegBytes{read_input_file(path, kMaxImageFileBytes)}, 0);
+}
+
+DecodedImage decode_image_bytes(const std::string& bytes, const fs::path& name, uint64_t max_pixels) {
+  static const std::string kPng("\x89PNG\r\n\x1a\n", 8), kJpeg("\xff\xd8\xff", 3);
+  if (bytes.compare(0, kPng.size(), kPng) == 0) {
+    Spng ctx(spng_ctx_new(0));
+    if (!ctx) fail(name, "out of memory");
+    check(spng_set_crc_action(ctx.get(), SPNG_CRC_ERROR, SPNG_CRC_ERROR), name);
+    check(spng_set_png_buffer(ctx.get(), bytes.data(), bytes.size()), name);
+    spng_ihdr ihdr{};
+    check(spng_get_ihdr(ctx.get(), &ihdr), name);
+    return decode_png(name, ctx.get(), ihdr, max_pixels);
   }
-  return out;
+  if (bytes.compare(0, kJpeg.size(), kJpeg) == 0) return decode_jpeg(name, JpegBytes{bytes}, max_pixels);
+  fail(name, "neither a PNG nor a JPEG");
 }
 
 }  // namespace filterlab::io

@@ -59,6 +59,10 @@ ImageHeader read_png_header(const std::filesystem::path& path);
 DecodedImage decode_png(const std::filesystem::path& path);
 ImageHeader read_jpeg_header(const std::filesystem::path& path);
 DecodedImage decode_jpeg(const std::filesystem::path& path);
+// A PNG or JPEG held in memory (a glTF's embedded or referenced image), told apart by its signature,
+// with the same checks; `name` names it in errors. More than `max_pixels` is refused before decoding.
+DecodedImage decode_image_bytes(const std::string& bytes, const std::filesystem::path& name,
+                                uint64_t max_pixels);
 ImageHeader read_pfm_header(const std::filesystem::path& path);
 
 void write_png(const std::filesystem::path& path, const ImageU8& image);

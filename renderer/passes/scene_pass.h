@@ -9,6 +9,7 @@
 #include "vk/resources.h"
 
 #include <memory>
+#include <vector>
 
 namespace filterlab::passes {
 
@@ -27,17 +28,21 @@ class ScenePass {
 
  private:
   void record(graph::PassContext& ctx);
-  void upload_mesh();
+  void upload_assets();
+  void draw(graph::PassContext& ctx, const vk::Pipeline& pipeline, const scene::Draw& draw);
   PassEnv env_;
   scene::SceneSettings settings_;
   std::shared_ptr<const scene::SceneModel> model_;
-  vk::Buffer vertices_, indices_;
-  uint32_t index_count_ = 0;
-  std::vector<vk::Buffer> cameras_, objects_;  // per frame in flight, host-visible
+  // Uploaded when the first frame is recorded.
+  bool uploaded_ = false;
+  vk::Buffer vertices_, indices_, materials_;
+  std::vector<vk::Image> textures_;  // the scene's images, then a white 1x1 (a slot without one)
+  std::vector<std::unique_ptr<vk::Sampler>> samplers_;  // the scene's samplers, then the white one's
+  std::vector<vk::Buffer> cameras_, objects_, lights_;  // per frame in flight, host-visible
   CameraFeed camera_;
   VkExtent2D last_extent_{};
   bool recorded_ = false;
-  vk::PipelineRef pipeline_;
+  vk::PipelineRef opaque_, blended_;
 };
 
 }  // namespace filterlab::passes

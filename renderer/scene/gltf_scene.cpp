@@ -12,6 +12,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <map>
 #include <numbers>
 #include <set>
 
@@ -21,7 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The extensions a file may require: those whose meaning filterlab draws or may ignore safely.
-const std::set<std::string> kReadExtensions = {"KHR_texture_transform", "KHR_materials_emissive_strength"};
+const std::set<std::string> kReadExtensions = {"KHR_texture_transform", "KHR_materials_emissive_strength",
+                                               "KHR_lights_punctual"};
 constexpr uint64_t kMaxSceneFileBytes = 1024 * io::kMiB;  // a .glb, a .bin, an image
 constexpr size_t kMaxElements = size_t(1) << 26;          // vertices, indices or keys of one accessor
 
@@ -48,10 +50,33 @@ bool write_nothing(std::string* err, const std::string&, const std::vector<unsig
   if (err) *err += "filterlab writes no glTF file";
   return false;
 }
-// Textures are not drawn yet: an image's bytes were read (and its file checked); nothing is decoded.
-bool keep_image_undecoded(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                          const unsigned char*, int, void*) {
-  return true;
+// Images are decoded by filterlab's own decoders (libspng checks every CRC, TurboJPEG refuses a
+// truncated file), to RGBA8, each at most kMaxTexturePixels before a sample is decoded.
+constexpr uint64_t kMaxTexturePixels = uint64_t(1) << 26;  // 8192 x 8192
+bool decode_image(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
+                  const unsigned char* bytes, int size, void*) {
+  const std::string name =
+      "image " + std::to_string(index) + (image->uri.empty() ? "" : " (" + image->uri + ")");
+  try {
+    const io::DecodedImage d =
+        io::decode_image_bytes(std::string(reinterpret_cast<const char*>(bytes), size_t(std::max(size, 0))),
+                               name, kMaxTexturePixels);
+    image->width = int(d.header.width);
+    image->height = int(d.header.height);
+    image->component = 4;
+    image->bits = 8;
+    image->pixel_type = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    image->image.resize(d.samples.size());
+    const bool wide = d.header.bits == 16;  // a 16-bit PNG, rounded to 8 bits
+    for (size_t i = 0; i < d.samples.size(); ++i)
+      image->image[i] = uint8_t(wide ? (uint32_t(d.samples[i]) * 255u + 32767u) / 65535u : d.samples[i]);
+    return true;
+  } catch (const io::InputError& e) {
+    if (err) *err += name + ": " + e.reason;
+  } catch (const std::exception& e) {
+    if (err) *err += name + ": " + e.what();
+  }
+  return false;
 }
 
 // ---- checked reads -------------------------------------------------------------------------
@@ -413,7 +438,12 @@ struct FileCamera {
 class GltfScene : public SceneModel {
  public:
   std::string file;
-  Mesh geometry;  // object 0 is the sky
+  SceneAssets content;  // object 0 is the sky
+  struct LightNode {
+    size_t node;
+    LightGpu light;  // position and direction in the node's space: the origin, down -z
+  };
+  std::vector<LightNode> lights;
   std::vector<Trs> rest;
   std::vector<std::vector<size_t>> children;
   std::vector<size_t> roots;
@@ -427,8 +457,9 @@ class GltfScene : public SceneModel {
   std::vector<bool> camera_path;  // the chosen camera's node and its ancestors: their animations move it
 
   std::string name() const override { return file; }
-  Mesh mesh() const override { return geometry; }
+  const SceneAssets& assets() const override { return content; }
   uint32_t object_count() const override { return uint32_t(instances.size() + 1); }
+  uint32_t light_count() const override { return uint32_t(lights.size()); }
 
   // Every node's world matrix at time t (seconds), its animations looping: those of the nodes that
   // carry a camera (a camera path) where `camera` says, the others where `objects` says.
@@ -484,6 +515,15 @@ class GltfScene : public SceneModel {
     for (const Instance& i : instances)
       f.objects.push_back(
           {now[i.node], before[i.node], i.albedo_roughness, glm::vec4(i.emissive, float(MaterialKind::Lit))});
+    for (const LightNode& l : lights) {
+      LightGpu g = l.light;
+      const glm::mat4& m = now[l.node];
+      g.position_range = glm::vec4(glm::vec3(m[3]), l.light.position_range.w);
+      g.direction_type =
+          glm::vec4(glm::normalize(glm::mat3(m) * glm::vec3(0, 0, -1)), l.light.direction_type.w);
+      f.lights.push_back(g);
+    }
+    f.camera.counts.x = uint32_t(f.lights.size());
     return f;
   }
 
@@ -582,12 +622,230 @@ Trs node_pose(const Checker& check, const tinygltf::Node& n, size_t index) {
   return trs;
 }
 
+// ---- materials, textures and lights ---------------------------------------------------------
+
+// The file's materials as MaterialGpu and texture bindings: each image used is kept once per
+// encoding (sRGB for base colour and emissive, linear for the rest), each sampler once.
+struct MaterialReader {
+  const Checker& check;
+  const tinygltf::Model& m;
+  SceneAssets& content;
+  std::map<std::pair<int, bool>, uint32_t> images;
+  std::map<int, uint32_t> samplers;
+
+  Material read(size_t index) {
+    const tinygltf::Material& mat = m.materials[index];
+    const std::string what = "material " + std::to_string(index);
+    const tinygltf::PbrMetallicRoughness& pbr = mat.pbrMetallicRoughness;
+    Material out;
+    MaterialGpu& g = out.gpu;
+    for (double v : pbr.baseColorFactor) check.finite(v, what + "'s base colour");
+    for (double v : mat.emissiveFactor) check.finite(v, what + "'s emissive factor");
+    check.finite(pbr.metallicFactor, what + "'s metallic factor");
+    check.finite(pbr.roughnessFactor, what + "'s roughness");
+    check.finite(mat.alphaCutoff, what + "'s alpha cutoff");
+    check.finite(mat.normalTexture.scale, what + "'s normal scale");
+    check.finite(mat.occlusionTexture.strength, what + "'s occlusion strength");
+    if (pbr.baseColorFactor.size() == 4)
+      g.base_color = {float(pbr.baseColorFactor[0]), float(pbr.baseColorFactor[1]),
+                      float(pbr.baseColorFactor[2]), float(pbr.baseColorFactor[3])};
+    float strength = 1.0f;
+    if (const auto e = mat.extensions.find("KHR_materials_emissive_strength");
+        e != mat.extensions.end() && e->second.Has("emissiveStrength")) {
+      const tinygltf::Value& v = e->second.Get("emissiveStrength");
+      if (!v.IsNumber()) check.fail(what + "'s emissive strength is not a number");
+      check.finite(v.GetNumberAsDouble(), what + "'s emissive strength");
+      strength = float(v.GetNumberAsDouble());
+    }
+    if (mat.emissiveFactor.size() == 3)
+      g.emissive = glm::vec4(strength * glm::vec3(float(mat.emissiveFactor[0]), float(mat.emissiveFactor[1]),
+                                                  float(mat.emissiveFactor[2])),
+                             0.0f);
+    g.params = {float(std::clamp(pbr.metallicFactor, 0.0, 1.0)),
+                float(std::clamp(pbr.roughnessFactor, 0.0, 1.0)), float(mat.normalTexture.scale),
+                float(std::clamp(mat.occlusionTexture.strength, 0.0, 1.0))};
+    g.alpha.x = float(mat.alphaCutoff);
+    if (mat.alphaMode == "MASK") g.flags.x = uint32_t(AlphaMode::Mask);
+    else if (mat.alphaMode == "BLEND") g.flags.x = uint32_t(AlphaMode::Blend);
+    else if (mat.alphaMode != "OPAQUE" && !mat.alphaMode.empty())
+      check.fail(what + " has alpha mode '" + mat.alphaMode + "' (OPAQUE, MASK or BLEND)");
+    texture(out, TextureSlot::BaseColor, pbr.baseColorTexture.index, pbr.baseColorTexture.texCoord,
+            pbr.baseColorTexture.extensions, true, what);
+    texture(out, TextureSlot::MetallicRoughness, pbr.metallicRoughnessTexture.index,
+            pbr.metallicRoughnessTexture.texCoord, pbr.metallicRoughnessTexture.extensions, false, what);
+    texture(out, TextureSlot::Normal, mat.normalTexture.index, mat.normalTexture.texCoord,
+            mat.normalTexture.extensions, false, what);
+    texture(out, TextureSlot::Occlusion, mat.occlusionTexture.index, mat.occlusionTexture.texCoord,
+            mat.occlusionTexture.extensions, false, what);
+    texture(out, TextureSlot::Emissive, mat.emissiveTexture.index, mat.emissiveTexture.texCoord,
+            mat.emissiveTexture.extensions, true, what);
+    return out;
+  }
+
+ private:
+  void texture(Material& out, TextureSlot slot, int index, int texcoord,
+               const tinygltf::ExtensionMap& extensions, bool srgb, const std::string& material) {
+    if (index < 0) return;
+    static const char* kNames[] = {"base colour", "metallic-roughness", "normal", "occlusion", "emissive"};
+    const std::string what = material + "'s " + kNames[uint32_t(slot)] + " texture";
+    if (size_t(index) >= m.textures.size())
+      check.fail(what + " is texture " + std::to_string(index) + ", which does not exist");
+    const tinygltf::Texture& t = m.textures[size_t(index)];
+    if (t.source < 0 || size_t(t.source) >= m.images.size())
+      check.fail("texture " + std::to_string(index) + " has image " + std::to_string(t.source) +
+                 ", which does not exist");
+    const tinygltf::Image& image = m.images[size_t(t.source)];
+    if (image.image.empty() || image.width <= 0 || image.height <= 0)
+      check.fail("image " + std::to_string(t.source) + (image.uri.empty() ? "" : " (" + image.uri + ")") +
+                 " has no pixels (missing or unreadable)");
+    // KHR_texture_transform: uv' = offset + R(rotation) * (scale * uv), as its GLSL writes it.
+    glm::vec2 offset(0.0f), scale(1.0f);
+    float rotation = 0.0f;
+    if (const auto e = extensions.find("KHR_texture_transform"); e != extensions.end()) {
+      const tinygltf::Value& x = e->second;
+      const auto pair = [&](const char* key, glm::vec2& v) {
+        if (!x.Has(key)) return;
+        const tinygltf::Value& a = x.Get(key);
+        if (!a.IsArray() || a.ArrayLen() != 2 || !a.Get(0).IsNumber() || !a.Get(1).IsNumber())
+          check.fail(what + ": KHR_texture_transform " + key + " is not two numbers");
+        v = {float(a.Get(0).GetNumberAsDouble()), float(a.Get(1).GetNumberAsDouble())};
+      };
+      pair("offset", offset);
+      pair("scale", scale);
+      if (x.Has("rotation")) {
+        if (!x.Get("rotation").IsNumber())
+          check.fail(what + ": KHR_texture_transform rotation is not a number");
+        rotation = float(x.Get("rotation").GetNumberAsDouble());
+      }
+      if (x.Has("texCoord")) {
+        if (!x.Get("texCoord").IsInt())
+          check.fail(what + ": KHR_texture_transform texCoord is not a whole number");
+        texcoord = x.Get("texCoord").GetNumberAsInt();
+      }
+      for (float v : {offset.x, offset.y, scale.x, scale.y, rotation})
+        check.finite(v, what + "'s KHR_texture_transform");
+    }
+    if (texcoord != 0 && texcoord != 1)
+      check.fail(what + " reads TEXCOORD_" + std::to_string(texcoord) + " (filterlab reads sets 0 and 1)");
+    const float c = std::cos(rotation), s = std::sin(rotation);
+    MaterialGpu& g = out.gpu;
+    g.uv_transform[uint32_t(slot)][0] = {c * scale.x, -s * scale.y, offset.x, float(texcoord)};
+    g.uv_transform[uint32_t(slot)][1] = {s * scale.x, c * scale.y, offset.y, 0.0f};
+    g.flags.y |= 1u << uint32_t(slot);
+    out.textures[uint32_t(slot)] = TextureBinding{image_index(t.source, srgb), sampler_index(t.sampler)};
+  }
+
+  uint32_t image_index(int source, bool srgb) {
+    const auto found = images.find({source, srgb});
+    if (found != images.end()) return found->second;
+    const tinygltf::Image& image = m.images[size_t(source)];
+    TextureImage t;
+    t.name =
+        image.name.empty() ? (image.uri.empty() ? "image " + std::to_string(source) : image.uri) : image.name;
+    t.width = uint32_t(image.width);
+    t.height = uint32_t(image.height);
+    t.rgba = image.image;  // RGBA8, from decode_image
+    t.srgb = srgb;
+    content.images.push_back(std::move(t));
+    return images[{source, srgb}] = uint32_t(content.images.size() - 1);
+  }
+
+  uint32_t sampler_index(int sampler) {
+    const auto found = samplers.find(sampler);
+    if (found != samplers.end()) return found->second;
+    SamplerState state;  // no sampler: repeat, trilinear
+    if (sampler >= 0) {
+      if (size_t(sampler) >= m.samplers.size())
+        check.fail("a texture has sampler " + std::to_string(sampler) + ", which does not exist");
+      const tinygltf::Sampler& s = m.samplers[size_t(sampler)];
+      using F = SamplerState::Filter;
+      const std::string what = "sampler " + std::to_string(sampler);
+      const auto wrap = [&](int mode) {
+        switch (mode) {
+          case TINYGLTF_TEXTURE_WRAP_REPEAT: return SamplerState::Wrap::Repeat;
+          case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE: return SamplerState::Wrap::ClampToEdge;
+          case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT: return SamplerState::Wrap::MirroredRepeat;
+          default: check.fail(what + " has wrap mode " + std::to_string(mode));
+        }
+      };
+      state.wrap_u = wrap(s.wrapS);
+      state.wrap_v = wrap(s.wrapT);
+      if (s.magFilter == TINYGLTF_TEXTURE_FILTER_NEAREST) state.mag = F::Nearest;
+      else if (s.magFilter != TINYGLTF_TEXTURE_FILTER_LINEAR && s.magFilter != -1)
+        check.fail(what + " has magnification filter " + std::to_string(s.magFilter));
+      switch (s.minFilter) {
+        case -1: break;  // undefined: trilinear
+        case TINYGLTF_TEXTURE_FILTER_NEAREST:
+          state = {state.mag, F::Nearest, std::nullopt, state.wrap_u, state.wrap_v};
+          break;
+        case TINYGLTF_TEXTURE_FILTER_LINEAR:
+          state = {state.mag, F::Linear, std::nullopt, state.wrap_u, state.wrap_v};
+          break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_NEAREST:
+          state.min = F::Nearest, state.mip = F::Nearest;
+          break;
+        case TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_NEAREST:
+          state.min = F::Linear, state.mip = F::Nearest;
+          break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_LINEAR:
+          state.min = F::Nearest, state.mip = F::Linear;
+          break;
+        case TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR:
+          state.min = F::Linear, state.mip = F::Linear;
+          break;
+        default: check.fail(what + " has minification filter " + std::to_string(s.minFilter));
+      }
+    }
+    content.samplers.push_back(state);
+    return samplers[sampler] = uint32_t(content.samplers.size() - 1);
+  }
+};
+
+// KHR_lights_punctual: the lights of the drawn nodes, in their nodes' space.
+template <typename Scene>
+void read_lights(const Checker& check, const tinygltf::Model& m, const std::vector<bool>& drawn,
+                 Scene& scene) {
+  for (size_t n = 0; n < m.nodes.size(); ++n) {
+    const auto e = m.nodes[n].extensions.find("KHR_lights_punctual");
+    if (e == m.nodes[n].extensions.end() || !drawn[n]) continue;
+    const std::string what = "node " + std::to_string(n) + "'s light";
+    if (!e->second.Has("light") || !e->second.Get("light").IsInt()) check.fail(what + " has no light index");
+    const int index = e->second.Get("light").GetNumberAsInt();
+    if (index < 0 || size_t(index) >= m.lights.size())
+      check.fail(what + " is light " + std::to_string(index) + ", which does not exist");
+    const tinygltf::Light& l = m.lights[size_t(index)];
+    for (double v : l.color) check.finite(v, what + "'s colour");
+    for (double v : {l.intensity, l.range, l.spot.innerConeAngle, l.spot.outerConeAngle})
+      check.finite(v, what);
+    if (l.intensity < 0 || l.range < 0) check.fail(what + " has a negative intensity or range");
+    LightGpu g{};
+    const LightType type = l.type == "directional" ? LightType::Directional
+                           : l.type == "point"     ? LightType::Point
+                           : l.type == "spot"
+                               ? LightType::Spot
+                               : (check.fail(what + " has type '" + l.type + "'"), LightType::Point);
+    g.position_range.w = float(l.range);
+    g.direction_type.w = float(uint32_t(type));
+    const glm::vec3 colour = l.color.size() == 3
+                                 ? glm::vec3(float(l.color[0]), float(l.color[1]), float(l.color[2]))
+                                 : glm::vec3(1.0f);
+    g.color_intensity = glm::vec4(colour, float(l.intensity));
+    if (type == LightType::Spot) {
+      const double inner = l.spot.innerConeAngle, outer = l.spot.outerConeAngle;
+      if (!(inner >= 0 && inner < outer && outer <= std::numbers::pi / 2))
+        check.fail(what + ": a spot needs 0 <= innerConeAngle < outerConeAngle <= pi/2");
+      g.cone = {float(std::cos(outer)), float(std::cos(inner)), 0.0f, 0.0f};
+    }
+    scene.lights.push_back({n, g});
+  }
+}
+
 }  // namespace
 
 GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camera_name) {
   tinygltf::TinyGLTF loader;
   loader.SetFsCallbacks({&file_exists, &expand_path, &read_whole_file, &write_nothing, nullptr});
-  loader.SetImageLoader(&keep_image_undecoded, nullptr);
+  loader.SetImageLoader(&decode_image, nullptr);
   tinygltf::Model model;
   std::string error, warning;
   std::string ext = path.extension().string();
@@ -663,15 +921,31 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
   };
   for (size_t r : scene->roots) mark(r);
 
-  // Geometry: object 0 the sky, then one object per drawn node's triangle primitive.
-  append_sphere(scene->geometry, 0, 16, 32, true);
-  scene->camera_path.assign(nodes, false);
-  const std::vector<glm::mat4> rest_world = scene->world(0.0, false, false);
-  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  // Materials: [0] the identity (primitives without one keep the old grey in their object's
+  // factors), then the file's, in order.
+  SceneAssets& content = scene->content;
+  content.materials.emplace_back();
   std::set<std::string> noted;
   auto note = [&](const std::string& text) {
     if (noted.insert(text).second) out.notes.push_back(text);
   };
+  MaterialReader materials{check, model, content};
+  for (size_t m = 0; m < model.materials.size(); ++m) content.materials.push_back(materials.read(m));
+
+  // Geometry: object 0 the sky, then one object per drawn node's triangle primitive, its indices
+  // kept apart until the draws are known (the opaque grouped by material, the blended one by one).
+  append_sphere(content.mesh, 0, 16, 32, true);
+  content.draws.push_back({0, uint32_t(content.mesh.indices.size()), 0, 0, glm::vec3(0.0f), false});
+  struct Pending {
+    std::vector<uint32_t> indices;
+    uint32_t material, object;
+    glm::vec3 center;
+    bool blend;
+  };
+  std::vector<Pending> pending;
+  scene->camera_path.assign(nodes, false);
+  const std::vector<glm::mat4> rest_world = scene->world(0.0, false, false);
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
   for (size_t n = 0; n < nodes; ++n) {
     const tinygltf::Node& node = model.nodes[n];
     if (!drawn[n] || node.mesh < 0) continue;
@@ -688,11 +962,27 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
         continue;
       }
       if (!prim.targets.empty()) note("morph targets: shown in the rest pose");
-      const auto position = prim.attributes.find("POSITION");
-      if (position == prim.attributes.end()) check.fail(what + " has no POSITION");
+      const auto attribute = [&](const char* name) {
+        const auto a = prim.attributes.find(name);
+        return a == prim.attributes.end() ? -1 : a->second;
+      };
+      if (attribute("POSITION") < 0) check.fail(what + " has no POSITION");
       const std::vector<float> positions =
-          check.floats(position->second, TINYGLTF_TYPE_VEC3, what + " POSITION");
+          check.floats(attribute("POSITION"), TINYGLTF_TYPE_VEC3, what + " POSITION");
       const size_t count = positions.size() / 3;
+      // An optional attribute, `components` floats per vertex (normalized integers allowed).
+      const auto optional = [&](const char* name, int type, int components) {
+        std::vector<float> v;
+        if (attribute(name) < 0) return v;
+        v = check.floats(attribute(name), type, what + " " + name, true);
+        if (v.size() != count * size_t(components))
+          check.fail(what + ": " + name + " and POSITION have different counts");
+        return v;
+      };
+      const std::vector<float> given_normals = optional("NORMAL", TINYGLTF_TYPE_VEC3, 3);
+      const std::vector<float> uv0 = optional("TEXCOORD_0", TINYGLTF_TYPE_VEC2, 2);
+      const std::vector<float> uv1 = optional("TEXCOORD_1", TINYGLTF_TYPE_VEC2, 2);
+      const std::vector<float> tangents = optional("TANGENT", TINYGLTF_TYPE_VEC4, 4);
       std::vector<uint32_t> indices;
       if (prim.indices >= 0) indices = check.indices(prim.indices, count, what + " indices");
       else
@@ -700,13 +990,9 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
       if (indices.size() % 3)
         check.fail(what + ": " + std::to_string(indices.size()) + " indices, not whole triangles");
       std::vector<glm::vec3> normals(count, glm::vec3(0.0f));
-      const auto normal = prim.attributes.find("NORMAL");
-      if (normal != prim.attributes.end()) {
-        const std::vector<float> given =
-            check.floats(normal->second, TINYGLTF_TYPE_VEC3, what + " NORMAL", true);
-        if (given.size() != positions.size())
-          check.fail(what + ": NORMAL and POSITION have different counts");
-        for (size_t i = 0; i < count; ++i) normals[i] = {given[3 * i], given[3 * i + 1], given[3 * i + 2]};
+      if (!given_normals.empty()) {
+        for (size_t i = 0; i < count; ++i)
+          normals[i] = {given_normals[3 * i], given_normals[3 * i + 1], given_normals[3 * i + 2]};
       } else {  // none given: the faces' normals averaged at each vertex
         for (size_t i = 0; i < indices.size(); i += 3) {
           const auto at = [&](uint32_t v) {
@@ -718,58 +1004,76 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
         }
       }
       const uint32_t object = uint32_t(scene->instances.size() + 1);
-      const uint32_t base = uint32_t(scene->geometry.vertices.size());
+      const uint32_t base = uint32_t(content.mesh.vertices.size());
+      glm::vec3 local_lo(INFINITY), local_hi(-INFINITY);
       for (size_t i = 0; i < count; ++i) {
-        const glm::vec3 pos(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]);
+        Vertex v{};
+        v.position = glm::vec3(positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]);
         const float length = glm::length(normals[i]);
-        scene->geometry.vertices.push_back(
-            {pos, length > 0 ? normals[i] / length : glm::vec3(0, 1, 0), object});
-        const glm::vec3 world = glm::vec3(rest_world[n] * glm::vec4(pos, 1.0f));
+        v.normal = length > 0 ? normals[i] / length : glm::vec3(0, 1, 0);
+        v.object = object;
+        if (!uv0.empty()) v.uv0 = {uv0[2 * i], uv0[2 * i + 1]};
+        if (!uv1.empty()) v.uv1 = {uv1[2 * i], uv1[2 * i + 1]};
+        if (!tangents.empty()) {
+          const glm::vec3 t(tangents[4 * i], tangents[4 * i + 1], tangents[4 * i + 2]);
+          // A usable tangent (unit length, w = +-1, as the spec requires); else the derived frame.
+          if (glm::length(t) > 0.5f)
+            v.tangent = glm::vec4(glm::normalize(t), tangents[4 * i + 3] < 0 ? -1.0f : 1.0f);
+        }
+        content.mesh.vertices.push_back(v);
+        const glm::vec3 world = glm::vec3(rest_world[n] * glm::vec4(v.position, 1.0f));
         lo = glm::min(lo, world);
         hi = glm::max(hi, world);
+        local_lo = glm::min(local_lo, v.position);
+        local_hi = glm::max(local_hi, v.position);
       }
-      for (uint32_t i : indices) scene->geometry.indices.push_back(base + i);
-      // The material's factors (textures are not drawn yet).
+      Pending draw{{}, 0, object, (local_lo + local_hi) * 0.5f, false};
+      for (uint32_t i : indices) draw.indices.push_back(base + i);
+      // The material's factors live in its MaterialGpu; a primitive without one is the old grey.
       Instance instance{n, glm::vec4(0.8f, 0.8f, 0.8f, 0.5f), glm::vec3(0.0f)};
       if (prim.material >= 0) {
         if (size_t(prim.material) >= model.materials.size())
           check.fail(what + " has material " + std::to_string(prim.material) + ", which does not exist");
-        const tinygltf::Material& mat = model.materials[size_t(prim.material)];
-        const std::string mwhat = "material " + std::to_string(prim.material);
-        const std::vector<double>& base_colour = mat.pbrMetallicRoughness.baseColorFactor;
-        for (double v : base_colour) check.finite(v, mwhat + "'s base colour");
-        for (double v : mat.emissiveFactor) check.finite(v, mwhat + "'s emissive factor");
-        check.finite(mat.pbrMetallicRoughness.roughnessFactor, mwhat + "'s roughness");
-        if (base_colour.size() >= 3)
-          instance.albedo_roughness = {float(base_colour[0]), float(base_colour[1]), float(base_colour[2]),
-                                       0.0f};
-        instance.albedo_roughness.w = float(std::clamp(mat.pbrMetallicRoughness.roughnessFactor, 0.0, 1.0));
-        float strength = 1.0f;
-        if (const auto e = mat.extensions.find("KHR_materials_emissive_strength");
-            e != mat.extensions.end() && e->second.Has("emissiveStrength")) {
-          const double s = e->second.Get("emissiveStrength").GetNumberAsDouble();
-          check.finite(s, mwhat + "'s emissive strength");
-          strength = float(s);
-        }
-        if (mat.emissiveFactor.size() == 3)
-          instance.emissive = strength * glm::vec3(float(mat.emissiveFactor[0]), float(mat.emissiveFactor[1]),
-                                                   float(mat.emissiveFactor[2]));
-        if (mat.pbrMetallicRoughness.baseColorTexture.index >= 0 || mat.normalTexture.index >= 0 ||
-            mat.emissiveTexture.index >= 0 || mat.occlusionTexture.index >= 0 ||
-            mat.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)
-          note("textures: not drawn yet (their files were read and checked); the material factors are");
-        if (mat.alphaMode != "OPAQUE" && !mat.alphaMode.empty()) note("alpha modes: drawn opaque");
+        draw.material = uint32_t(prim.material) + 1;
+        instance.albedo_roughness = glm::vec4(1.0f);
+        const Material& material = content.materials[draw.material];
+        draw.blend = material.gpu.flags.x == uint32_t(AlphaMode::Blend);
+        const bool has_tex1 = !uv1.empty(), has_tex0 = !uv0.empty();
+        for (uint32_t slot = 0; slot < kTextureSlots; ++slot)
+          if (material.textures[slot]) {
+            const bool set1 = material.gpu.uv_transform[slot][0].w > 0.5f;
+            if (!(set1 ? has_tex1 : has_tex0))
+              check.fail(what + " uses material " + std::to_string(prim.material) +
+                         ", whose textures read TEXCOORD_" + (set1 ? "1" : "0") +
+                         ", which the primitive lacks");
+          }
       }
       scene->instances.push_back(instance);
-      if (scene->geometry.vertices.size() > kMaxElements)
+      pending.push_back(std::move(draw));
+      if (content.mesh.vertices.size() > kMaxElements)
         check.fail("more than " + std::to_string(kMaxElements) + " vertices");
     }
   }
   if (scene->instances.empty()) check.fail("nothing to draw (no triangle primitive in the scene's nodes)");
+  // The index buffer: the sky, the opaque and masked primitives grouped by material (one draw a
+  // material), then each blended primitive (one draw each, ordered by the scene pass every frame).
+  std::stable_sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+    return std::pair(a.blend, a.blend ? 0u : a.material) < std::pair(b.blend, b.blend ? 0u : b.material);
+  });
+  for (Pending& p : pending) {
+    const uint32_t first = uint32_t(content.mesh.indices.size());
+    content.mesh.indices.insert(content.mesh.indices.end(), p.indices.begin(), p.indices.end());
+    Draw& last = content.draws.back();
+    if (!p.blend && !last.blend && last.material == p.material && content.draws.size() > 1)
+      last.index_count += uint32_t(p.indices.size());
+    else
+      content.draws.push_back({first, uint32_t(p.indices.size()), p.material, p.object, p.center, p.blend});
+  }
+  if (content.mesh.indices.size() > kMaxElements * 3)
+    check.fail("more than " + std::to_string(kMaxElements * 3) + " indices");
   scene->center = (lo + hi) * 0.5f;
   scene->radius = std::max(glm::length(hi - lo) * 0.5f, 1e-3f);
-  if (!model.lights.empty())
-    note("KHR_lights_punctual: not drawn yet; the built-in sun and sky light the scene");
+  read_lights(check, model, drawn, *scene);
 
   // Node animations.
   for (size_t a = 0; a < model.animations.size(); ++a) {

@@ -224,12 +224,20 @@ namespace {
 class BuiltinScene : public SceneModel {
  public:
   std::string name() const override { return "built-in scene"; }
-  Mesh mesh() const override { return build_scene_mesh(); }
+  BuiltinScene() {
+    content_.mesh = build_scene_mesh();
+    content_.draws.push_back({0, uint32_t(content_.mesh.indices.size()), 0, 0, glm::vec3(0.0f), false});
+    content_.materials.emplace_back();
+  }
+  const SceneAssets& assets() const override { return content_; }
   uint32_t object_count() const override { return scene_object_count(); }
   FrameData frame(uint64_t frame_index, uint32_t width, uint32_t height,
                   const SceneSettings& settings) const override {
     return scene_frame(frame_index, width, height, settings);
   }
+
+ private:
+  SceneAssets content_;
 };
 
 }  // namespace

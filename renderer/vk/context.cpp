@@ -108,7 +108,8 @@ Context::~Context() {
 bool is_layer_older_than_driver_message(const char* message_id_name, const char* message) {
   if (!message_id_name || !message || std::strcmp(message_id_name, "WARNING-vkGetDeviceProcAddr-device") != 0)
     return false;
-  // "vkGetDeviceProcAddr(): pName is trying to grab vkGetPhysicalDevice... which is an instance level function"
+  // "vkGetDeviceProcAddr(): pName is trying to grab vkGetPhysicalDevice... which is an instance level
+  // function"
   const char* grab = std::strstr(message, "trying to grab ");
   return grab && std::strncmp(grab + std::strlen("trying to grab "), "vkGetPhysicalDevice", 19) == 0 &&
          std::strstr(message, "which is an instance level function") != nullptr;
@@ -120,7 +121,8 @@ VkBool32 Context::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity, Vk
   // FILTERLAB_VALIDATION_BACKTRACE=1: who called, for each message (how the one ignored below was
   // traced to vkCreateDevice; addresses resolve with addr2line against the same libraries).
   if (const char* trace = std::getenv("FILTERLAB_VALIDATION_BACKTRACE"); trace && *trace == '1') {
-    std::fprintf(stderr, "validation message %s, called from:\n", data->pMessageIdName ? data->pMessageIdName : "?");
+    std::fprintf(stderr, "validation message %s, called from:\n",
+                 data->pMessageIdName ? data->pMessageIdName : "?");
     void* frames[48];
     ::backtrace_symbols_fd(frames, ::backtrace(frames, 48), STDERR_FILENO);
   }
@@ -295,6 +297,8 @@ void Context::create_device(const ContextOptions& options) {
       supported.features.shaderStorageImageReadWithoutFormat;
   enable.features.shaderStorageImageWriteWithoutFormat =
       supported.features.shaderStorageImageWriteWithoutFormat;
+  // A scene's translucent draws blend the colour and leave the motion vectors alone.
+  enable.features.independentBlend = supported.features.independentBlend;
 
   // Derivatives in compute shaders (quad grouping) let the derivative filters run in compute.
   // Reported whenever supported, enabled only on request. Debian 12's validation layer does not
@@ -356,6 +360,7 @@ void Context::create_device(const ContextOptions& options) {
   report_.shader_float16 = enable12.shaderFloat16;
   report_.storage_16bit = enable11.storageBuffer16BitAccess;
   report_.storage_read_without_format = enable.features.shaderStorageImageReadWithoutFormat;
+  report_.independent_blend = enable.features.independentBlend;
 }
 
 namespace {

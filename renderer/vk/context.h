@@ -47,6 +47,7 @@ struct DeviceReport {
   std::string compute_derivatives_extension;
   bool compute_derivatives_enabled = false;  // ContextOptions::compute_derivatives asked and it was enabled
   bool storage_read_without_format = false;
+  bool independent_blend = false;
   bool pipeline_statistics = false;  // ContextOptions::pipeline_statistics asked and the device has it
 };
 

@@ -193,10 +193,20 @@ Pipeline::Pipeline(const Context& ctx, const ShaderSource& source, const Graphic
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   depth.depthTestEnable = desc.depth_format != VK_FORMAT_UNDEFINED;
-  depth.depthWriteEnable = depth.depthTestEnable;
+  depth.depthWriteEnable = depth.depthTestEnable && !desc.alpha_blend;
   depth.depthCompareOp = VK_COMPARE_OP_LESS;
   std::vector<VkPipelineColorBlendAttachmentState> blend(desc.color_formats.size());
-  for (auto& b : blend) b.colorWriteMask = 0xF;
+  for (auto& b : blend) b.colorWriteMask = desc.alpha_blend ? 0 : 0xF;
+  if (desc.alpha_blend && !blend.empty()) {
+    blend[0] = {VK_TRUE,
+                VK_BLEND_FACTOR_SRC_ALPHA,
+                VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+                VK_BLEND_OP_ADD,
+                VK_BLEND_FACTOR_ZERO,
+                VK_BLEND_FACTOR_ONE,
+                VK_BLEND_OP_ADD,
+                0xF};
+  }
   VkPipelineColorBlendStateCreateInfo blending{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   blending.attachmentCount = static_cast<uint32_t>(blend.size());
   blending.pAttachments = blend.data();
@@ -259,8 +269,9 @@ DescriptorPush& DescriptorPush::storage_image(uint32_t binding, VkImageView view
   return *this;
 }
 
-DescriptorPush& DescriptorPush::uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size) {
-  buffers_.push_back(std::make_unique<VkDescriptorBufferInfo>(VkDescriptorBufferInfo{buffer, 0, size}));
+DescriptorPush& DescriptorPush::uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size,
+                                               VkDeviceSize offset) {
+  buffers_.push_back(std::make_unique<VkDescriptorBufferInfo>(VkDescriptorBufferInfo{buffer, offset, size}));
   add(binding, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).writes_.back().pBufferInfo = buffers_.back().get();
   return *this;
 }

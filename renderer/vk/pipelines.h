@@ -61,6 +61,9 @@ struct GraphicsPipelineDesc {
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // depth test LESS and write when set
   std::optional<VertexInput> vertex_input;      // none: full-screen triangle from gl_VertexIndex
   std::vector<uint32_t> specialization;
+  // Translucent geometry: colour attachment 0 blended over what is there (premultiplied by the
+  // source alpha), the other attachments and the depth left as they are (depth still tested).
+  bool alpha_blend = false;
   friend bool operator==(const GraphicsPipelineDesc&, const GraphicsPipelineDesc&) = default;
 };
 
@@ -95,7 +98,8 @@ class DescriptorPush {
  public:
   DescriptorPush& sampled(uint32_t binding, VkImageView view, VkSampler sampler, VkImageLayout layout);
   DescriptorPush& storage_image(uint32_t binding, VkImageView view);
-  DescriptorPush& uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
+  DescriptorPush& uniform_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size,
+                                 VkDeviceSize offset = 0);
   DescriptorPush& storage_buffer(uint32_t binding, VkBuffer buffer, VkDeviceSize size);
   void push(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline) const;
 

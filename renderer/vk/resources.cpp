@@ -137,6 +137,12 @@ Sampler::Sampler(const Context& ctx, VkFilter filter, const std::string& name) :
   ctx.name(sampler_, VK_OBJECT_TYPE_SAMPLER, name);
 }
 
+Sampler::Sampler(const Context& ctx, const VkSamplerCreateInfo& info, const std::string& name)
+    : device_(ctx.device()) {
+  VK_CHECK(vkCreateSampler(device_, &info, nullptr, &sampler_));
+  ctx.name(sampler_, VK_OBJECT_TYPE_SAMPLER, name);
+}
+
 Sampler::~Sampler() {
   vkDestroySampler(device_, sampler_, nullptr);
 }

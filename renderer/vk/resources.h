@@ -77,6 +77,7 @@ class Image {
 class Sampler {
  public:
   Sampler(const Context& ctx, VkFilter filter, const std::string& name);
+  Sampler(const Context& ctx, const VkSamplerCreateInfo& info, const std::string& name);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;

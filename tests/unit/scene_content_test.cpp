@@ -36,9 +36,11 @@ glm::vec3 project(const glm::mat4& m, glm::vec3 p) {
 }  // namespace
 
 TEST(SceneContent, GpuStructSizes) {
-  EXPECT_EQ(sizeof(fs::Vertex), 28u);
-  EXPECT_EQ(sizeof(fs::CameraGpu), 240u);  // 3 mat4 + 3 vec4
+  EXPECT_EQ(sizeof(fs::Vertex), 60u);
+  EXPECT_EQ(sizeof(fs::CameraGpu), 256u);  // 3 mat4 + 4 vec4
   EXPECT_EQ(sizeof(fs::ObjectGpu), 160u);
+  EXPECT_EQ(sizeof(fs::MaterialGpu), 240u);  // 5 vec4 + 10 vec4 of texture transforms
+  EXPECT_EQ(sizeof(fs::LightGpu), 64u);
 }
 
 TEST(SceneContent, MeshIsValid) {
