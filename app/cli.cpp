@@ -66,7 +66,8 @@ run options:
   --image FILE        a still image (.png, .jpg, .pfm, .exr) in place of the scene, scaled to fit
                       --size; chain steps that read depth or motion are refused
   --scene builtin|FILE  the built-in scene (default) or a glTF 2.0 scene (.gltf, .glb): meshes, the
-                      node hierarchy, node animations, material factors, cameras (textures not yet)
+                      node hierarchy, node animations, PBR materials and textures, alpha modes,
+                      KHR_lights_punctual, cameras (skins and morph targets in the rest pose)
   --scene-camera NAME|INDEX  one of the glTF file's cameras (default: an orbit around its bounds)
   --frames N          measured frames after warm-up (default 60)
   --warmup N          frames rendered before measuring (default 10)

@@ -11,11 +11,12 @@
 // Drawn: triangle primitives (indexed or not; other modes skipped with a note), the node hierarchy
 // (TRS or matrix), node animations of translation, rotation and scale (step, linear, cubic spline,
 // looping) which move objects and so their motion vectors (SceneSettings::animate_objects; a file
-// camera's own path plays with orbit_camera, --camera orbit), materials as factors (base colour,
-// roughness, emissive with KHR_materials_emissive_strength), the file's cameras, and the built-in
-// sun and sky around the scene. Not yet: textures (base colour and the others: their files are
-// read and checked, then the factors alone are drawn), alpha modes, KHR_lights_punctual; skins and
-// morph targets show the rest pose. Each simplification is a note.
+// camera's own path plays with orbit_camera, --camera orbit), metallic-roughness materials with
+// their five textures (images decoded by filterlab's PNG and JPEG readers, each at most 8192^2;
+// samplers; KHR_texture_transform; texture coordinate sets 0 and 1; tangents where given, else a
+// frame from derivatives), alpha modes, KHR_materials_emissive_strength, KHR_lights_punctual (else
+// the built-in sun), the file's cameras, and the built-in sky around the scene. Skins and morph
+// targets show the rest pose, with a note.
 #include "scene/scene_content.h"
 
 #include <filesystem>

@@ -111,7 +111,7 @@ vec3 shade_lit(vec3 base, float metallic, float roughness, float occlusion, vec3
     vec3 h = normalize(l + v);
     float n_l = max(dot(n, l), 0.0);
     float n_h = max(dot(n, h), 0.0);
-    float v_h = max(dot(v, h), 0.0);
+    float v_h = clamp(dot(v, h), 0.0, 1.0);  // pow() of a negative base is undefined (NaN): l = v gives dot > 1
     float dd = n_h * n_h * (a2 - 1.0) + 1.0;
     float d = a2 / (PI * dd * dd);
     float vis = 0.5 / (n_l * sqrt(n_v * n_v * (1.0 - a2) + a2) + n_v * sqrt(n_l * n_l * (1.0 - a2) + a2) + 1e-6);
