@@ -48,6 +48,7 @@ struct AppState {
   bool step_once = false;        // while paused: advance one frame
   bool gpu_timing = true;
   bool show_ui = true;
+  std::string content_path;  // the Scene section's file field, as typed
   passes::CompareSettings compare;
   passes::ViewSettings view;
 };

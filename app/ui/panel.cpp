@@ -13,6 +13,20 @@ namespace filterlab::app {
 
 namespace {
 
+// ImGui's text field over a std::string of any length: the buffer grows as the user types.
+bool input_text(const char* label, std::string& text, ImGuiInputTextFlags flags = 0) {
+  const auto resize = [](ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+      auto* s = static_cast<std::string*>(data->UserData);
+      s->resize(size_t(data->BufTextLen));
+      data->Buf = s->data();
+    }
+    return 0;
+  };
+  return ImGui::InputText(label, text.data(), text.capacity() + 1, flags | ImGuiInputTextFlags_CallbackResize,
+                          resize, &text);
+}
+
 // Why the device cannot run `step` (its method, or a parameter beyond the method's limit here), or
 // empty. Schema errors say why too.
 std::string refusal(const filters::FilterStep& step, const vk::Context& ctx) {
@@ -319,7 +333,6 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   if (ImGui::CollapsingHeader("Scene")) {
     // What the frame starts from: the built-in scene, a glTF scene, or a still image (no depth, no
     // motion). The file field opens either; a failure keeps what is shown.
-    static char file[512] = "";
     GraphConfig& g = state.graph;
     if (ImGui::RadioButton("built-in scene", !g.still && !g.scene_model)) {
       g.still.reset();
@@ -332,9 +345,9 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     ImGui::RadioButton("image", bool(g.still));
     if (g.still) ImGui::TextDisabled("%s (%ux%u)", g.still_file.c_str(), g.still->width, g.still->height);
     else if (g.scene_model) ImGui::TextDisabled("%s", g.scene_model->name().c_str());
-    const bool entered = ImGui::InputText("##file", file, sizeof file, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool entered = input_text("##file", state.content_path, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("open") || entered) && file[0] != 0) actions.open = std::string(file);
+    if ((ImGui::Button("open") || entered) && !state.content_path.empty()) actions.open = state.content_path;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "a glTF scene (.gltf, .glb), or an image (.png, .jpg, .pfm, .exr) in place of the scene");
