@@ -3,6 +3,8 @@
 # A no-op when everything is present already. Everything the build needs is named, down to make:
 # a bare Debian 12 (debootstrap minbase) has no make, and neither g++ nor cmake pulls it in without
 # recommends. scripts/check-bare-debian.sh runs the README's commands in such a root.
+#   scripts/install-deps.sh          what the build and the tests need
+#   scripts/install-deps.sh --fuzz   also clang and libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -14,6 +16,9 @@ packages=(
   assimp-testmodels  # glTF test scenes, good and bad, read where the package puts them (tests/gpu/gltf_test.cpp)
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
+# libFuzzer and the sanitizers' runtimes for clang-14 are in libclang-rt-14-dev, which
+# libclang-common-14-dev only recommends: named here.
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

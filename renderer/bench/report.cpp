@@ -517,7 +517,12 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
   std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> groups;
   for (const Case& c : cases)
     if (!c.of_floor_family) groups.insert({c.filter, c.width, c.height, c.precision});
-  for (const auto& [filter, width, height, precision] : groups) {
+  for (const auto& group : groups) {
+    // Named copies, not structured bindings: C++20 lets lambdas capture those, clang 14 (the fuzzing
+    // build's compiler) does not.
+    const std::string& filter = std::get<0>(group);
+    const uint32_t width = std::get<1>(group), height = std::get<2>(group);
+    const std::string& precision = std::get<3>(group);
     const std::string size_text = std::to_string(width) + "x" + std::to_string(height);
     body << "<h2>" << escape(filter) << ", " << size_text << " " << escape(precision) << "</h2>\n<p>";
     for (const Case& c : cases)
