@@ -79,6 +79,8 @@ TuneTable parse_tune_table(const std::string& json_text, const std::string& wher
     j = json::parse(json_text);
   } catch (const json::parse_error& e) {
     throw bad("JSON", "syntax error at byte " + std::to_string(e.byte));
+  } catch (const json::exception&) {  // a number beyond double's range (1e999): out_of_range
+    throw bad("JSON", "a number out of range");
   }
   auto member = [&](const json& object, const std::string& key, const std::string& field) -> const json& {
     if (!object.is_object()) throw bad(field, "not an object");

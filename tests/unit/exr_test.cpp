@@ -149,6 +149,14 @@ TEST_F(Exr, BadFilesAreRefusedWithTheProblem) {
   const int32_t x_max = 19999;
   std::memcpy(&wide[at + 17 + 4 + 8], &x_max, 4);  // after the name, the type, the size, xMin, yMin
   refused("wide.exr", wide, "invalid OpenEXR");
+  // An attribute of an unknown type claiming 1.6 GB in a small file (found by the fuzzer: libopenexr
+  // allocates what such an attribute claims before reading it): refused before the library reads.
+  {
+    std::string huge = data;
+    const std::string attribute = std::string("junk\0opaque\0", 12) + std::string("\x00\x00\x68\x61", 4);
+    huge.insert(8, attribute);
+    refused("huge-attribute.exr", huge, "an attribute of 1634205696 bytes in a file of");
+  }
   // Channels that are not colour, and a subsampled one.
   {
     Imf::Header header(4, 4);
