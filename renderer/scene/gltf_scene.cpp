@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -104,9 +103,16 @@ struct Checker {
     if (!is_float && !(normalized_ok && a.normalized))
       fail(where + ": component type " + std::to_string(a.componentType) + " where floats are needed");
     if (a.count > kMaxElements) fail(where + ": " + std::to_string(a.count) + " elements");
+    if (a.bufferView < 0) {  // all zero, as the spec says; as many as the file has bytes, no more
+      size_t bytes = 0;
+      for (const tinygltf::Buffer& b : m.buffers) bytes += b.data.size();
+      if (a.count > bytes + 4096)
+        fail(where + ": " + std::to_string(a.count) + " elements without a buffer view, in a file of " +
+             std::to_string(bytes) + " buffer bytes");
+      return std::vector<float>(a.count * size_t(components), 0.0f);
+    }
+    const uint8_t* base = element_base(a, where);  // the data is there before anything is sized by it
     std::vector<float> out(a.count * size_t(components), 0.0f);
-    if (a.bufferView < 0) return out;  // all zero, as the spec says
-    const uint8_t* base = element_base(a, where);
     const int component_size = tinygltf::GetComponentSizeInBytes(uint32_t(a.componentType));
     const size_t stride = stride_of(a);
     for (size_t i = 0; i < a.count; ++i)
@@ -447,6 +453,10 @@ class GltfScene : public SceneModel {
   std::vector<Trs> rest;
   std::vector<std::vector<size_t>> children;
   std::vector<size_t> roots;
+  // The drawn nodes, every parent before its children, and each one's parent (-1 for a root): the
+  // hierarchy walked without recursion, so a deep chain of nodes cannot exhaust the stack.
+  std::vector<size_t> order;
+  std::vector<int> parent_of;
   std::vector<Instance> instances;
   std::vector<Channel> channels;
   float duration = 0;
@@ -471,11 +481,8 @@ class GltfScene : public SceneModel {
         if (camera_path[c.node] ? camera : objects) apply(c, time, pose[c.node]);
     }
     std::vector<glm::mat4> out(rest.size(), glm::mat4(1.0f));
-    std::function<void(size_t, const glm::mat4&)> visit = [&](size_t n, const glm::mat4& parent) {
-      out[n] = parent * pose[n].local();
-      for (size_t c : children[n]) visit(c, out[n]);
-    };
-    for (size_t r : roots) visit(r, glm::mat4(1.0f));
+    for (size_t n : order)
+      out[n] = (parent_of[n] < 0 ? glm::mat4(1.0f) : out[size_t(parent_of[n])]) * pose[n].local();
     return out;
   }
 
@@ -893,11 +900,22 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
       scene->children[i].push_back(size_t(c));
     }
   }
-  // Cycles: a node that is its own ancestor has no root above it.
-  for (size_t i = 0; i < nodes; ++i) {
-    size_t steps = 0;
-    for (int p = parent[i]; p >= 0; p = parent[size_t(p)])
-      if (++steps > nodes) check.fail("node " + std::to_string(i) + " is its own ancestor (a cycle)");
+  // Cycles: with one parent a node, the nodes under no parentless node are those of a cycle (and
+  // below one). One walk down from the parentless nodes finds them, in time linear in the nodes.
+  {
+    std::vector<size_t> reached;
+    std::vector<bool> seen(nodes, false);
+    for (size_t i = 0; i < nodes; ++i)
+      if (parent[i] < 0) reached.push_back(i), seen[i] = true;
+    for (size_t k = 0; k < reached.size(); ++k)
+      for (size_t c : scene->children[reached[k]])
+        if (!seen[c]) reached.push_back(c), seen[c] = true;
+    for (size_t i = 0; i < nodes; ++i)
+      if (!seen[i]) {
+        size_t n = i;  // up the parents to a node of the cycle itself
+        for (size_t steps = 0; steps < nodes; ++steps) n = size_t(parent[n]);
+        check.fail("node " + std::to_string(n) + " is its own ancestor (a cycle)");
+      }
   }
   // The scene drawn: the default one, else the first, else every root node.
   const int which = model.defaultScene >= 0 ? model.defaultScene : (model.scenes.empty() ? -1 : 0);
@@ -915,11 +933,11 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
       if (parent[i] < 0) scene->roots.push_back(i);
   }
   std::vector<bool> drawn(nodes, false);
-  std::function<void(size_t)> mark = [&](size_t n) {
-    drawn[n] = true;
-    for (size_t c : scene->children[n]) mark(c);
-  };
-  for (size_t r : scene->roots) mark(r);
+  scene->parent_of = parent;
+  for (size_t r : scene->roots) scene->order.push_back(r);
+  for (size_t i = 0; i < scene->order.size(); ++i)  // breadth first: parents before children
+    for (size_t c : scene->children[scene->order[i]]) scene->order.push_back(c);
+  for (size_t n : scene->order) drawn[n] = true;
 
   // Materials: [0] the identity (primitives without one keep the old grey in their object's
   // factors), then the file's, in order.

@@ -154,6 +154,35 @@ TEST(Gltf, AFileCameraGivesItsViewAndAnAnimatedNodeItsMotion) {
   std::filesystem::remove_all(dir);
 }
 
+// Found by reading the loader with the fuzzer's eye: a deep hierarchy is walked without recursion
+// (a chain of 100,000 nodes, about 2 MB of JSON, loads and draws: recursion would overflow the stack,
+// the old cycle check took time quadratic in the depth), and an accessor without data may not ask
+// for more elements than the file has bytes (32 M zero vertices from a 2 KB file).
+TEST(Gltf, DeepHierarchiesLoadAndAccessorsWithoutDataAreBoundedByTheFile) {
+  const std::string dir = test::temp_dir("gltf-deep");
+  nlohmann::json deep = nlohmann::json::parse(quad_scene(0.0f));
+  constexpr int kDepth = 100000;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int i = 0; i < kDepth - 1; ++i) nodes.push_back({{"children", {i + 1}}});
+  nodes.push_back({{"mesh", 0}, {"translation", {0, 0, -5}}});
+  nodes.push_back(deep["nodes"][1]);  // the camera
+  deep["nodes"] = nodes;
+  deep["scenes"] = {{{"nodes", {0, kDepth}}}};
+  deep.erase("animations");
+  std::ofstream(dir + "/deep.gltf") << deep.dump();
+  const auto r = test::run_binary(run_scene(dir + "/deep.gltf", "--scene-camera eye"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+
+  nlohmann::json zeros = nlohmann::json::parse(quad_scene(0.0f));
+  zeros["accessors"][0].erase("bufferView");
+  zeros["accessors"][0]["count"] = 1 << 25;
+  std::ofstream(dir + "/zeros.gltf") << zeros.dump();
+  const auto z = test::run_binary(run_scene(dir + "/zeros.gltf"));
+  EXPECT_EQ(z.exit_code, 2) << z.output;
+  EXPECT_NE(z.output.find("33554432 elements without a buffer view"), std::string::npos) << z.output;
+  std::filesystem::remove_all(dir);
+}
+
 // The lab scene (assets/lab/lab.glb, scripts/make-lab-scene.py) loads with no note (nothing in it
 // is skipped) and renders from its animated camera with validation on.
 TEST(Gltf, TheLabSceneRendersFromItsCameraPath) {
