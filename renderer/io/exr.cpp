@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -81,40 +82,94 @@ std::vector<std::string> channel_names(const Imf::ChannelList& list) {
   return {};
 }
 
-// The header's attribute list walked before the library reads it: each attribute is a name, a type
-// name and a size, and libopenexr allocates the size an attribute of an unknown type claims before
-// it reads the value (a fuzzed 400-byte file asked for 1.6 GB). Here every size must fit in the
-// bytes the file has left; the library then checks everything else. Multi-part files hold several
-// headers, each ended by an empty name, the list by one more.
+// The header's attribute list walked before the library reads it. An attribute is a name, a type
+// name, a size and a value; libopenexr allocates what an attribute of an unknown type (or a string)
+// claims before it reads the value (a fuzzed 400-byte file asked for 1.6 GB), and reads the values
+// of the types it knows by their own layout whatever size the file gives them. So here every
+// attribute must be exactly as long as it says (a known type's own length: a fixed size, a channel
+// list's entries to their end, a preview's pixels) and fit in the bytes the file has left; the
+// library then checks everything else. Multi-part files hold several headers, each ended by an
+// empty name, the list by one more.
 void check_attribute_sizes(const fs::path& path, const std::string& bytes) {
+  static const std::map<std::string, int> kFixed = {{"box2i", 16},
+                                                    {"box2f", 16},
+                                                    {"v2i", 8},
+                                                    {"v2f", 8},
+                                                    {"v2d", 16},
+                                                    {"v3i", 12},
+                                                    {"v3f", 12},
+                                                    {"v3d", 24},
+                                                    {"int", 4},
+                                                    {"float", 4},
+                                                    {"double", 8},
+                                                    {"compression", 1},
+                                                    {"lineOrder", 1},
+                                                    {"envmap", 1},
+                                                    {"tiledesc", 9},
+                                                    {"rational", 8},
+                                                    {"timecode", 8},
+                                                    {"keycode", 28},
+                                                    {"chromaticities", 32},
+                                                    {"m33f", 36},
+                                                    {"m33d", 72},
+                                                    {"m44f", 64},
+                                                    {"m44d", 128},
+                                                    {"deepImageState", 1}};
+  auto bad = [&](const std::string& why) { throw InputError(path, "invalid OpenEXR (" + why + ")"); };
   uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 4, 4);
   const bool multipart = (version & 0x1000) != 0;
   const size_t max_name = (version & 0x400) ? 255 : 31;
   size_t at = 8;
-  auto name = [&](const char* what) {
-    const size_t end = bytes.find('\0', at);
-    if (end == std::string::npos || end - at > max_name)
-      throw InputError(path, std::string("invalid OpenEXR (an attribute ") + what + " that does not end)");
-    std::string out = bytes.substr(at, end - at);
-    at = end + 1;
-    return out;
+  auto text = [&](size_t from, const char* what) {
+    const size_t end = bytes.find('\0', from);
+    if (end == std::string::npos || end - from > max_name)
+      bad(std::string("an attribute ") + what + " that does not end");
+    return end;
   };
   for (;;) {    // the headers
     for (;;) {  // one header's attributes, to the empty name that ends it
-      if (name("name").empty()) break;
-      name("type");
+      const size_t name_end = text(at, "name");
+      const std::string name = bytes.substr(at, name_end - at);
+      at = name_end + 1;
+      if (name.empty()) break;
+      const size_t type_end = text(at, "type");
+      const std::string type = bytes.substr(at, type_end - at);
+      at = type_end + 1;
       int32_t size = 0;
-      if (bytes.size() - at < 4) throw InputError(path, "invalid OpenEXR (the header ends early)");
+      if (bytes.size() - at < 4) bad("the header ends early");
       std::memcpy(&size, bytes.data() + at, 4);
       at += 4;
       if (size < 0 || uint64_t(size) > bytes.size() - at)
-        throw InputError(path, "invalid OpenEXR (an attribute of " + std::to_string(size) +
-                                   " bytes in a file of " + std::to_string(bytes.size()) + ")");
+        bad("attribute " + name + " of " + std::to_string(size) + " bytes in a file of " +
+            std::to_string(bytes.size()));
+      int64_t own = size;  // the bytes the library will read for it
+      if (const auto fixed = kFixed.find(type); fixed != kFixed.end()) {
+        own = fixed->second;
+      } else if (type == "chlist") {  // entries of a name and 16 bytes, to an empty name
+        size_t c = at;
+        for (;;) {
+          const size_t end = text(c, "channel name");
+          if (end == c) {
+            c = end + 1;
+            break;
+          }
+          c = end + 1 + 16;
+          if (c > bytes.size()) bad("the channel list ends early");
+        }
+        own = int64_t(c - at);
+      } else if (type == "preview") {  // width, height, then width x height RGBA bytes
+        uint32_t wh[2] = {0, 0};
+        if (size >= 8) std::memcpy(wh, bytes.data() + at, 8);
+        own = 8 + int64_t(wh[0]) * wh[1] * 4;
+      }
+      if (own != size)
+        bad("attribute " + name + " of type " + type + " says " + std::to_string(size) + " bytes and holds " +
+            std::to_string(own));
       at += size_t(size);
     }
     if (!multipart) return;
-    if (at >= bytes.size()) throw InputError(path, "invalid OpenEXR (the header ends early)");
+    if (at >= bytes.size()) bad("the header ends early");
     if (bytes[at] == '\0') return;  // the empty header that ends a multi-part file's list
   }
 }

@@ -155,7 +155,17 @@ TEST_F(Exr, BadFilesAreRefusedWithTheProblem) {
     std::string huge = data;
     const std::string attribute = std::string("junk\0opaque\0", 12) + std::string("\x00\x00\x68\x61", 4);
     huge.insert(8, attribute);
-    refused("huge-attribute.exr", huge, "an attribute of 1634205696 bytes in a file of");
+    refused("huge-attribute.exr", huge, "attribute junk of 1634205696 bytes in a file of");
+    // A channel list longer than its size says (the library reads it by its entries, so the next
+    // attribute's size would be read out of the middle of it): found by the fuzzer too.
+    std::string lying = data;
+    const size_t list = lying.find(std::string("channels\0chlist\0", 16));
+    ASSERT_NE(list, std::string::npos);
+    int32_t size = 0;
+    std::memcpy(&size, &lying[list + 16], 4);
+    size -= 18;  // one entry of a 1-character name shorter
+    std::memcpy(&lying[list + 16], &size, 4);
+    refused("lying-chlist.exr", lying, "attribute channels of type chlist says");
   }
   // Channels that are not colour, and a subsampled one.
   {
