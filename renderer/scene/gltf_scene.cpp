@@ -52,10 +52,24 @@ bool write_nothing(std::string* err, const std::string&, const std::vector<unsig
 // Images are decoded by filterlab's own decoders (libspng checks every CRC, TurboJPEG refuses a
 // truncated file), to RGBA8, each at most kMaxTexturePixels before a sample is decoded.
 constexpr uint64_t kMaxTexturePixels = uint64_t(1) << 26;  // 8192 x 8192
+// `model`: the model being read, whose buffers are loaded by the time images are: tinygltf hands
+// over an image in a buffer view without checking that the view lies inside its buffer (a fuzzed
+// .glb had the decoder read past the end of the heap block), so that is checked here first.
 bool decode_image(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
-                  const unsigned char* bytes, int size, void*) {
+                  const unsigned char* bytes, int size, void* model) {
   const std::string name =
       "image " + std::to_string(index) + (image->uri.empty() ? "" : " (" + image->uri + ")");
+  if (image->bufferView >= 0) {
+    const tinygltf::Model& m = *static_cast<const tinygltf::Model*>(model);
+    const tinygltf::BufferView& view = m.bufferViews.at(size_t(image->bufferView));  // tinygltf checked
+    const std::vector<unsigned char>& data = m.buffers.at(size_t(view.buffer)).data;
+    if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset) {
+      if (err)
+        *err += name + ": its buffer view " + std::to_string(image->bufferView) +
+                " runs past the end of buffer " + std::to_string(view.buffer);
+      return false;
+    }
+  }
   try {
     const io::DecodedImage d =
         io::decode_image_bytes(std::string(reinterpret_cast<const char*>(bytes), size_t(std::max(size, 0))),
@@ -852,8 +866,8 @@ void read_lights(const Checker& check, const tinygltf::Model& m, const std::vect
 GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camera_name) {
   tinygltf::TinyGLTF loader;
   loader.SetFsCallbacks({&file_exists, &expand_path, &read_whole_file, &write_nothing, nullptr});
-  loader.SetImageLoader(&decode_image, nullptr);
   tinygltf::Model model;
+  loader.SetImageLoader(&decode_image, &model);
   std::string error, warning;
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });

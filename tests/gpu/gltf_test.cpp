@@ -183,6 +183,22 @@ TEST(Gltf, DeepHierarchiesLoadAndAccessorsWithoutDataAreBoundedByTheFile) {
   std::filesystem::remove_all(dir);
 }
 
+// A .glb whose image lies in a buffer view running past its buffer (found by the fuzzer: tinygltf
+// hands such a view to the image decoder unchecked, which read past the heap block) is refused by
+// name, before anything is decoded.
+TEST(Gltf, AnImageInABufferViewPastItsBufferIsRefused) {
+  const std::string dir = test::temp_dir("gltf-image-view");
+  const std::filesystem::path found =
+      std::filesystem::path(FILTERLAB_SOURCE_DIR) /
+      "tests/fuzz/regressions/gltf/crash-bd2ceb541104da7576c807cd8036f673321cf51f";
+  std::filesystem::copy_file(found, dir + "/scene.glb");
+  const auto r = test::run_binary(run_scene(dir + "/scene.glb"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("image 0: its buffer view 5 runs past the end of buffer 0"), std::string::npos)
+      << r.output;
+  std::filesystem::remove_all(dir);
+}
+
 // The lab scene (assets/lab/lab.glb, scripts/make-lab-scene.py) loads with no note (nothing in it
 // is skipped) and renders from its animated camera with validation on.
 TEST(Gltf, TheLabSceneRendersFromItsCameraPath) {
