@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 
 namespace filterlab::app {
 
@@ -36,6 +37,106 @@ std::string families_text() {
   return out;
 }
 
+namespace {
+
+const std::vector<std::string> kCommands = {"run",   "info",    "filters",  "methods", "filter",
+                                            "bench", "quality", "evaluate", "compare", "report"};
+
+std::vector<std::string> help_lines() {
+  std::vector<std::string> lines;
+  std::string body = usage_body();
+  for (size_t start = 0; start < body.size();) {
+    const size_t end = body.find('\n', start);
+    lines.push_back(body.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    start = end == std::string::npos ? body.size() : end + 1;
+  }
+  return lines;
+}
+
+// The help's own text for `command`: its lines of the command list (with their continuations) and
+// its options section.
+std::string command_help_lines(const std::string& command) {
+  const std::vector<std::string> lines = help_lines();
+  std::string out;
+  bool in_commands = false, in_entry = false, in_options = false;
+  for (const std::string& line : lines) {
+    if (line == "commands:") {
+      in_commands = true;
+      continue;
+    }
+    if (in_commands && line.empty()) in_commands = in_entry = false;
+    if (in_commands) {
+      const bool continuation = line.rfind("                      ", 0) == 0;
+      if (!continuation) in_entry = line.rfind("  " + command + " ", 0) == 0;
+      if (in_entry) out += line + "\n";
+    }
+    if (line.rfind(command + " options", 0) == 0) {
+      in_options = true;
+      out += "\n";
+    }
+    if (in_options && line.empty()) in_options = false;
+    if (in_options) out += line + "\n";
+  }
+  return out;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The options a command takes: those its help names, the device options, and for the commands that
+// take a family's parameters as --KEY VALUE, every family's parameters.
+std::vector<std::string> options_of(const std::string& command) {
+  std::vector<std::string> out = {"--device", "--validation", "--shader-dir", "--shader-source", "--help"};
+  const std::string text = command_help_lines(command);
+  static const std::regex option("--[a-z][a-z0-9-]*");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), option); it != std::sregex_iterator(); ++it)
+    out.push_back(it->str());
+  if (command == "filter" || command == "bench")
+    for (const filters::Family* f : filters::registry().families())
+      for (const filters::Param& p : f->params) {
+        std::string name = "--" + p.name;
+        std::replace(name.begin(), name.end(), '_', '-');
+        out.push_back(name);
+      }
+  return out;
+}
+
+[[noreturn]] void unknown_option(const std::string& command, const std::string& flag) {
+  std::string best;
+  size_t best_distance = 3;  // at most two edits away
+  for (const std::string& candidate : options_of(command)) {
+    const size_t d = edit_distance(flag, candidate);
+    if (d < best_distance) best_distance = d, best = candidate;
+  }
+  throw UsageError("unknown option '" + flag + "' for " + command +
+                   (best.empty() ? "" : " (did you mean " + best + "?)") + " (see filterlab " + command +
+                   " --help)");
+}
+
+}  // namespace
+
+std::string command_help(const std::string& command) {
+  std::string out = "usage: filterlab " + command + " [options]\n\n" + command_help_lines(command);
+  if (command == "methods" || command == "filter" || command == "bench" || command == "quality" ||
+      command == "evaluate")
+    out += "\n--device, --validation, --shader-dir, --shader-source: the device and the shaders\n";
+  if (command == "run" || command == "filter" || command == "bench" || command == "quality")
+    out += "\nfilters, their methods and parameters: filterlab filters\n";
+  return out;
+}
+
 std::string usage_text() {
   return usage_body() + "\n" + families_text();
 }
@@ -46,7 +147,7 @@ std::string usage_body() {
 commands:
   run                 show the scene and chain in a window (resizable; closes with the window)
   run --headless      render frames with no window, capture images, time every pass
-  info                print the Vulkan device facts the filters depend on
+  info [--json FILE]  print the Vulkan device facts the filters depend on
   filters             list the filters and methods usable in --chain
   methods [--json]    every filter method: stage, exactness, availability on this device, limits, cost
   filter              filter one image file (PNG, JPEG or PFM) with one method, no window
@@ -404,7 +505,7 @@ void parse_run(Flags& flags, CliOptions& out) {
       run.dump_graph = flags.value();
       check_writable(flag, *run.dump_graph);
     } else {
-      throw UsageError("unknown option '" + flag + "' (see filterlab --help)");
+      unknown_option("run", flag);
     }
   }
   if (out.headless && !window_only.empty())
@@ -429,17 +530,14 @@ void parse_info(Flags& flags, CliOptions& out) {
     else if (flag == "--json") {
       out.info_json = flags.value();
       check_writable(flag, *out.info_json);
-    } else
-      throw UsageError("unknown option '" + flag + "' for info (options: --device, --validation, --json)");
+    } else unknown_option("info", flag);
   }
 }
 
 void parse_methods(Flags& flags, CliOptions& out) {
   while (flags.next()) {
     if (flags.flag() == "--json") out.methods.json = true;
-    else if (!parse_device_flag(flags, out.gpu))
-      throw UsageError("unknown option '" + flags.flag() +
-                       "' for methods (options: --json, --device, --validation)");
+    else if (!parse_device_flag(flags, out.gpu)) unknown_option("methods", flags.flag());
   }
 }
 
@@ -485,8 +583,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
     else if (shorthand) f.step.params.emplace_back(*shorthand, flags.value());
     else if (flag == "--raw") f.raw = true;
-    else if (!parse_device_flag(flags, out.gpu))
-      throw UsageError("unknown option '" + flag + "' for filter (see filterlab --help)");
+    else if (!parse_device_flag(flags, out.gpu)) unknown_option("filter", flag);
   }
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
   if (!have_output) throw UsageError("filter needs --output FILE (.png, .pfm or .exr)");
@@ -575,7 +672,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
     } else if (const std::optional<std::string> shorthand = param_shorthand(flag)) {
       b.params.emplace_back(*shorthand, flags.value());  // --kernel box: --param kernel=box
     } else if (!parse_device_flag(flags, out.gpu)) {
-      throw UsageError("unknown option '" + flag + "' for bench (see filterlab --help)");
+      unknown_option("bench", flag);
     }
   }
   // The default sweep is over the family's size parameter: a family without one is timed at its
@@ -688,7 +785,7 @@ void parse_quality(Flags& flags, CliOptions& out) {
       q.json = flags.value();
       check_writable(flag, *q.json);
     } else if (!parse_device_flag(flags, out.gpu)) {
-      throw UsageError("unknown option '" + flag + "' for quality (see filterlab --help)");
+      unknown_option("quality", flag);
     }
   }
   if (q.size.width < 16 || q.size.height < 16)
@@ -710,7 +807,7 @@ void parse_evaluate(Flags& flags, CliOptions& out) {
       t.json = flags.value();
       check_writable(flag, *t.json);
     } else if (!parse_device_flag(flags, out.gpu)) {
-      throw UsageError("unknown option '" + flag + "' for evaluate (see filterlab --help)");
+      unknown_option("evaluate", flag);
     }
   }
   if (t.size.width < 16 || t.size.height < 16)
@@ -747,8 +844,7 @@ void parse_compare(Flags& flags, CliOptions& out) {
       if (v != "on" && v != "off") throw UsageError("--alpha wants on or off, got '" + v + "'");
       c.alpha = v == "on";
     } else if (flag.starts_with("--")) {
-      throw UsageError("unknown option '" + flag +
-                       "' for compare (options: --json, --diff, --gain, --alpha)");
+      unknown_option("compare", flag);
     } else {
       files.push_back(flag);
     }
@@ -778,7 +874,7 @@ void parse_report(Flags& flags, CliOptions& out) {
         throw UsageError("--captures-from " + dir.string() + ": not a folder");
       out.report_capture_roots.push_back(dir);
     } else if (flag.starts_with("--")) {
-      throw UsageError("unknown option '" + flag + "' for report (options: --out, --captures-from)");
+      unknown_option("report", flag);
     } else {
       out.report_inputs.push_back(flag);
     }
@@ -796,6 +892,13 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   if (args.empty()) throw UsageError("no command given (try: filterlab run --headless, or filterlab --help)");
   const std::string& command = args[0];
   if (command == "help" || command == "--help" || command == "-h") return out;
+  // filterlab COMMAND --help: that command's options.
+  if (std::find(kCommands.begin(), kCommands.end(), command) != kCommands.end() &&
+      std::any_of(args.begin() + 1, args.end(),
+                  [](const std::string& a) { return a == "--help" || a == "-h"; })) {
+    out.help_command = command;
+    return out;
+  }
   if (command == "--version") {
     out.command = Command::Version;
     return out;

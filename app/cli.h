@@ -83,6 +83,7 @@ struct CompareOptions {
 
 struct CliOptions {
   Command command = Command::Help;
+  std::string help_command;  // `filterlab COMMAND --help`: that command's help; empty: all of it
   bool headless = false;
   runtime::RunOptions run;
   WindowOptions window;  // run without --headless
@@ -107,6 +108,7 @@ struct CliOptions {
 CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem::path& exe_dir);
 std::string usage_text();  // the options, then every family with its methods and parameters
 std::string usage_body();  // the options alone
+std::string command_help(const std::string& command);  // `filterlab COMMAND --help`
 // Every family, its methods and its parameters, from the registry (`filterlab filters`, --help).
 std::string families_text();
 

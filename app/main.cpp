@@ -120,7 +120,10 @@ int main(int argc, char** argv) {
     app::CliOptions options = app::parse_cli(args, exe_dir(argv[0]));
     app::check_before_device(options);
     switch (options.command) {
-      case app::Command::Help: std::cout << app::usage_text(); return 0;
+      case app::Command::Help:
+        std::cout << (options.help_command.empty() ? app::usage_text()
+                                                   : app::command_help(options.help_command));
+        return 0;
       case app::Command::Version: std::cout << "filterlab 0.1.0\n"; return 0;
       case app::Command::ListFilters: std::cout << app::families_text(); return 0;
       case app::Command::Info: return print_info(options);

@@ -85,6 +85,40 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
   }
 }
 
+// #37's first-hour traps: `filterlab bench --help` was "unknown option '--help' for bench"; a
+// mistyped option got no suggestion.
+TEST(Cli, EachCommandHasItsOwnHelp) {
+  for (const char* command :
+       {"run", "info", "filters", "methods", "filter", "bench", "quality", "evaluate", "compare", "report"}) {
+    for (const char* flag : {"--help", "-h"}) {
+      const app::CliOptions o = app::parse_cli({command, "--frames", flag}, "/tmp");
+      EXPECT_EQ(o.command, app::Command::Help) << command;
+      EXPECT_EQ(o.help_command, command);
+    }
+    const std::string help = app::command_help(command);
+    EXPECT_NE(help.find(std::string("\n  ") + command), std::string::npos) << command << ":\n" << help;
+  }
+  const std::string bench = app::command_help("bench");
+  EXPECT_NE(bench.find("bench options:"), std::string::npos) << bench;
+  EXPECT_NE(bench.find("--sweep"), std::string::npos) << bench;
+  EXPECT_EQ(bench.find("quality options:"), std::string::npos) << bench;
+  EXPECT_NE(app::command_help("filter").find("--output FILE"), std::string::npos);
+  EXPECT_EQ(app::parse_cli({"--help"}, "/tmp").help_command, "");  // the whole help, as before
+}
+
+TEST(Cli, AMistypedOptionGetsTheNearestOne) {
+  expect_usage_error({"run", "--headles"}, "unknown option '--headles' for run (did you mean --headless?)");
+  expect_usage_error({"filter", "--radus", "3"}, "(did you mean --radius?)");
+  expect_usage_error({"bench", "--radus", "3"}, "(did you mean --radius?)");
+  expect_usage_error({"quality", "--sizes", "1x1"}, "(did you mean --size?)");
+  expect_usage_error({"info", "--jsno", "x"}, "(did you mean --json?)");
+  expect_usage_error({"compare", "a", "b", "--dif", "x"}, "(did you mean --diff?)");
+  expect_usage_error({"report", "a.json", "--outt", "x"}, "(did you mean --out?)");
+  // Nothing near: no guess, the command's help named.
+  expect_usage_error({"bench", "--zzzzzz", "1"},
+                     "unknown option '--zzzzzz' for bench (see filterlab bench --help)");
+}
+
 // The window's drivers for scripts are an environment variable, not options: --help lists none.
 TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
   EXPECT_EQ(app::usage_text().find("--test-"), std::string::npos);
