@@ -114,6 +114,10 @@ std::vector<std::string> options_of(const std::string& command) {
 }
 
 [[noreturn]] void unknown_option(const std::string& command, const std::string& flag) {
+  if (flag.empty() || flag[0] != '-')
+    throw UsageError("unexpected argument '" + flag + "' for " + command +
+                     (command == "filter" ? ": the files are given as --input FILE --output FILE" : "") +
+                     " (see filterlab " + command + " --help)");
   std::string best;
   size_t best_distance = 3;  // at most two edits away
   for (const std::string& candidate : options_of(command)) {
@@ -658,10 +662,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
       check_writable(flag, *b.tune_file);
     } else if (flag == "--captures") {
       b.captures_dir = flags.value();
-      std::error_code ec;
-      if (!std::filesystem::is_directory(*b.captures_dir, ec))
-        throw UsageError("--captures " + b.captures_dir->string() + ": not a folder");
-      check_writable(flag, *b.captures_dir / "capture.png");
+      check_folder_can_take_files(flag, *b.captures_dir);  // made when the first capture is written
     } else if (flag == "--quiet") out.quiet = true;
     else if (flag == "--json") {
       out.bench_json = flags.value();

@@ -250,6 +250,7 @@ void write_captures(CaseResult& c, const io::ImageF& output, const common::Image
   const io::ImageF shown = top_left(output, kSide), expected = top_left(to_float(reference), kSide);
   io::ImageF opaque = shown;  // the random inputs have random alpha: show colour only
   for (size_t i = 3; i < opaque.pixels.size(); i += 4) opaque.pixels[i] = 1.0f;
+  std::filesystem::create_directories(dir);  // checked writable by the command line; made on first use
   c.capture = dir / (stem + ".png");
   c.diff = dir / (stem + "_diff.png");
   io::write_image_file(*c.capture, opaque, io::Encoding::Raw);

@@ -73,8 +73,7 @@ std::string ResolvedStep::label() const {
 
 ResolvedStep resolve(const FilterStep& step, const Registry& registry) {
   const Family* family = registry.find(step.filter);
-  if (!family)
-    throw ChainError("unknown filter '" + step.filter + "' in --chain (available: " + registry.names() + ")");
+  if (!family) throw ChainError("unknown filter '" + step.filter + "' (filters: " + registry.names() + ")");
   const std::string method_name = step.method.empty() ? family->default_method : step.method;
   if (method_name.empty())
     throw ChainError("filter '" + family->name + "' needs a method: " + family->name +

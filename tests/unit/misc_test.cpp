@@ -10,6 +10,10 @@
 #include "vk/formats.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <cstdlib>
 
@@ -117,6 +121,28 @@ TEST(Cli, AMistypedOptionGetsTheNearestOne) {
   // Nothing near: no guess, the command's help named.
   expect_usage_error({"bench", "--zzzzzz", "1"},
                      "unknown option '--zzzzzz' for bench (see filterlab bench --help)");
+}
+
+TEST(Cli, FilesGivenWithoutTheirOptionsAndUnknownFiltersSayWhatToWrite) {
+  expect_usage_error(
+      {"filter", "a.png", "b.png"},
+      "unexpected argument 'a.png' for filter: the files are given as --input FILE --output FILE");
+}
+
+// --captures DIR: a folder that does not exist yet is made when the first capture is written; a
+// path through a file is still refused before anything runs.
+TEST(Cli, CapturesFolderIsMadeWhenMissing) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("filterlab-cli-captures-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const app::CliOptions o =
+      app::parse_cli({"bench", "--captures", (dir / "new" / "deeper").string()}, "/tmp");
+  EXPECT_EQ(o.bench.captures_dir, dir / "new" / "deeper");
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "nothing made by parsing";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "file") << "x";
+  expect_usage_error({"bench", "--captures", (dir / "file" / "sub").string()}, "is not a folder");
+  std::filesystem::remove_all(dir);
 }
 
 // The window's drivers for scripts are an environment variable, not options: --help lists none.
