@@ -303,12 +303,14 @@ int quality_tables(const CliOptions& options) {
     std::map<int, json> fine, coarse;
   };
   std::vector<PaperColumn> paper;
-  std::string head = "| method | exact |", rule = "| --- | --- |";
+  // The per-radius columns, after each table's own first ones.
+  std::string metric_head, metric_rule;
   for (int r : q.radii) {
     const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
-    head += " MSE " + k + " | SSIM " + k + " |";
-    rule += " --- | --- |";
+    metric_head += " MSE " + k + " | SSIM " + k + " |";
+    metric_rule += " --- | --- |";
   }
+  const std::string head = "| method | exact |" + metric_head, rule = "| --- | --- |" + metric_rule;
   const std::string size = std::to_string(image.width) + "x" + std::to_string(image.height);
   const std::string where =
       (q.image ? " on " + q.image->filename().string() + " (" + size + ", its values as stored)"
@@ -381,8 +383,7 @@ int quality_tables(const CliOptions& options) {
         by_radius[std::to_string(r)] = cell;
       }
       text += "### " + family->name + ": " + pair.label + "\n\n" + family->tools.quality.baseline + where +
-              ".\n\n" + "| images |" + head.substr(head.find(" MSE")) + "\n| --- |" +
-              rule.substr(rule.find(" ---", 5)) + "\n" + line + "\n\n";
+              ".\n\n" + "| images |" + metric_head + "\n| --- |" + metric_rule + "\n" + line + "\n\n";
       pairs.push_back({{"filter", family->name},
                        {"label", pair.label},
                        {"a", pair.params_a},

@@ -14,7 +14,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <sstream>
 
 using namespace filterlab;
 using nlohmann::json;
@@ -324,11 +326,48 @@ TEST(Commands, BenchRejectsBadArguments) {
   }
 }
 
+// The cells of a Markdown table row: split at the pipes that are not escaped, without the row's
+// leading and trailing pipe (GitHub's rule).
+size_t markdown_cells(const std::string& row) {
+  std::string r = row;
+  while (!r.empty() && r.back() == ' ') r.pop_back();
+  size_t cells = 1;
+  for (size_t i = 1; i + 1 < r.size(); ++i)
+    if (r[i] == '|' && r[i - 1] != '\\') ++cells;
+  return cells;
+}
+
+// Every table in `text`: a header row, a delimiter row of --- cells, then rows; each row with the
+// header's number of cells (a delimiter of another count makes GitHub show no table at all).
+std::string markdown_table_problems(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string problems;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    const bool delimiter = lines[i + 1].rfind("| -", 0) == 0 || lines[i + 1].rfind("|-", 0) == 0;
+    if (lines[i].rfind("|", 0) != 0 || !delimiter) continue;
+    const size_t cells = markdown_cells(lines[i]);
+    size_t j = i + 1;
+    for (; j < lines.size() && lines[j].rfind("|", 0) == 0; ++j)
+      if (markdown_cells(lines[j]) != cells)
+        problems += "line " + std::to_string(j + 1) + ": " + std::to_string(markdown_cells(lines[j])) +
+                    " cells under a header of " + std::to_string(cells) + "\n";
+    i = j;
+  }
+  return problems;
+}
+
 TEST(Commands, QualityTableCoversEveryMethod) {
   const std::string dir = test::temp_dir("quality");
   auto r = test::run_binary("quality --validation --size 48x32 --radii 1,2 --markdown " + dir +
                             "/q.md --json " + dir + "/q.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  // #37: the pairs' table had a delimiter row one cell longer than its header.
+  std::ifstream md(dir + "/q.md");
+  const std::string markdown((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(markdown.find("| images |"), std::string::npos);
+  EXPECT_EQ(markdown_table_problems(markdown), "") << markdown;
   const json j = read_json(dir + "/q.json");
   // One table per quality column of every family that names a baseline, in the registry's order.
   std::vector<std::string> columns;
@@ -368,9 +407,8 @@ TEST(Commands, QualityTableCoversEveryMethod) {
     EXPECT_EQ(m["by_radius"]["1"]["mse"].get<double>(), 0.0);  // the baseline against itself
     EXPECT_EQ(m["by_radius"]["2"]["ssim"].get<double>(), 1.0);
   }
-  std::ifstream md(dir + "/q.md");
-  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
-  for (const filters::Method& m : gaussian.methods) EXPECT_NE(text.find(m.name), std::string::npos) << m.name;
+  for (const filters::Method& m : gaussian.methods)
+    EXPECT_NE(markdown.find(m.name), std::string::npos) << m.name;
 }
 
 // evaluate end to end at a small size (the TAA family's evaluation, the default): three sequences,
