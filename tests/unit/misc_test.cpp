@@ -127,6 +127,15 @@ TEST(Cli, FilesGivenWithoutTheirOptionsAndUnknownFiltersSayWhatToWrite) {
   expect_usage_error(
       {"filter", "a.png", "b.png"},
       "unexpected argument 'a.png' for filter: the files are given as --input FILE --output FILE");
+  // `filter --filter blur` was told about --chain, which filter does not take.
+  try {
+    filters::check_chain(filters::parse_chain("blur"));
+    FAIL() << "blur resolved";
+  } catch (const filters::ChainError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown filter 'blur' (filters: gaussian"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("--chain"), std::string::npos) << e.what();
+  }
 }
 
 // --captures DIR: a folder that does not exist yet is made when the first capture is written; a
