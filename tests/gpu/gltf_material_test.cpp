@@ -126,6 +126,23 @@ uint8_t code(uint32_t x, uint32_t y, uint32_t c) {
   return uint8_t(16 + 32 * ((x * 5 + y * 3 + c * 7 + (x * y) % 3) % 8));
 }
 
+// dir/texture.png, `texels` a side: texel (x, y) of channel c is code(x, y, c), opaque.
+void write_code_texture(const std::string& dir, uint32_t texels) {
+  io::write_png(dir + "/texture.png", make_texture(texels, [](uint32_t x, uint32_t y) {
+                  return std::array<uint8_t, 4>{code(x, y, 0), code(x, y, 1), code(x, y, 2), 255};
+                }));
+}
+
+// One quad at z = -5 with `material`, whose texture 0 is texture.png read through `sampler`.
+Scene textured_quad(const std::string& material, const std::string& sampler) {
+  Scene scene;
+  scene.quads = {{-5.0f, material}};
+  scene.images = R"([{"uri": "texture.png"}])";
+  scene.textures = R"([{"source": 0, "sampler": 0}])";
+  scene.samplers = "[" + sampler + "]";
+  return scene;
+}
+
 // Sampling, on data stored linearly (the occlusion texture, UNORM: texel code n reads n / 255
 // exactly): occlusion scales the ambient term alone, so the pixel over the same scene's pixel
 // without the texture is the sampled value (the ratio of two half-precision values: within 2^-10
@@ -146,12 +163,10 @@ TEST(GltfMaterial, NearestMagnificationShowsTheTexelsAndLinearTheirBilinearMeanW
   const io::ImageF ambient = plain.render(dir, kPixels);
   ASSERT_EQ(ambient.width, kPixels);
   for (const bool nearest : {true, false}) {
-    Scene scene;
-    scene.quads = {{-5.0f, grey + R"(, "occlusionTexture": {"index": 0}})"}};
-    scene.images = R"([{"uri": "texture.png"}])";
-    scene.textures = R"([{"source": 0, "sampler": 0}])";
-    scene.samplers = nearest ? R"([{"magFilter": 9728, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071}])"
-                             : R"([{"magFilter": 9729, "minFilter": 9729, "wrapS": 10497, "wrapT": 10497}])";
+    const Scene scene =
+        textured_quad(grey + R"(, "occlusionTexture": {"index": 0}})",
+                      nearest ? R"({"magFilter": 9728, "minFilter": 9728, "wrapS": 33071, "wrapT": 33071})"
+                              : R"({"magFilter": 9729, "minFilter": 9729, "wrapS": 10497, "wrapT": 10497})");
     const io::ImageF image = scene.render(dir, kPixels);
     ASSERT_EQ(image.width, kPixels);
     double worst = 0;
@@ -196,14 +211,8 @@ TEST(GltfMaterial, NearestMagnificationShowsTheTexelsAndLinearTheirBilinearMeanW
 TEST(GltfMaterial, SrgbTexturesAreDecodedTexelForTexel) {
   const std::string dir = test::temp_dir("gltf-srgb");
   constexpr uint32_t kTexels = 8, kPixels = 64;
-  io::write_png(dir + "/texture.png", make_texture(kTexels, [](uint32_t x, uint32_t y) {
-                  return std::array<uint8_t, 4>{code(x, y, 0), code(x, y, 1), code(x, y, 2), 255};
-                }));
-  Scene scene;
-  scene.quads = {{-5.0f, kEmissiveTexture}};
-  scene.images = R"([{"uri": "texture.png"}])";
-  scene.textures = R"([{"source": 0, "sampler": 0}])";
-  scene.samplers = R"([{"magFilter": 9728, "minFilter": 9728}])";
+  write_code_texture(dir, kTexels);
+  const Scene scene = textured_quad(kEmissiveTexture, R"({"magFilter": 9728, "minFilter": 9728})");
   const io::ImageF image = scene.render(dir, kPixels);
   ASSERT_EQ(image.width, kPixels);
   double worst = 0;
@@ -232,11 +241,7 @@ TEST(GltfMaterial, MipsBuiltOnTheGpuAreTheBoxMeansOfTheLevelAbove) {
   io::write_png(dir + "/texture.png", make_texture(kTexels, [&](uint32_t x, uint32_t y) {
                   return std::array<uint8_t, 4>{texel(x, y, 0), texel(x, y, 1), texel(x, y, 2), 255};
                 }));
-  Scene scene;
-  scene.quads = {{-5.0f, kEmissiveTexture}};
-  scene.images = R"([{"uri": "texture.png"}])";
-  scene.textures = R"([{"source": 0, "sampler": 0}])";
-  scene.samplers = R"([{"magFilter": 9728, "minFilter": 9984}])";
+  const Scene scene = textured_quad(kEmissiveTexture, R"({"magFilter": 9728, "minFilter": 9984})");
   const io::ImageF image = scene.render(dir, kPixels);
   ASSERT_EQ(image.width, kPixels);
   for (uint32_t c = 0; c < 3; ++c) {
@@ -273,17 +278,13 @@ TEST(GltfMaterial, MipsBuiltOnTheGpuAreTheBoxMeansOfTheLevelAbove) {
 TEST(GltfMaterial, KhrTextureTransformMovesTheCoordinatesAsTheExtensionSays) {
   const std::string dir = test::temp_dir("gltf-transform");
   constexpr uint32_t kTexels = 4, kPixels = 48;
-  io::write_png(dir + "/texture.png", make_texture(kTexels, [](uint32_t x, uint32_t y) {
-                  return std::array<uint8_t, 4>{code(x, y, 0), code(x, y, 1), code(x, y, 2), 255};
-                }));
+  write_code_texture(dir, kTexels);
   const double sx = 1.5, sy = 0.75, rotation = 0.4, ox = 0.3, oy = -0.2;
-  Scene scene;
-  scene.quads = {{-5.0f, R"({"pbrMetallicRoughness": {"baseColorFactor": [0, 0, 0, 1], "metallicFactor": 1},
+  const Scene scene =
+      textured_quad(R"({"pbrMetallicRoughness": {"baseColorFactor": [0, 0, 0, 1], "metallicFactor": 1},
     "emissiveFactor": [1, 1, 1], "emissiveTexture": {"index": 0, "extensions": {"KHR_texture_transform":
-    {"scale": [1.5, 0.75], "rotation": 0.4, "offset": [0.3, -0.2]}}}})"}};
-  scene.images = R"([{"uri": "texture.png"}])";
-  scene.textures = R"([{"source": 0, "sampler": 0}])";
-  scene.samplers = R"([{"magFilter": 9728, "minFilter": 9728}])";
+    {"scale": [1.5, 0.75], "rotation": 0.4, "offset": [0.3, -0.2]}}}})",
+                    R"({"magFilter": 9728, "minFilter": 9728})");
   const io::ImageF image = scene.render(dir, kPixels);
   ASSERT_EQ(image.width, kPixels);
   size_t checked = 0;
