@@ -24,6 +24,20 @@
 // A still image in place of the scene (fit.comp): BINDING_SOURCE the image at its own size,
 // BINDING_DESTINATION the frame's colour; FIT_GROUP x FIT_GROUP threads, a pixel each.
 #define FIT_GROUP 16
+// The box pyramid in one dispatch (pyramid.comp, renderer/passes/pyramid_pass.h): level k + 1's
+// texel i is the mean of level k's texels 2i and 2i + 1 on each axis (sizes round up; past an odd
+// edge the last texel repeats). A group of PYRAMID_THREADS threads turns a PYRAMID_TILE-square tile
+// of level 0 into its share of levels 1..PYRAMID_LOCAL_LEVELS; the last group to finish (an atomic
+// count of the groups, which it sets back to 0) makes the rest, up to PYRAMID_MAX_LEVELS (a 16384
+// side's 1 x 1).
+#define PYRAMID_THREADS 256
+#define PYRAMID_TILE 64
+#define PYRAMID_LOCAL_LEVELS 6  // log2(PYRAMID_TILE)
+#define PYRAMID_MAX_LEVELS 14
+#define BINDING_PYRAMID_SOURCE 0   // sampler2D: level 0, texelFetch
+#define BINDING_PYRAMID_COUNTER 1  // buffer: the groups that have finished their tile (one uint)
+#define BINDING_PYRAMID_LEVEL 2    // storage images: level k at BINDING_PYRAMID_LEVEL + k - 1
+
 #ifdef __cplusplus
 namespace filterlab::shader {
 #endif

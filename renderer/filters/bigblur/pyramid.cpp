@@ -1,12 +1,14 @@
 // bigblur's pyramid methods: comp.mip_poisson (Chapman's prefiltered Poisson disk), and the chains
 // engines use for large blurs, dual filtering (Bjorge 2015) and the 13-tap chain (Jimenez 2014).
-// Each level is its own image, half the size of the one before (rounded up), `name.level<k>`
-// (shaders/filters/bigblur/pyramid.comp).
+// Each level is its own image, half the size of the one before (rounded up), `name.level<k>`:
+// comp.mip_poisson's box levels all come from one dispatch (passes/pyramid_pass.h), the chains' levels
+// one pass each (shaders/filters/bigblur/pyramid.comp).
 #include "filters/bigblur/bigblur_config.h"
 #include "filters/bigblur/design.h"
 #include "filters/bigblur/methods.h"
 #include "filters/precision.h"
 #include "passes/camera_feed.h"
+#include "passes/pyramid_pass.h"
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
@@ -43,7 +45,8 @@ class MipPoisson : public Filter {
         temporal_(temporal),
         format_(precision_format(env.params)),
         design_(poisson_design(env.params.number("sigma"), env.params.integer("samples"),
-                               env.params.choice("footprint") == "trilinear")) {
+                               env.params.choice("footprint") == "trilinear")),
+        pyramid_(env.pass_env) {
     const std::string& rotation = env.params.choice("rotation");
     push_.lod = float(design_.lod);
     push_.rotation = rotation == "none"    ? BIGBLUR_ROTATION_NONE
@@ -60,9 +63,7 @@ class MipPoisson : public Filter {
                      const std::string& name) override {
     const bool one_level = design_.fine == design_.coarse;
     const std::vector<std::string> levels =
-        declare_levels(graph, format_, inputs.color, name, design_.levels);
-    for (size_t k = 1; k < levels.size(); ++k)
-      pyramid_pass(graph, env_, "box", format_, levels[k - 1], levels[k]);
+        pyramid_.add_to(graph, inputs.color, format_, design_.levels, name, name + ".pyramid");
     graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
     passes::SimplePass resolve(
         env_, name,
@@ -102,6 +103,7 @@ class MipPoisson : public Filter {
   bool temporal_;
   VkFormat format_;
   PoissonDesign design_;
+  passes::PyramidPass pyramid_;
   shader::PoissonPush push_{};
   vk::Buffer disk_;
 };

@@ -1,10 +1,9 @@
 #version 460
-// bigblur's pyramid passes: each writes one level from the level beside it (renderer/filters/bigblur/
-// pyramid.cpp). A level's texel i covers the texels 2i and 2i + 1 of the finer level (its size is
+// bigblur's chain passes: each writes one level from the level beside it (renderer/filters/bigblur/
+// pyramid.cpp; comp.mip_poisson's box levels come from shaders/passes/pyramid.comp). A level's
+// texel i covers the texels 2i and 2i + 1 of the finer level (its size is
 // rounded up: past the edge, clamp to edge), so in level-0 pixels, texel i of level k covers
 // [2^k i, 2^k (i + 1)) whatever the sizes. Offsets below are in texels of the pass's source.
-//   box        down: the 2x2 box, one bilinear tap at the block's centre (weights 1/2 exactly; at an
-//              odd edge the clamp repeats the last texel) (comp.mip_poisson's prefilter)
 //   cod13      down: Jimenez 2014's 13 taps (four overlapping 2x2 boxes and a central one, each a
 //              bilinear tap at a texel corner, weighted 1/2 centre, 1/8 each corner box)
 //   dual_down  down: Bjorge 2015, a bilinear tap at the block's centre (weight 4/8) and at its four
@@ -12,8 +11,6 @@
 //   tent       up: a 3x3 tent (1 2 1) of bilinear taps one source texel apart (Jimenez 2014)
 //   dual_up    up: Bjorge 2015, bilinear taps at (+-1, 0), (0, +-1) (weight 1/12) and (+-1/2, +-1/2)
 //              (2/12)
-//! variant box.fp16 PYRAMID_BOX OUTPUT_FORMAT=rgba16f
-//! variant box.fp32 PYRAMID_BOX OUTPUT_FORMAT=rgba32f
 //! variant cod13.fp16 PYRAMID_COD13 OUTPUT_FORMAT=rgba16f
 //! variant cod13.fp32 PYRAMID_COD13 OUTPUT_FORMAT=rgba32f
 //! variant dual_down.fp16 PYRAMID_DUAL_DOWN OUTPUT_FORMAT=rgba16f
@@ -35,9 +32,7 @@ vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)),
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
-#if defined(PYRAMID_BOX)
-  const vec4 v = tap(2.0 * vec2(p) + 1.0);
-#elif defined(PYRAMID_COD13) || defined(PYRAMID_DUAL_DOWN)
+#if defined(PYRAMID_COD13) || defined(PYRAMID_DUAL_DOWN)
   const vec2 c = 2.0 * vec2(p) + 1.0;  // the 2x2 block's centre, a texel corner
 #if defined(PYRAMID_COD13)
   const vec4 inner = tap(c + vec2(-1, -1)) + tap(c + vec2(1, -1)) + tap(c + vec2(-1, 1)) + tap(c + vec2(1, 1));

@@ -1,0 +1,62 @@
+#include "passes/pyramid_pass.h"
+
+#include "passes/passes_config.h"
+#include "passes/simple_pass.h"
+
+#include <stdexcept>
+
+namespace filterlab::passes {
+
+PyramidPass::PyramidPass(const PassEnv& env) : env_(env) {
+  for (uint32_t slot = 0; slot < env.frames_in_flight; ++slot)
+    counters_.emplace_back(env.vk, sizeof(uint32_t),
+                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
+                           "pyramid counter " + std::to_string(slot));
+  // Made once, outside any frame: the graph orders the dispatches that use them from then on.
+  vk::OneShotCommands(env.vk).run([&](VkCommandBuffer cmd) {
+    std::vector<VkBufferMemoryBarrier2> ready;
+    for (const vk::Buffer& counter : counters_) {
+      vkCmdFillBuffer(cmd, counter.handle(), 0, VK_WHOLE_SIZE, 0);
+      ready.push_back(
+          vk::buffer_barrier(counter, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
+    }
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.bufferMemoryBarrierCount = uint32_t(ready.size());
+    dep.pBufferMemoryBarriers = ready.data();
+    vkCmdPipelineBarrier2(cmd, &dep);
+  });
+}
+
+std::vector<std::string> PyramidPass::add_to(graph::RenderGraph& graph, const std::string& input,
+                                             VkFormat format, int levels, const std::string& prefix,
+                                             const std::string& pass_name) {
+  const bool local = levels <= PYRAMID_LOCAL_LEVELS;
+  const int count = local ? PYRAMID_LOCAL_LEVELS : PYRAMID_MAX_LEVELS;
+  const char* precision = format == VK_FORMAT_R32G32B32A32_SFLOAT ? "fp32" : "fp16";
+  if (format != VK_FORMAT_R32G32B32A32_SFLOAT && format != VK_FORMAT_R16G16B16A16_SFLOAT)
+    throw std::invalid_argument("PyramidPass: RGBA16F or RGBA32F only");
+
+  SimplePass pass(
+      env_, pass_name,
+      ComputeShader{std::string("passes/pyramid.comp#") + (local ? "local." : "full.") + precision});
+  pass.sample(BINDING_PYRAMID_SOURCE, input, graph::Sampling::Nearest);
+  std::vector<std::string> names = {input};
+  for (int k = 1; k <= count; ++k) {
+    names.push_back(prefix + ".level" + std::to_string(k));
+    graph.declare_image(names.back(), {format, graph::SizeRule::relative_to(names[size_t(k) - 1], 0.5f)});
+    pass.store(BINDING_PYRAMID_LEVEL + uint32_t(k) - 1, names.back());
+  }
+  if (!local) {
+    const std::string counter = pass_name + " counter";
+    graph.import_buffer(counter, [this](uint32_t slot) {
+      return graph::ExternalBuffer{counters_.at(slot).handle(), counters_.at(slot).size()};
+    });
+    pass.graph_buffer(BINDING_PYRAMID_COUNTER, counter, graph::BufferUsage::StorageReadWriteCompute);
+  }
+  pass.dispatch_over(input, PYRAMID_TILE, PYRAMID_TILE).add_to(graph);
+  return names;
+}
+
+}  // namespace filterlab::passes

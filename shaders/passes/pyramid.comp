@@ -1,0 +1,205 @@
+#version 460
+// The box pyramid in one dispatch (renderer/passes/pyramid_pass.h), after AMD's single-pass
+// downsampler (FidelityFX SPD): each group reads a PYRAMID_TILE-square tile of level 0 once and
+// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (a thread makes a 2 x 2 block of level 1 and the
+// level-2 texel above it in registers; levels 3.. are reduced in shared memory). In the full
+// variants, the last group to finish its tile reads level PYRAMID_LOCAL_LEVELS back and makes the
+// rest, and sets the count back to 0 for the next dispatch. The hand-over is the memory model's
+// fence-atomic pattern at device scope: each group's image writes (coherent), a release fence
+// (memoryBarrierImage) and a workgroup barrier, then one atomic add; the last group's add, then an
+// acquire fence before its coherent reads. (Written without `#pragma use_vulkan_memory_model`:
+// with it, llvmpipe in Mesa 22.3 stops every invocation partway through this shader, seen as
+// levels never written and no validation message.)
+//
+// Each level is rounded to its storage format before the next is made from it (STORAGE_HALF), so
+// every level is the box mean of the level as stored, like the CPU model (tests/gpu/pyramid_test).
+//! variant local.fp16 PYRAMID_LEVELS=6 OUTPUT_FORMAT=rgba16f STORAGE_HALF
+//! variant local.fp32 PYRAMID_LEVELS=6 OUTPUT_FORMAT=rgba32f
+//! variant full.fp16 PYRAMID_LEVELS=14 OUTPUT_FORMAT=rgba16f STORAGE_HALF
+//! variant full.fp32 PYRAMID_LEVELS=14 OUTPUT_FORMAT=rgba32f
+#extension GL_GOOGLE_include_directive : require
+#include "passes/passes_config.h"
+
+layout(local_size_x = PYRAMID_THREADS) in;
+layout(set = 0, binding = BINDING_PYRAMID_SOURCE) uniform sampler2D source;
+layout(set = 0, binding = BINDING_PYRAMID_COUNTER, std430) buffer Counter { uint groups_done; };
+
+// Level k's image; coherent (device scope): the last group reads what the others wrote.
+#define LEVEL(k)                                                                              \
+  layout(set = 0, binding = BINDING_PYRAMID_LEVEL + k - 1, OUTPUT_FORMAT) uniform coherent image2D \
+      level##k
+LEVEL(1);
+LEVEL(2);
+LEVEL(3);
+LEVEL(4);
+LEVEL(5);
+LEVEL(6);
+#if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
+LEVEL(7);
+LEVEL(8);
+LEVEL(9);
+LEVEL(10);
+LEVEL(11);
+LEVEL(12);
+LEVEL(13);
+LEVEL(14);
+#endif
+
+void store_level(int k, ivec2 p, vec4 v) {
+  if (k == 1) imageStore(level1, p, v);
+  if (k == 2) imageStore(level2, p, v);
+  if (k == 3) imageStore(level3, p, v);
+  if (k == 4) imageStore(level4, p, v);
+  if (k == 5) imageStore(level5, p, v);
+  if (k == 6) imageStore(level6, p, v);
+#if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
+  if (k == 7) imageStore(level7, p, v);
+  if (k == 8) imageStore(level8, p, v);
+  if (k == 9) imageStore(level9, p, v);
+  if (k == 10) imageStore(level10, p, v);
+  if (k == 11) imageStore(level11, p, v);
+  if (k == 12) imageStore(level12, p, v);
+  if (k == 13) imageStore(level13, p, v);
+  if (k == 14) imageStore(level14, p, v);
+#endif
+}
+
+// Only the last group reads levels back, from PYRAMID_LOCAL_LEVELS on.
+vec4 load_level(int k, ivec2 p) {
+#if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
+  if (k == 6) return imageLoad(level6, p);
+  if (k == 7) return imageLoad(level7, p);
+  if (k == 8) return imageLoad(level8, p);
+  if (k == 9) return imageLoad(level9, p);
+  if (k == 10) return imageLoad(level10, p);
+  if (k == 11) return imageLoad(level11, p);
+  if (k == 12) return imageLoad(level12, p);
+  if (k == 13) return imageLoad(level13, p);
+#endif
+  return vec4(0.0);
+}
+
+// Level k's size: level 0's, divided by 2^k and rounded up.
+ivec2 level_size(int k) {
+  return (textureSize(source, 0) + (1 << k) - 1) >> k;
+}
+
+// A value as its level stores it.
+vec4 stored(vec4 v) {
+#if defined(STORAGE_HALF)
+  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+#else
+  return v;
+#endif
+}
+
+// The mean of a 2 x 2 block, top row (a, b), bottom row (c, d), as stored. `precise`: a compiler may
+// otherwise fold the quarters of two levels together (llvmpipe did: level 2 then missed the
+// definition by 2 ulps in fp32).
+vec4 box(vec4 a, vec4 b, vec4 c, vec4 d) {
+  precise vec4 mean = 0.25 * ((a + b) + (c + d));
+  return stored(mean);
+}
+
+// Two regions of shared memory, odd levels in the first and even ones in the second, so that a step
+// reads one and writes the other.
+const int kOddCapacity = 1024, kEvenCapacity = 256;
+shared vec4 odd_levels[kOddCapacity];
+shared vec4 even_levels[kEvenCapacity];
+int capacity(int k) {
+  return (k & 1) == 1 ? kOddCapacity : kEvenCapacity;
+}
+vec4 held(int k, int i) {
+  return (k & 1) == 1 ? odd_levels[i] : even_levels[i];
+}
+void hold(int k, int i, vec4 v) {
+  if ((k & 1) == 1) odd_levels[i] = v;
+  else even_levels[i] = v;
+}
+
+// Everything this group wrote to shared memory and to the levels, seen by all of its threads.
+void group_barrier() {
+  memoryBarrierShared();
+  memoryBarrierImage();
+  barrier();
+}
+
+// Level k's texels origin + (0..count - 1) (those inside the level) from level k - 1: from shared
+// memory, where level k - 1's texel `src_origin + q` sits at q.y * src_stride + q.x, or from its image.
+// With `to_shared`, texel origin + q is kept at q.y * count.x + q.x of level k's region.
+void reduce(int k, bool from_shared, ivec2 src_origin, int src_stride, ivec2 origin, ivec2 count,
+            bool to_shared) {
+  const ivec2 src_size = level_size(k - 1), size = level_size(k);
+  for (int i = int(gl_LocalInvocationIndex); i < count.x * count.y; i += PYRAMID_THREADS) {
+    const ivec2 q = ivec2(i % count.x, i / count.x), g = origin + q;
+    if (all(lessThan(g, size))) {
+      const ivec2 a = 2 * g, b = min(a + 1, src_size - 1);
+      vec4 v;
+      if (from_shared) {
+        const ivec2 sa = a - src_origin, sb = b - src_origin;
+        v = box(held(k - 1, sa.y * src_stride + sa.x), held(k - 1, sa.y * src_stride + sb.x),
+                held(k - 1, sb.y * src_stride + sa.x), held(k - 1, sb.y * src_stride + sb.x));
+      } else {
+        v = box(load_level(k - 1, a), load_level(k - 1, ivec2(b.x, a.y)), load_level(k - 1, ivec2(a.x, b.y)),
+                load_level(k - 1, b));
+      }
+      store_level(k, g, v);
+      if (to_shared) hold(k, q.y * count.x + q.x, v);
+    }
+  }
+}
+
+#if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
+shared uint groups_before;
+#endif
+
+void main() {
+  const ivec2 tile = ivec2(gl_WorkGroupID.xy);
+  const ivec2 t = ivec2(gl_LocalInvocationIndex % 16, gl_LocalInvocationIndex / 16);
+  const ivec2 size0 = level_size(0), size1 = level_size(1), size2 = level_size(2);
+
+  // Levels 1 and 2: this thread's level-2 texel g2 and the 2 x 2 level-1 texels under it, each from
+  // 2 x 2 texels of level 0. Past an odd edge the last texel repeats: the level-1 texel is clamped
+  // (and written once, by the thread whose own texel it is).
+  const ivec2 g2 = tile * (PYRAMID_TILE / 4) + t;
+  vec4 l1[4];
+  for (int n = 0; n < 4; ++n) {
+    const ivec2 j = 2 * g2 + ivec2(n & 1, n >> 1), c = min(j, size1 - 1);
+    const ivec2 a = 2 * c, b = min(a + 1, size0 - 1);
+    l1[n] = box(texelFetch(source, a, 0), texelFetch(source, ivec2(b.x, a.y), 0),
+                texelFetch(source, ivec2(a.x, b.y), 0), texelFetch(source, b, 0));
+    if (all(equal(j, c))) store_level(1, j, l1[n]);
+  }
+  const vec4 l2 = box(l1[0], l1[1], l1[2], l1[3]);
+  if (all(lessThan(g2, size2))) store_level(2, g2, l2);
+  hold(2, int(gl_LocalInvocationIndex), l2);
+  group_barrier();
+
+  // Levels 3..PYRAMID_LOCAL_LEVELS of the tile, in shared memory.
+  for (int k = 3; k <= PYRAMID_LOCAL_LEVELS; ++k) {
+    const int side = PYRAMID_TILE >> k;
+    reduce(k, true, tile * (2 * side), 2 * side, tile * side, ivec2(side), true);
+    group_barrier();
+  }
+
+#if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
+  // Count this group once all of its level-PYRAMID_LOCAL_LEVELS texels are written and released (the
+  // group barrier above); the last one on goes on, acquiring every other group's writes.
+  if (gl_LocalInvocationIndex == 0) groups_before = atomicAdd(groups_done, 1u);
+  memoryBarrierShared();
+  barrier();
+  if (groups_before != gl_NumWorkGroups.x * gl_NumWorkGroups.y - 1u) return;
+  memoryBarrierImage();
+  if (gl_LocalInvocationIndex == 0) atomicExchange(groups_done, 0u);
+
+  // The rest, whole levels at a time: from the images until a level fits its shared region.
+  bool from_shared = false;
+  for (int k = PYRAMID_LOCAL_LEVELS + 1; k <= PYRAMID_LEVELS; ++k) {
+    const ivec2 size = level_size(k), src_size = level_size(k - 1);
+    const bool to_shared = size.x * size.y <= capacity(k);
+    reduce(k, from_shared, ivec2(0), src_size.x, ivec2(0), size, to_shared);
+    group_barrier();
+    from_shared = to_shared;
+  }
+#endif
+}
