@@ -6,6 +6,7 @@
 #include "graph/executor.h"
 #include "io/image_files.h"
 #include "passes/camera_feed.h"
+#include "passes/scene_pass.h"
 #include "passes/upload_pass.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
@@ -69,16 +70,38 @@ struct Timed {
   std::vector<PipelineReport> pipelines;
 };
 
+// A frame of the scene's sequence at `size` (its second: the camera orbits and the objects move, so
+// its motion is not zero): the HDR colour (rounded to the precision), depth and motion that a method
+// reading the scene's depth and motion is timed on. Its history is its own, from frame to frame.
+struct SceneFrame {
+  io::ImageF colour, depth, motion;
+};
+
+SceneFrame scene_frame(const vk::Context& ctx, const vk::ShaderSource& shaders, VkExtent2D size,
+                       const std::string& precision, std::shared_ptr<const scene::SceneModel> model) {
+  const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
+  runtime::Sequence scene(env, {}, {}, size,
+                          {passes::ScenePass::kColor, passes::ScenePass::kDepth, passes::ScenePass::kMotion},
+                          std::move(model));
+  scene.run();
+  scene.run();
+  SceneFrame frame{scene.image(passes::ScenePass::kColor), scene.image(passes::ScenePass::kDepth),
+                   scene.image(passes::ScenePass::kMotion)};
+  if (precision == "fp16")
+    for (float& v : frame.colour.pixels) v = vk::half_to_float(vk::float_to_half(v));
+  return frame;
+}
+
 // One graph per input, each with its own resident input and output images, recorded in turn: frame f
 // runs instance f mod K, so consecutive frames never find their data in the caches.
 Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
                   const std::vector<io::ImageF>& inputs, VkFormat format, const filters::ResolvedStep& step,
-                  const BenchOptions& options) {
+                  const BenchOptions& options, const SceneFrame* scene = nullptr) {
   // A library that never watches files: the filter builds its pipelines in it, so they can be listed,
   // and the instances share them.
   vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
-  if (step.needs(filters::Input::Depth))
+  if (step.needs(filters::Input::Depth) && !scene)
     throw filters::ChainError(step.label() +
                               " reads the scene's depth, which bench's still inputs have none of");
   std::unique_ptr<filters::Filter> filter = filters::build_filter(step, env);
@@ -89,7 +112,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
                              std::vector<float>(size_t(inputs.at(0).width) * inputs.at(0).height * 2, 0.0f)};
   struct Instance {
     graph::RenderGraph graph;
-    std::unique_ptr<passes::UploadPass> upload, motion;
+    std::unique_ptr<passes::UploadPass> upload, depth, motion;
     std::unique_ptr<graph::Executor> executor;
     std::string output;
   };
@@ -100,9 +123,17 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
         std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
     instance->upload->add_to(instance->graph, "input");
     filters::FilterInputs filter_inputs{"input", {}, {}, &camera};
+    // The scene's depth and motion in the scene's own sizes of texel (D32 as R32F, RG16F), so that the
+    // method moves the bytes it moves in a chain.
+    if (step.needs(filters::Input::Depth)) {
+      instance->depth = std::make_unique<passes::UploadPass>(env, scene->depth, VK_FORMAT_R32_SFLOAT,
+                                                             passes::UploadPass::When::Once);
+      instance->depth->add_to(instance->graph, "depth");
+      filter_inputs.depth = "depth";
+    }
     if (step.needs(filters::Input::Motion)) {
-      instance->motion = std::make_unique<passes::UploadPass>(env, no_motion, VK_FORMAT_R16G16B16A16_SFLOAT,
-                                                              passes::UploadPass::When::Once);
+      instance->motion = std::make_unique<passes::UploadPass>(env, scene ? scene->motion : no_motion,
+                                                              VK_FORMAT_R16G16_SFLOAT, passes::UploadPass::When::Once);
       instance->motion->add_to(instance->graph, "motion");
       filter_inputs.motion = "motion";
     }
@@ -388,7 +419,14 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     for (const std::string& precision : options.precisions) {
       const VkFormat format = filters::precision_format(precision);
       std::vector<io::ImageF> inputs;
-      if (family->tools.bench.on_scene && !family_is_floor)
+      // A family that reads the scene's depth is timed on a frame of the scene's sequence.
+      const bool reads_depth = std::find(family->inputs.begin(), family->inputs.end(), filters::Input::Depth) !=
+                               family->inputs.end();
+      std::optional<SceneFrame> scene;
+      if (reads_depth && !family_is_floor) {
+        scene = scene_frame(ctx, shaders, size, precision, scene_model);
+        inputs.assign(options.inputs, scene->colour);
+      } else if (family->tools.bench.on_scene && !family_is_floor)
         inputs.assign(options.inputs,
                       scene_image(ctx, shaders, size, precision, scene_model));  // same picture, own memory
       else
@@ -401,7 +439,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         report(step.label() + " " + step.params.spec() + suffix);
         Timed timed;
         try {
-          timed = time_filter(ctx, shaders, inputs, format, step, options);
+          timed = time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr);
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
           result.skipped.push_back(
               {step.method->name, step.params.spec(), schema_values(step), size, precision, e.what()});
@@ -426,7 +464,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
             once.warmup = 0;
             once.warmup_ms = 0;
             const io::ImageF out =
-                time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact), once).output;
+                time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact), once,
+                            scene ? &*scene : nullptr)
+                    .output;
             reference =
                 common::ImageD{out.width, out.height, out.channels, {out.pixels.begin(), out.pixels.end()}};
           }

@@ -1,6 +1,7 @@
 #include "passes/upload_pass.h"
 
 #include "graph/executor.h"
+#include "vk/formats.h"
 
 #include <cstring>
 
@@ -8,19 +9,23 @@ namespace filterlab::passes {
 
 UploadPass::UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format, When when)
     : format_(format), width_(image.width), height_(image.height), when_(when) {
-  if (format != VK_FORMAT_R32G32B32A32_SFLOAT && format != VK_FORMAT_R16G16B16A16_SFLOAT)
-    throw std::invalid_argument("UploadPass: RGBA32F or RGBA16F only");
+  const bool half = vk::format_is_half(format);
+  const uint32_t texel = vk::format_texel_size(format);
+  const bool float_format = half || format == VK_FORMAT_R32_SFLOAT || format == VK_FORMAT_R32G32_SFLOAT ||
+                            format == VK_FORMAT_R32G32B32A32_SFLOAT;
+  if (!float_format) throw std::invalid_argument("UploadPass: 16- or 32-bit float formats only");
+  const uint32_t components = texel / (half ? 2 : 4);
   const size_t pixels = size_t(width_) * height_;
-  const uint32_t texel = format == VK_FORMAT_R32G32B32A32_SFLOAT ? 16 : 8;
   staging_ = vk::Buffer(env.vk, pixels * texel, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, "upload staging");
   auto* out = static_cast<uint8_t*>(staging_.mapped());
   for (size_t i = 0; i < pixels; ++i)
-    for (uint32_t c = 0; c < 4; ++c) {
+    for (uint32_t c = 0; c < components; ++c) {
       const float v = c < image.channels ? image.pixels[i * image.channels + c] : (c == 3 ? 1.0f : 0.0f);
-      if (texel == 16) std::memcpy(out + i * 16 + c * 4, &v, 4);
-      else {
+      if (half) {
         const uint16_t h = vk::float_to_half(v);
-        std::memcpy(out + i * 8 + c * 2, &h, 2);
+        std::memcpy(out + i * texel + c * 2, &h, 2);
+      } else {
+        std::memcpy(out + i * texel + c * 4, &v, 4);
       }
     }
 }

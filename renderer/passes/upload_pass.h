@@ -11,7 +11,8 @@ namespace filterlab::passes {
 
 class UploadPass {
  public:
-  // The graph image is RGBA32F (exact) or RGBA16F; missing channels become 0 (alpha 1).
+  // The graph image is any 16- or 32-bit float format with 1, 2 or 4 channels (RGBA32F keeps colours
+  // exact); missing channels become 0 (alpha 1), extra ones are dropped.
   enum class When { EveryFrame, Once };
   UploadPass(const PassEnv& env, const io::ImageF& image, VkFormat format, When when = When::EveryFrame);
   void add_to(graph::RenderGraph& graph, const std::string& name);

@@ -317,6 +317,23 @@ TEST(Commands, BenchSkipsSayWhichSizeAndPrecision) {
   EXPECT_NE(s["reason"].get<std::string>().find("fp16 images only"), std::string::npos) << s.dump();
 }
 
+// A family that reads the scene's depth (taa) is timed on a frame of the scene's sequence: its
+// colour, depth and motion, with its own history; nothing is skipped.
+TEST(Commands, BenchTimesTheTaaResolveOnASceneFrame) {
+  const std::string dir = test::temp_dir("bench-taa");
+  auto r = test::run_binary(
+      "bench --validation --filter taa --methods comp.full2d_shared,frag.full2d --sizes 40x24 --frames 2 "
+      "--warmup 1 --warmup-ms 0 --quiet --json " +
+      dir + "/b.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(dir + "/b.json");
+  EXPECT_TRUE(j["skipped"].empty()) << j["skipped"].dump();
+  std::set<std::string> timed;
+  for (const json& c : j["cases"])
+    if (c["filter"] == "taa" && c["median_us"].get<double>() > 0) timed.insert(c["method"]);
+  EXPECT_EQ(timed, (std::set<std::string>{"comp.full2d_shared", "frag.full2d"})) << j["cases"].dump();
+}
+
 TEST(Commands, BenchRejectsBadArguments) {
   for (const char* args :
        {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8", "--frames 0",
