@@ -1,10 +1,10 @@
 #version 460
 // The box pyramid in one dispatch (renderer/passes/pyramid_pass.h), after AMD's single-pass
 // downsampler (FidelityFX SPD): each group reads a PYRAMID_TILE-square tile of level 0 once and
-// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (a thread makes a 2 x 2 block of level 1 and the
-// level-2 texel above it in registers; levels 3.. are reduced in shared memory). In the full
-// variants, the last group to finish its tile reads level PYRAMID_LOCAL_LEVELS back and makes the
-// rest, and sets the count back to 0 for the next dispatch. The hand-over is the memory model's
+// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (level 1 from level 0, a warp a row of it, so
+// that its fetches and stores are whole rows; the others from the level above in shared memory). In
+// the full variants, the last group to finish its tile reads level PYRAMID_LOCAL_LEVELS back and
+// makes the rest, and sets the count back to 0 for the next dispatch. The hand-over is the memory model's
 // fence-atomic pattern at device scope: each group's image writes (coherent), a release fence
 // (memoryBarrierImage) and a workgroup barrier, then one atomic add; the last group's add, then an
 // acquire fence before its coherent reads. (Written without `#pragma use_vulkan_memory_model`:
@@ -24,25 +24,25 @@ layout(local_size_x = PYRAMID_THREADS) in;
 layout(set = 0, binding = BINDING_PYRAMID_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = BINDING_PYRAMID_COUNTER, std430) buffer Counter { uint groups_done; };
 
-// Level k's image; coherent (device scope): the last group reads what the others wrote.
-#define LEVEL(k)                                                                              \
-  layout(set = 0, binding = BINDING_PYRAMID_LEVEL + k - 1, OUTPUT_FORMAT) uniform coherent image2D \
-      level##k
-LEVEL(1);
-LEVEL(2);
-LEVEL(3);
-LEVEL(4);
-LEVEL(5);
-LEVEL(6);
+// Level k's image. From level PYRAMID_LOCAL_LEVELS on, coherent (device scope): the last group reads
+// what the others wrote.
+#define LEVEL(k, access) \
+  layout(set = 0, binding = BINDING_PYRAMID_LEVEL + k - 1, OUTPUT_FORMAT) uniform access image2D level##k
+LEVEL(1, writeonly);
+LEVEL(2, writeonly);
+LEVEL(3, writeonly);
+LEVEL(4, writeonly);
+LEVEL(5, writeonly);
+LEVEL(6, coherent);
 #if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
-LEVEL(7);
-LEVEL(8);
-LEVEL(9);
-LEVEL(10);
-LEVEL(11);
-LEVEL(12);
-LEVEL(13);
-LEVEL(14);
+LEVEL(7, coherent);
+LEVEL(8, coherent);
+LEVEL(9, coherent);
+LEVEL(10, coherent);
+LEVEL(11, coherent);
+LEVEL(12, coherent);
+LEVEL(13, coherent);
+LEVEL(14, coherent);
 #endif
 
 void store_level(int k, ivec2 p, vec4 v) {
@@ -155,28 +155,24 @@ shared uint groups_before;
 
 void main() {
   const ivec2 tile = ivec2(gl_WorkGroupID.xy);
-  const ivec2 t = ivec2(gl_LocalInvocationIndex % 16, gl_LocalInvocationIndex / 16);
-  const ivec2 size0 = level_size(0), size1 = level_size(1), size2 = level_size(2);
+  const ivec2 size0 = level_size(0), size1 = level_size(1);
 
-  // Levels 1 and 2: this thread's level-2 texel g2 and the 2 x 2 level-1 texels under it, each from
-  // 2 x 2 texels of level 0. Past an odd edge the last texel repeats: the level-1 texel is clamped
-  // (and written once, by the thread whose own texel it is).
-  const ivec2 g2 = tile * (PYRAMID_TILE / 4) + t;
-  vec4 l1[4];
-  for (int n = 0; n < 4; ++n) {
-    const ivec2 j = 2 * g2 + ivec2(n & 1, n >> 1), c = min(j, size1 - 1);
-    const ivec2 a = 2 * c, b = min(a + 1, size0 - 1);
-    l1[n] = box(texelFetch(source, a, 0), texelFetch(source, ivec2(b.x, a.y), 0),
-                texelFetch(source, ivec2(a.x, b.y), 0), texelFetch(source, b, 0));
-    if (all(equal(j, c))) store_level(1, j, l1[n]);
+  // Level 1: the tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0; a warp takes a
+  // row of them, so that its fetches and stores are whole rows. Past an odd edge the last texel repeats.
+  const int side1 = PYRAMID_TILE / 2;
+  for (int i = int(gl_LocalInvocationIndex); i < side1 * side1; i += PYRAMID_THREADS) {
+    const ivec2 q = ivec2(i % side1, i / side1), g = tile * side1 + q;
+    if (any(greaterThanEqual(g, size1))) continue;
+    const ivec2 a = 2 * g, b = min(a + 1, size0 - 1);
+    const vec4 v = box(texelFetch(source, a, 0), texelFetch(source, ivec2(b.x, a.y), 0),
+                       texelFetch(source, ivec2(a.x, b.y), 0), texelFetch(source, b, 0));
+    store_level(1, g, v);
+    hold(1, i, v);
   }
-  const vec4 l2 = box(l1[0], l1[1], l1[2], l1[3]);
-  if (all(lessThan(g2, size2))) store_level(2, g2, l2);
-  hold(2, int(gl_LocalInvocationIndex), l2);
   group_barrier();
 
-  // Levels 3..PYRAMID_LOCAL_LEVELS of the tile, in shared memory.
-  for (int k = 3; k <= PYRAMID_LOCAL_LEVELS; ++k) {
+  // Levels 2..PYRAMID_LOCAL_LEVELS of the tile, in shared memory.
+  for (int k = 2; k <= PYRAMID_LOCAL_LEVELS; ++k) {
     const int side = PYRAMID_TILE >> k;
     reduce(k, true, tile * (2 * side), 2 * side, tile * side, ivec2(side), true);
     group_barrier();
