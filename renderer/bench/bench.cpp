@@ -132,8 +132,8 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
       filter_inputs.depth = "depth";
     }
     if (step.needs(filters::Input::Motion)) {
-      instance->motion = std::make_unique<passes::UploadPass>(env, scene ? scene->motion : no_motion,
-                                                              VK_FORMAT_R16G16_SFLOAT, passes::UploadPass::When::Once);
+      instance->motion = std::make_unique<passes::UploadPass>(
+          env, scene ? scene->motion : no_motion, VK_FORMAT_R16G16_SFLOAT, passes::UploadPass::When::Once);
       instance->motion->add_to(instance->graph, "motion");
       filter_inputs.motion = "motion";
     }
@@ -420,8 +420,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       const VkFormat format = filters::precision_format(precision);
       std::vector<io::ImageF> inputs;
       // A family that reads the scene's depth is timed on a frame of the scene's sequence.
-      const bool reads_depth = std::find(family->inputs.begin(), family->inputs.end(), filters::Input::Depth) !=
-                               family->inputs.end();
+      const bool reads_depth = std::find(family->inputs.begin(), family->inputs.end(),
+                                         filters::Input::Depth) != family->inputs.end();
       std::optional<SceneFrame> scene;
       if (reads_depth && !family_is_floor) {
         scene = scene_frame(ctx, shaders, size, precision, scene_model);
@@ -463,10 +463,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
             once.frames = 1;
             once.warmup = 0;
             once.warmup_ms = 0;
-            const io::ImageF out =
-                time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact), once,
-                            scene ? &*scene : nullptr)
-                    .output;
+            const io::ImageF out = time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact),
+                                               once, scene ? &*scene : nullptr)
+                                       .output;
             reference =
                 common::ImageD{out.width, out.height, out.channels, {out.pixels.begin(), out.pixels.end()}};
           }

@@ -39,6 +39,10 @@ Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_siz
   return subgroup_operation_in_compute(device, "shuffle", min_size, threads, "");
 }
 
+Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads) {
+  return subgroup_operation_in_compute(device, "arithmetic", 1, threads, "");
+}
+
 Support compute_derivatives(const vk::Context& device) {
   const vk::DeviceReport& r = device.report();
   if (!r.compute_shader_derivatives)

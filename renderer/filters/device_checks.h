@@ -14,6 +14,11 @@ Support subgroup_quads_in_compute(const vk::Context& device, uint32_t threads);
 // least `min_size` and at most `threads` (full subgroups tile a group).
 Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_size, uint32_t threads);
 
+// For compute shaders that scan across a subgroup (subgroupInclusiveAdd, say): unavailable unless the
+// device has arithmetic subgroup operations in compute shaders and its subgroups fit a group of
+// `threads`.
+Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads);
+
 // For compute shaders that take derivatives over quads of invocations: unavailable unless the
 // device has compute-shader derivatives and the context enabled them.
 Support compute_derivatives(const vk::Context& device);

@@ -1,6 +1,7 @@
 #include "filters/variance/variance.h"
 
 #include "filters/precision.h"
+#include "filters/variance/running.h"
 #include "filters/variance/stream.h"
 #include "filters/variance/variance_config.h"
 #include "filters/window_methods.h"
@@ -94,6 +95,7 @@ Family make_family() {
   f.methods = window_methods(w);
   f.methods.push_back(window_method(w, WindowMethod::Separable));
   f.methods.push_back(stream_method());
+  f.methods.push_back(running_method());
   f.default_method = "frag.full2d";
   f.reference = reference;
   f.test_points = {"radius=1",

@@ -1,0 +1,99 @@
+#version 460
+// variance comp.running: the mean and standard deviation of a square window with work that does not
+// grow with the radius. A group owns a strip VARIANCE_RUNNING_COLS outputs wide and `ROWS` tall
+// (renderer/filters/variance/running.cpp picks it from the radius); thread t keeps the vertical sums
+// (of d and d^2, d = x - anchor) of input column t of the strip and its apron and slides them down
+// a row at a time, as comp.stream does. Along the row, the threads' sums are turned into an
+// inclusive prefix (subgroup scans, then the subgroups' totals through shared memory), and each
+// output's window is the difference of two prefixes: two reads of shared memory at any radius,
+// where comp.stream reads 2r + 1.
+// Precision: every sum is of d, |d| no more than the strip's range, and a strip's sums restart
+// from fresh fetches (its rows and its span of columns are the blocks); tests/gpu/variance_test.cpp
+// holds a 16384-wide row of 1000 plus noise to 2x the direct method's error.
+//! variant fp16 OUTPUT_FORMAT=rgba16f
+//! variant fp32 OUTPUT_FORMAT=rgba32f
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "filters/variance/variance_config.h"
+
+layout(local_size_x_id = VARIANCE_RUNNING_THREADS_ID) in;
+layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
+layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
+layout(constant_id = VARIANCE_RUNNING_ROWS_ID) const int ROWS = 64;
+layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
+layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D mean_image;
+layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly uniform image2D stddev_image;
+
+const int COLS = VARIANCE_RUNNING_COLS;
+const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
+// The prefix of the row, two rows' worth (a row is written while the one before may still be read),
+// entry 0 of each being 0; and each subgroup's total.
+shared vec4 prefix[2][SPAN + 1], prefix_sq[2][SPAN + 1];
+shared vec4 total[VARIANCE_RUNNING_MAX_SUBGROUPS], total_sq[VARIANCE_RUNNING_MAX_SUBGROUPS];
+
+vec4 value(ivec2 p) {
+  const vec4 c = texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
+  if (SPACE == VARIANCE_YCOCG)
+    return vec4(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b, c.a);
+  return c;
+}
+
+void main() {
+  const ivec2 size = textureSize(source, 0);
+  const ivec2 corner = ivec2(gl_WorkGroupID.xy) * ivec2(COLS, ROWS);
+  const int last = min(corner.y + ROWS, size.y);  // rows [corner.y, last)
+  const vec4 anchor = value(corner);
+  const int t = int(gl_LocalInvocationIndex);
+  const int column = corner.x - RADIUS + t;
+  const bool feeds = t < SPAN;
+  if (t < 2) {
+    prefix[t][0] = vec4(0.0);
+    prefix_sq[t][0] = vec4(0.0);
+  }
+  // The vertical sums as if for row corner.y - 1; every row below slides them by one.
+  vec4 sum = vec4(0.0), sum_sq = vec4(0.0);
+  if (feeds)
+    for (int y = corner.y - 1 - RADIUS; y <= corner.y - 1 + RADIUS; ++y) {
+      const vec4 d = value(ivec2(column, y)) - anchor;
+      sum += d;
+      sum_sq += d * d;
+    }
+  const float n = float((2 * RADIUS + 1) * (2 * RADIUS + 1));
+  for (int y = corner.y; y < last; ++y) {
+    if (feeds) {
+      const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
+      const vec4 leaves = value(ivec2(column, y - RADIUS - 1)) - anchor;
+      sum += enters - leaves;
+      sum_sq += enters * enters - leaves * leaves;
+    }
+    // The row's inclusive prefix over the threads (columns): within each subgroup, then past the
+    // totals of the subgroups before it. Threads past the span add nothing.
+    vec4 p = subgroupInclusiveAdd(feeds ? sum : vec4(0.0));
+    vec4 p_sq = subgroupInclusiveAdd(feeds ? sum_sq : vec4(0.0));
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) {
+      total[gl_SubgroupID] = p;
+      total_sq[gl_SubgroupID] = p_sq;
+    }
+    barrier();
+    for (uint s = 0; s < gl_SubgroupID; ++s) {
+      p += total[s];
+      p_sq += total_sq[s];
+    }
+    const int slot = y & 1;
+    if (feeds) {
+      prefix[slot][t + 1] = p;
+      prefix_sq[slot][t + 1] = p_sq;
+    }
+    barrier();
+    // Output x of the strip: input columns x .. x + 2r of the span.
+    if (t < COLS && corner.x + t < size.x) {
+      const vec4 s = prefix[slot][t + 2 * RADIUS + 1] - prefix[slot][t];
+      const vec4 s_sq = prefix_sq[slot][t + 2 * RADIUS + 1] - prefix_sq[slot][t];
+      const vec4 mean_d = s / n;
+      const ivec2 at = ivec2(corner.x + t, y);
+      imageStore(mean_image, at, anchor + mean_d);
+      imageStore(stddev_image, at, sqrt(max(s_sq / n - mean_d * mean_d, vec4(0.0))));
+    }
+  }
+}
