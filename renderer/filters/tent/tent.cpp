@@ -1,5 +1,7 @@
 #include "filters/tent/tent.h"
 
+#include "filters/tent/running.h"
+
 #include "filters/precision.h"
 #include "filters/tent/tent_config.h"
 #include "filters/window_methods.h"
@@ -49,12 +51,26 @@ void check(const ParamValues& v) {
   if (!text.str().empty()) throw ChainError(text.str());
 }
 
+}  // namespace
+
+TentWeights tent_weights(const ParamValues& v) {
+  const Kernel kn = kernel(v);
+  TentWeights w;
+  w.rank2 = kn.rank2;
+  w.a = kn.rank2 ? kn.k / (2 * kn.sum()) : kn.k / kn.sum_1d();
+  w.b = kn.rank2 ? kn.b / kn.sum() : kn.b / kn.sum_1d();
+  w.support = kn.radius;
+  if (!kn.rank2)
+    while (w.support > 0 && !(kn.separable(w.support) > 0)) --w.support;
+  return w;
+}
+
+namespace {
+
 // See tent_window.glsl: a(i) = A - B|i| with the kernel's normalization folded in.
 void constants(const ParamValues& v, vk::Specialization& spec) {
-  const Kernel kn = kernel(v);
-  const double a = kn.rank2 ? kn.k / (2 * kn.sum()) : kn.k / kn.sum_1d();
-  const double b = kn.rank2 ? kn.b / kn.sum() : kn.b / kn.sum_1d();
-  spec.set(TENT_RANK2_ID, kn.rank2).set(TENT_A_ID, float(a)).set(TENT_B_ID, float(b));
+  const TentWeights w = tent_weights(v);
+  spec.set(TENT_RANK2_ID, w.rank2).set(TENT_A_ID, float(w.a)).set(TENT_B_ID, float(w.b));
 }
 
 common::ImageD reference(const io::ImageF& input, const ParamValues& v) {
@@ -96,6 +112,7 @@ Family make_family() {
   w.constants = constants;
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
+  f.methods.push_back(running_method());
   f.default_method = "frag.full2d";
   f.check = check;
   f.reference = reference;

@@ -8,4 +8,14 @@ namespace filterlab::filters::tent {
 
 const Family& family();
 
+// The kernel's normalized weights along one axis, a(i) = A - B|i| (tent_window.glsl): for the rank-2
+// tent A = k / 2S and B = b / S, S the 2D kernel's sum; for the separable one A = k / T and B = b / T,
+// T the 1D sum, and a clipped at 0, so `support` is the largest |i| <= r where a(i) > 0.
+struct TentWeights {
+  bool rank2 = true;
+  double a = 0, b = 0;
+  int support = 0;
+};
+TentWeights tent_weights(const ParamValues& v);
+
 }  // namespace filterlab::filters::tent
