@@ -2,6 +2,7 @@
 
 #include "common/kernel.h"
 #include "filters/bilateral/bilateral_config.h"
+#include "filters/auto_method.h"
 #include "filters/precision.h"
 #include "filters/window_methods.h"
 
@@ -65,6 +66,7 @@ Family make_family() {
   w.constants = constants;
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
+  f.methods.push_back(auto_method(family));
   f.default_method = "frag.full2d";
   f.reference = reference;
   f.test_points = {"radius=1", "radius=2", "radius=3",

@@ -2,6 +2,7 @@
 
 #include "filters/tent/running.h"
 
+#include "filters/auto_method.h"
 #include "filters/precision.h"
 #include "filters/tent/tent_config.h"
 #include "filters/window_methods.h"
@@ -113,6 +114,7 @@ Family make_family() {
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
   f.methods.push_back(running_method());
+  f.methods.push_back(auto_method(family));
   f.default_method = "frag.full2d";
   f.check = check;
   f.reference = reference;

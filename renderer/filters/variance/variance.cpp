@@ -1,5 +1,6 @@
 #include "filters/variance/variance.h"
 
+#include "filters/auto_method.h"
 #include "filters/precision.h"
 #include "filters/variance/running.h"
 #include "filters/variance/stream.h"
@@ -96,6 +97,7 @@ Family make_family() {
   f.methods.push_back(window_method(w, WindowMethod::Separable));
   f.methods.push_back(stream_method());
   f.methods.push_back(running_method());
+  f.methods.push_back(auto_method(family));
   f.default_method = "frag.full2d";
   f.reference = reference;
   f.test_points = {"radius=1",
