@@ -22,16 +22,6 @@ int rows(int r) {
   return std::max(64, 4 * (2 * r + 1));
 }
 
-// Rows between barriers: as many as the device's shared memory holds for the three prefixes of the
-// batch's rows and their subgroups' totals, up to 4.
-int batch(const vk::Context& device, int r) {
-  const uint32_t span = TENT_RUNNING_COLS + 2 * uint32_t(r) + 1;
-  for (int b = 4; b > 1; b /= 2)
-    if (3u * b * (span + TENT_RUNNING_MAX_SUBGROUPS) * 16u <= device.report().max_compute_shared_memory)
-      return b;
-  return 1;
-}
-
 class Running : public Filter {
  public:
   explicit Running(const FilterEnv& env)
@@ -48,7 +38,6 @@ class Running : public Filter {
                                            .set(TENT_B_ID, float(weights_.b))
                                            .set(TENT_RUNNING_THREADS_ID, threads(r))
                                            .set(TENT_RUNNING_ROWS_ID, rows(r))
-                                           .set(TENT_RUNNING_BATCH_ID, batch(env_.vk, r))
                                            .words();
     passes::SimplePass(env_, name,
                        passes::ComputeShader{

@@ -21,16 +21,6 @@ int rows(int r) {
   return std::max(64, 4 * (2 * r + 1));
 }
 
-// Rows between barriers: as many as the device's shared memory holds for the two prefixes of the
-// batch's rows and their subgroups' totals, up to 4 (8 would leave an H100 SM room for three groups).
-int batch(const vk::Context& device, int r) {
-  const uint32_t span = VARIANCE_RUNNING_COLS + 2 * uint32_t(r) + 1;
-  for (int b = 4; b > 1; b /= 2)
-    if (2u * b * (span + VARIANCE_RUNNING_MAX_SUBGROUPS) * 16u <= device.report().max_compute_shared_memory)
-      return b;
-  return 1;
-}
-
 class Running : public Filter {
  public:
   explicit Running(const FilterEnv& env)
@@ -49,7 +39,6 @@ class Running : public Filter {
                                            .set(VARIANCE_SPACE_ID, space_)
                                            .set(VARIANCE_RUNNING_THREADS_ID, threads(radius_))
                                            .set(VARIANCE_RUNNING_ROWS_ID, rows(radius_))
-                                           .set(VARIANCE_RUNNING_BATCH_ID, batch(env_.vk, radius_))
                                            .words();
     passes::SimplePass(
         env_, name,

@@ -16,6 +16,5 @@
 #define TENT_RUNNING_MAX_SUBGROUPS 32  // a group of up to 256 threads in subgroups of 8 or more
 #define TENT_RUNNING_THREADS_ID (WINDOW_FAMILY_CONSTANT + 3)
 #define TENT_RUNNING_ROWS_ID (WINDOW_FAMILY_CONSTANT + 4)
-#define TENT_RUNNING_BATCH_ID (WINDOW_FAMILY_CONSTANT + 5)  // rows between barriers: 1, 2 or 4
 
 #endif  // FILTERLAB_TENT_CONFIG_H

@@ -17,13 +17,11 @@
 // rank 2 (6): out = sum_x a(x) S0 + sum_x S1' where S1' is the column's own tent A S0 - B S1: the
 // row's tent of the column boxes plus the row's box of the column tents. Separable (5): out is the
 // row's tent of the column tents (R: where max(A - B|i|, 0) stays above 0, renderer/filters/tent).
-// BATCH rows go between barriers (as many as the device's shared memory holds, up to 4).
 // Every value is taken relative to the strip's corner texel (the weights sum to 1), so sums carry
 // the image's variation, not its level.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "filters/tent/tent_config.h"
@@ -34,28 +32,30 @@ layout(constant_id = TENT_RANK2_ID) const int RANK2 = 1;
 layout(constant_id = TENT_A_ID) const float A = 0.0;
 layout(constant_id = TENT_B_ID) const float B = 0.0;
 layout(constant_id = TENT_RUNNING_ROWS_ID) const int ROWS = 64;
-layout(constant_id = TENT_RUNNING_BATCH_ID) const int BATCH = 4;  // rows between barriers
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D destination;
 
 const int COLS = TENT_RUNNING_COLS;
 const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
-// A batch of BATCH rows at a time, each row's prefixes over the columns (entry k + 1 through column
-// k, entry 0 being 0): of the column values the row's tent takes (tented), of the boxes of R + 1 of
-// them (windowed), and of the values its box takes (boxed; rank 2 only). First within each
-// subgroup, then with the totals of the subgroups before.
-shared vec4 tented[BATCH][SPAN + 1], windowed[BATCH][SPAN + 1], boxed[BATCH][SPAN + 1];
-shared vec4 total[3][BATCH][TENT_RUNNING_MAX_SUBGROUPS];
+// Per row (two rows' worth: one is written while the one before may still be read), entry k + 1
+// holding the prefix through column k and entry 0 being 0: the prefixes of the column values the
+// row's tent takes (tented), of the boxes of R + 1 of them (windowed), and of the values its box
+// takes (boxed; rank 2 only). And each subgroup's totals, for each scan.
+shared vec4 tented[2][SPAN + 1], windowed[2][SPAN + 1], boxed[2][SPAN + 1];
+shared vec4 total[3][TENT_RUNNING_MAX_SUBGROUPS];
+
+// The inclusive prefix over the group's threads of v (threads past the span give 0), through the
+// subgroups' totals in total[which]: two barriers.
+vec4 group_prefix(vec4 v, int which) {
+  vec4 p = subgroupInclusiveAdd(v);
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) total[which][gl_SubgroupID] = p;
+  barrier();
+  for (uint s = 0; s < gl_SubgroupID; ++s) p += total[which][s];
+  return p;
+}
 
 vec4 value(ivec2 p) {
   return texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
-}
-
-// The totals of the subgroups before this thread's, of prefix `which` in row k of the batch.
-vec4 offset(int which, int k) {
-  vec4 o = vec4(0.0);
-  for (uint s = 0; s < gl_SubgroupID; ++s) o += total[which][k][s];
-  return o;
 }
 
 void main() {
@@ -66,8 +66,7 @@ void main() {
   const int t = int(gl_LocalInvocationIndex);
   const int column = corner.x - RADIUS + t;
   const bool feeds = t < SPAN;
-  const bool last_lane = gl_SubgroupInvocationID == gl_SubgroupSize - 1;
-  if (t < BATCH) {
+  if (t < 2) {
     tented[t][0] = vec4(0.0);
     windowed[t][0] = vec4(0.0);
     boxed[t][0] = vec4(0.0);
@@ -83,65 +82,43 @@ void main() {
       if (j > 0) below += d;
     }
   const float r = float(RADIUS);
-  for (int top = corner.y; top < last; top += BATCH) {
-    // Down the batch's rows, each row's column values scanned within the subgroup.
-    [[unroll]] for (int k = 0; k < BATCH; ++k) {
-      if (feeds) {
-        // From row y - 1 to row y.
-        const int y = top + k;
-        const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
-        const vec4 leaves = value(ivec2(column, y - 1 - RADIUS)) - anchor;
-        const vec4 centre = value(ivec2(column, y)) - anchor;
-        const vec4 top_texel = value(ivec2(column, y - RADIUS)) - anchor;  // leaves the upper half
-        s1 += above - below + r * enters - r * leaves;
-        s0 += enters - leaves;
-        above += centre - top_texel;
-        below += enters - centre;
-      }
-      const vec4 column_tent = A * s0 - B * s1;
-      const vec4 c = RANK2 != 0 ? s0 : column_tent;  // what the row's tent takes
-      const vec4 c_box = RANK2 != 0 ? column_tent : vec4(0.0);
-      const vec4 p = subgroupInclusiveAdd(feeds ? c : vec4(0.0));
-      const vec4 p_box = subgroupInclusiveAdd(feeds ? c_box : vec4(0.0));
-      if (feeds) {
-        tented[k][t + 1] = p;
-        boxed[k][t + 1] = p_box;
-      }
-      if (last_lane) {
-        total[0][k][gl_SubgroupID] = p;
-        total[1][k][gl_SubgroupID] = p_box;
-      }
+  for (int y = corner.y; y < last; ++y) {
+    if (feeds) {
+      // From row y - 1 to row y.
+      const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
+      const vec4 leaves = value(ivec2(column, y - 1 - RADIUS)) - anchor;
+      const vec4 centre = value(ivec2(column, y)) - anchor;
+      const vec4 top = value(ivec2(column, y - RADIUS)) - anchor;  // leaves the upper half-window
+      s1 += above - below + r * enters - r * leaves;
+      s0 += enters - leaves;
+      above += centre - top;
+      below += enters - centre;
     }
-    barrier();
-    if (feeds)
-      [[unroll]] for (int k = 0; k < BATCH; ++k) {
-        tented[k][t + 1] += offset(0, k);
-        boxed[k][t + 1] += offset(1, k);
-      }
+    const vec4 column_tent = A * s0 - B * s1;
+    const vec4 c = RANK2 != 0 ? s0 : column_tent;  // what the row's tent takes
+    const vec4 c_box = RANK2 != 0 ? column_tent : vec4(0.0);
+    const int slot = y & 1;
+    const vec4 p = group_prefix(feeds ? c : vec4(0.0), 0);
+    const vec4 p_box = group_prefix(feeds ? c_box : vec4(0.0), 1);
+    if (feeds) {
+      tented[slot][t + 1] = p;
+      boxed[slot][t + 1] = p_box;
+    }
     barrier();
     // W(t): the box of R + 1 columns ending at t (the first R are never read, but stay finite).
-    [[unroll]] for (int k = 0; k < BATCH; ++k) {
-      const vec4 w = feeds ? tented[k][t + 1] - tented[k][max(t - RADIUS, 0)] : vec4(0.0);
-      const vec4 pw = subgroupInclusiveAdd(w);
-      if (feeds) windowed[k][t + 1] = pw;
-      if (last_lane) total[2][k][gl_SubgroupID] = pw;
+    const vec4 w = feeds ? p - tented[slot][max(t - RADIUS, 0)] : vec4(0.0);
+    const vec4 pw = group_prefix(w, 2);
+    if (feeds) windowed[slot][t + 1] = pw;
+    barrier();
+    if (t < COLS && corner.x + t < size.x) {
+      // Output t: the window's centre is column x = t + R of the span.
+      const int x = t + RADIUS;
+      const vec4 box = tented[slot][x + RADIUS + 1] - tented[slot][x - RADIUS];
+      const vec4 triangle = windowed[slot][x + RADIUS + 1] - windowed[slot][x];
+      const vec4 ramp = (r + 1.0) * box - triangle;
+      vec4 result = A * box - B * ramp;
+      if (RANK2 != 0) result += boxed[slot][x + RADIUS + 1] - boxed[slot][x - RADIUS];
+      imageStore(destination, ivec2(corner.x + t, y), anchor + result);
     }
-    barrier();
-    if (feeds)
-      [[unroll]] for (int k = 0; k < BATCH; ++k) windowed[k][t + 1] += offset(2, k);
-    barrier();
-    if (t < COLS && corner.x + t < size.x)
-      [[unroll]] for (int k = 0; k < BATCH; ++k) {
-        if (top + k >= last) break;
-        // Output t: the window's centre is column x = t + R of the span.
-        const int x = t + RADIUS;
-        const vec4 box = tented[k][x + RADIUS + 1] - tented[k][x - RADIUS];
-        const vec4 triangle = windowed[k][x + RADIUS + 1] - windowed[k][x];
-        const vec4 ramp = (r + 1.0) * box - triangle;
-        vec4 result = A * box - B * ramp;
-        if (RANK2 != 0) result += boxed[k][x + RADIUS + 1] - boxed[k][x - RADIUS];
-        imageStore(destination, ivec2(corner.x + t, top + k), anchor + result);
-      }
-    barrier();  // the batch's prefixes are read; the next batch writes them
   }
 }

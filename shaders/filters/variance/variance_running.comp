@@ -6,16 +6,13 @@
 // a row at a time, as comp.stream does. Along the row, the threads' sums are turned into an
 // inclusive prefix (subgroup scans, then the subgroups' totals through shared memory), and each
 // output's window is the difference of two prefixes: two reads of shared memory at any radius,
-// where comp.stream reads 2r + 1. BATCH rows go between barriers (as many as the device's shared
-// memory holds, up to 4): one row at a time, the walk waited on every fetch and measured 4-5x the
-// copy on the H100 at every radius.
+// where comp.stream reads 2r + 1.
 // Precision: every sum is of d, |d| no more than the strip's range, and a strip's sums restart
 // from fresh fetches (its rows and its span of columns are the blocks); tests/gpu/variance_test.cpp
 // holds a 16384-wide row of 1000 plus noise to 2x the direct method's error.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "filters/variance/variance_config.h"
@@ -24,17 +21,16 @@ layout(local_size_x_id = VARIANCE_RUNNING_THREADS_ID) in;
 layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
 layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
 layout(constant_id = VARIANCE_RUNNING_ROWS_ID) const int ROWS = 64;
-layout(constant_id = VARIANCE_RUNNING_BATCH_ID) const int BATCH = 4;  // rows between barriers
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D mean_image;
 layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly uniform image2D stddev_image;
 
 const int COLS = VARIANCE_RUNNING_COLS;
 const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
-// A batch of BATCH rows at a time: each row's prefix over the columns (entry k + 1 through column k,
-// entry 0 being 0), first within each subgroup, then with the totals of the subgroups before.
-shared vec4 prefix[BATCH][SPAN + 1], prefix_sq[BATCH][SPAN + 1];
-shared vec4 total[BATCH][VARIANCE_RUNNING_MAX_SUBGROUPS], total_sq[BATCH][VARIANCE_RUNNING_MAX_SUBGROUPS];
+// The prefix of the row, two rows' worth (a row is written while the one before may still be read),
+// entry 0 of each being 0; and each subgroup's total.
+shared vec4 prefix[2][SPAN + 1], prefix_sq[2][SPAN + 1];
+shared vec4 total[VARIANCE_RUNNING_MAX_SUBGROUPS], total_sq[VARIANCE_RUNNING_MAX_SUBGROUPS];
 
 vec4 value(ivec2 p) {
   const vec4 c = texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
@@ -51,7 +47,7 @@ void main() {
   const int t = int(gl_LocalInvocationIndex);
   const int column = corner.x - RADIUS + t;
   const bool feeds = t < SPAN;
-  if (t < BATCH) {
+  if (t < 2) {
     prefix[t][0] = vec4(0.0);
     prefix_sq[t][0] = vec4(0.0);
   }
@@ -64,52 +60,40 @@ void main() {
       sum_sq += d * d;
     }
   const float n = float((2 * RADIUS + 1) * (2 * RADIUS + 1));
-  for (int top = corner.y; top < last; top += BATCH) {
-    // Slide down the batch's rows (their fetches independent of one another), each row's sums
-    // scanned within the subgroup.
-    [[unroll]] for (int k = 0; k < BATCH; ++k) {
-      if (feeds) {
-        const int y = top + k;
-        const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
-        const vec4 leaves = value(ivec2(column, y - RADIUS - 1)) - anchor;
-        sum += enters - leaves;
-        sum_sq += enters * enters - leaves * leaves;
-      }
-      const vec4 p = subgroupInclusiveAdd(feeds ? sum : vec4(0.0));
-      const vec4 p_sq = subgroupInclusiveAdd(feeds ? sum_sq : vec4(0.0));
-      if (feeds) {
-        prefix[k][t + 1] = p;
-        prefix_sq[k][t + 1] = p_sq;
-      }
-      if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) {
-        total[k][gl_SubgroupID] = p;
-        total_sq[k][gl_SubgroupID] = p_sq;
-      }
+  for (int y = corner.y; y < last; ++y) {
+    if (feeds) {
+      const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
+      const vec4 leaves = value(ivec2(column, y - RADIUS - 1)) - anchor;
+      sum += enters - leaves;
+      sum_sq += enters * enters - leaves * leaves;
+    }
+    // The row's inclusive prefix over the threads (columns): within each subgroup, then past the
+    // totals of the subgroups before it. Threads past the span add nothing.
+    vec4 p = subgroupInclusiveAdd(feeds ? sum : vec4(0.0));
+    vec4 p_sq = subgroupInclusiveAdd(feeds ? sum_sq : vec4(0.0));
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) {
+      total[gl_SubgroupID] = p;
+      total_sq[gl_SubgroupID] = p_sq;
     }
     barrier();
-    // Past the totals of the subgroups before this one.
-    if (feeds)
-      [[unroll]] for (int k = 0; k < BATCH; ++k) {
-        vec4 offset = vec4(0.0), offset_sq = vec4(0.0);
-        for (uint s = 0; s < gl_SubgroupID; ++s) {
-          offset += total[k][s];
-          offset_sq += total_sq[k][s];
-        }
-        prefix[k][t + 1] += offset;
-        prefix_sq[k][t + 1] += offset_sq;
-      }
+    for (uint s = 0; s < gl_SubgroupID; ++s) {
+      p += total[s];
+      p_sq += total_sq[s];
+    }
+    const int slot = y & 1;
+    if (feeds) {
+      prefix[slot][t + 1] = p;
+      prefix_sq[slot][t + 1] = p_sq;
+    }
     barrier();
     // Output x of the strip: input columns x .. x + 2r of the span.
-    if (t < COLS && corner.x + t < size.x)
-      [[unroll]] for (int k = 0; k < BATCH; ++k) {
-        if (top + k >= last) break;
-        const vec4 s = prefix[k][t + 2 * RADIUS + 1] - prefix[k][t];
-        const vec4 s_sq = prefix_sq[k][t + 2 * RADIUS + 1] - prefix_sq[k][t];
-        const vec4 mean_d = s / n;
-        const ivec2 at = ivec2(corner.x + t, top + k);
-        imageStore(mean_image, at, anchor + mean_d);
-        imageStore(stddev_image, at, sqrt(max(s_sq / n - mean_d * mean_d, vec4(0.0))));
-      }
-    barrier();  // the batch's prefixes are read; the next batch writes them
+    if (t < COLS && corner.x + t < size.x) {
+      const vec4 s = prefix[slot][t + 2 * RADIUS + 1] - prefix[slot][t];
+      const vec4 s_sq = prefix_sq[slot][t + 2 * RADIUS + 1] - prefix_sq[slot][t];
+      const vec4 mean_d = s / n;
+      const ivec2 at = ivec2(corner.x + t, y);
+      imageStore(mean_image, at, anchor + mean_d);
+      imageStore(stddev_image, at, sqrt(max(s_sq / n - mean_d * mean_d, vec4(0.0))));
+    }
   }
 }
