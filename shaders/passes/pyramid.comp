@@ -217,7 +217,10 @@ void main() {
     const ivec2 size = level_size(k), src_size = level_size(k - 1);
     const bool to_shared = size.x * size.y <= capacity(k);
     reduce(k, from_shared, ivec2(0), src_size.x, ivec2(0), size, to_shared);
-    group_image_barrier();
+    // The next level reads this one from shared memory where it fits, else from its image, which
+    // needs the fence (each one waits for the group's stores to reach the device).
+    if (to_shared) group_barrier();
+    else group_image_barrier();
     from_shared = to_shared;
   }
 #endif

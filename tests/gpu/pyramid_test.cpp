@@ -16,6 +16,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 using namespace filterlab;
@@ -148,4 +149,11 @@ TEST_F(Pyramid, EveryLevelIsTheBoxMeanOfTheLevelAboveAsStored) {
 TEST_F(Pyramid, AFullHdFrame) {
   check(1920, 1080, VK_FORMAT_R16G16B16A16_SFLOAT, PYRAMID_MAX_LEVELS);
   check(1921, 1079, VK_FORMAT_R32G32B32A32_SFLOAT, PYRAMID_MAX_LEVELS);
+}
+
+// Past 4096 on a side, the last group's first levels no longer fit its shared memory and it reads
+// them back from their images (behind a fence). 16.8 million texels: outside CI (FILTERLAB_LARGE_TESTS=1).
+TEST_F(Pyramid, ALargeImageReadsItsLastLevelsBackFromTheImages) {
+  if (!std::getenv("FILTERLAB_LARGE_TESTS")) GTEST_SKIP() << "set FILTERLAB_LARGE_TESTS=1 to run";
+  check(4097, 4097, VK_FORMAT_R16G16B16A16_SFLOAT, PYRAMID_MAX_LEVELS);
 }
