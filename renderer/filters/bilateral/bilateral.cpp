@@ -67,6 +67,7 @@ Family make_family() {
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
   f.methods.push_back(auto_method(family));
+  f.tools.auto_table = auto_default_table();
   f.default_method = "frag.full2d";
   f.reference = reference;
   f.test_points = {"radius=1", "radius=2", "radius=3",

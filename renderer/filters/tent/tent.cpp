@@ -115,6 +115,7 @@ Family make_family() {
   f.methods = window_methods(w);
   f.methods.push_back(running_method());
   f.methods.push_back(auto_method(family));
+  f.tools.auto_table = auto_default_table();
   f.default_method = "frag.full2d";
   f.check = check;
   f.reference = reference;

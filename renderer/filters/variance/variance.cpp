@@ -98,6 +98,7 @@ Family make_family() {
   f.methods.push_back(stream_method());
   f.methods.push_back(running_method());
   f.methods.push_back(auto_method(family));
+  f.tools.auto_table = auto_default_table();
   f.default_method = "frag.full2d";
   f.reference = reference;
   f.test_points = {"radius=1",
