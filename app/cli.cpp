@@ -225,6 +225,8 @@ bench options:
   --frames N (100)    --warmup N (20)
   --warmup-ms T       and at least T ms of warm-up per case, so GPU clocks ramp up (default 500)
   --inputs K          resident input images rotated every frame (default 3)
+  --repeat N          time each case N times, each with its own allocations (default 1); a case whose
+                      medians spread more than 10% is listed as unstable (and "unstable" in the JSON)
   --no-error          skip the error against the CPU reference
   --tune              time every exact method (times only; fp16 and fp32 unless --precision) and write
                       the table the family's `auto` method picks from on this device:
@@ -655,6 +657,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
     else if (flag == "--warmup") b.warmup = parse_count(flag, flags.value(), 0, 100000);
     else if (flag == "--warmup-ms") b.warmup_ms = parse_count(flag, flags.value(), 0, 600000);
     else if (flag == "--inputs") b.inputs = parse_count(flag, flags.value(), 1, 16);
+    else if (flag == "--repeat") b.repeats = parse_count(flag, flags.value(), 1, 20);
     else if (flag == "--no-error") b.measure_error = false;
     else if (flag == "--tune") b.tune = true;
     else if (flag == "--tune-file") {

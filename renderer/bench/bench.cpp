@@ -438,8 +438,14 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       auto run_case = [&](const filters::ResolvedStep& step, std::optional<common::ImageD>& reference) {
         report(step.label() + " " + step.params.spec() + suffix);
         Timed timed;
+        std::vector<double> repeat_medians;
         try {
           timed = time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr);
+          repeat_medians.push_back(timed.gpu_us.median);
+          for (uint32_t r = 1; r < options.repeats; ++r)
+            repeat_medians.push_back(
+                time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr)
+                    .gpu_us.median);
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
           result.skipped.push_back(
               {step.method->name, step.params.spec(), schema_values(step), size, precision, e.what()});
@@ -450,6 +456,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.precision = precision;
         c.size = size;
         c.gpu_us = timed.gpu_us;
+        c.repeat_medians_us = repeat_medians;
+        c.stability = stability(repeat_medians);
         c.pass_median_us = timed.pass_median_us;
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
@@ -619,7 +627,10 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"fetches_per_pixel", c.cost.fetches},
                   {"shared_reads_per_pixel", c.cost.shared_reads},
                   {"shared_writes_per_pixel", c.cost.shared_writes},
-                  {"passes", passes}};
+                  {"passes", passes},
+                  {"repeat_medians_us", c.repeat_medians_us},
+                  {"spread", c.stability.spread},
+                  {"unstable", c.stability.unstable}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -697,10 +708,33 @@ std::string format_bench_table(const BenchResult& result) {
                   regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
+  for (const CaseResult& c : result.cases)
+    if (c.stability.unstable) {
+      out << "unstable " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
+          << c.precision << ": its medians over " << c.repeat_medians_us.size() << " runs spread "
+          << int(std::lround(100 * c.stability.spread)) << "% (more than "
+          << int(std::lround(100 * kMaxSpread)) << "%):";
+      for (double us : c.repeat_medians_us) out << " " << std::lround(us * 10) / 10.0;
+      out << " us\n";
+    }
   for (const Skipped& s : result.skipped)
     out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
         << s.reason << "\n";
   return out.str();
+}
+
+Stability stability(const std::vector<double>& medians_us, double max_spread) {
+  Stability s;
+  if (medians_us.size() < 2) return s;
+  const auto [lo, hi] = std::minmax_element(medians_us.begin(), medians_us.end());
+  s.spread = *lo > 0 ? (*hi - *lo) / *lo : 0.0;
+  s.unstable = s.spread > max_spread;
+  return s;
+}
+
+size_t BenchResult::unstable_cases() const {
+  return size_t(
+      std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.stability.unstable; }));
 }
 
 filters::TuneTable tune_table(const BenchResult& result) {

@@ -41,6 +41,9 @@ struct BenchOptions {
   // ramp up after the CPU-side gaps between cases, which a few short frames do not cover.
   uint32_t warmup_ms = 500;
   uint32_t inputs = 3;  // resident input images, rotated every frame
+  // Each case timed this many times, each with instances of its own (its images and buffers
+  // allocated anew): a spread of their medians over kMaxSpread marks the case unstable.
+  uint32_t repeats = 1;
   bool measure_error = true;
   // --tune: every exact method but auto, times only, and the table auto reads written to tune_file
   // (default: filters::tune_path of the device).
@@ -57,6 +60,15 @@ struct BenchOptions {
   std::optional<std::filesystem::path> glsl_dir;
 };
 
+// A case's medians over its repeats, spread = (largest - smallest) / smallest: above kMaxSpread the
+// number is not one number (an allocation's placement, clocks, the work before it).
+inline constexpr double kMaxSpread = 0.10;
+struct Stability {
+  double spread = 0;
+  bool unstable = false;
+};
+Stability stability(const std::vector<double>& medians_us, double max_spread = kMaxSpread);
+
 struct CaseError {
   double max_abs = 0, mse = 0, ssim = 0;
 };
@@ -72,7 +84,9 @@ struct CaseResult {
   std::vector<std::pair<std::string, filters::ParamValues::Value>> values;
   std::string precision;
   VkExtent2D size{};
-  runtime::Summary gpu_us;  // per frame: the sum of the method's passes
+  runtime::Summary gpu_us;                // per frame: the sum of the method's passes (the first repeat's)
+  std::vector<double> repeat_medians_us;  // every repeat's median, the first included
+  Stability stability;
   std::vector<std::pair<std::string, double>> pass_median_us;
   double gpixels_per_s = 0;
   double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision
@@ -107,6 +121,7 @@ struct BenchResult {
   std::vector<Skipped> skipped;
   std::vector<Sweep> sweeps;  // as run: kSizeSweep named, or gone where the family has no size
   uint32_t validation_messages = 0;
+  size_t unstable_cases() const;
 };
 
 // Throws filters::ChainError for an unknown family, method or parameter (a usage error), before any

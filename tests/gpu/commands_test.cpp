@@ -334,6 +334,28 @@ TEST(Commands, BenchTimesTheTaaResolveOnASceneFrame) {
   EXPECT_EQ(timed, (std::set<std::string>{"comp.full2d_shared", "frag.full2d"})) << j["cases"].dump();
 }
 
+// `bench --repeat N`: every case timed N times, each run's median kept, the spread of them and the
+// verdict beside (bench::stability, unit-tested on synthetic spreads).
+TEST(Commands, BenchRepeatsACaseAndRecordsItsSpread) {
+  const std::string dir = test::temp_dir("bench-repeat");
+  auto r = test::run_binary(
+      "bench --validation --filter copy --sizes 24x16 --repeat 3 --frames 3 --warmup 1 --warmup-ms 0 --quiet "
+      "--json " +
+      dir + "/b.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json j = read_json(dir + "/b.json");
+  ASSERT_FALSE(j["cases"].empty());
+  for (const json& c : j["cases"]) {
+    const std::vector<double> medians = c["repeat_medians_us"];
+    ASSERT_EQ(medians.size(), 3u) << c.dump();
+    EXPECT_DOUBLE_EQ(medians[0], c["median_us"].get<double>());
+    const double lo = *std::min_element(medians.begin(), medians.end());
+    const double hi = *std::max_element(medians.begin(), medians.end());
+    EXPECT_NEAR(c["spread"].get<double>(), (hi - lo) / lo, 1e-9);
+    EXPECT_EQ(c["unstable"].get<bool>(), (hi - lo) / lo > 0.10);
+  }
+}
+
 TEST(Commands, BenchRejectsBadArguments) {
   for (const char* args :
        {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8", "--frames 0",
