@@ -153,7 +153,8 @@ commands:
   run --headless      render frames with no window, capture images, time every pass
   info [--json FILE]  print the Vulkan device facts the filters depend on
   filters             list the filters and methods usable in --chain
-  methods [--json]    every filter method: stage, exactness, availability on this device, limits, cost
+  methods [--json]    every filter method: stage, exactness, availability on this device, limits, cost,
+                      its family's default marked, and what it does
   filter              filter one image file (PNG, JPEG or PFM) with one method, no window
   bench               time methods x radii x sizes x precisions beside a copy pass; JSON and CSV
   quality             MSE and SSIM of every method against its family's baseline on the scene, by

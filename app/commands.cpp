@@ -128,6 +128,7 @@ int list_methods(const CliOptions& options) {
                     {"exact", m.exact},
                     {"passes", m.passes},
                     {"available", s16.available()},
+                    {"default", m.name == family->default_method},
                     {"limits", limits},
                     {"description", m.description}};
       if (size) {
@@ -161,9 +162,11 @@ int list_methods(const CliOptions& options) {
         const char* availability = !s16.available()  ? s16.reason.c_str()
                                    : s32.available() ? "available"
                                                      : "available for fp16 images only";
-        std::printf("%-40s %-9s %-6s %-14s %s\n", (family->name + "." + m.name).c_str(),
-                    filters::stage_name(m.stage), m.exact ? "yes" : "no",
-                    s16.available() ? limits_text(*family, s16).c_str() : "-", availability);
+        const std::string name =
+            family->name + "." + m.name + (m.name == family->default_method ? " (default)" : "");
+        std::printf("%-40s %-9s %-6s %-14s %s\n    %s\n", name.c_str(), filters::stage_name(m.stage),
+                    m.exact ? "yes" : "no", s16.available() ? limits_text(*family, s16).c_str() : "-",
+                    availability, m.description.c_str());
       }
     }
   if (options.methods.json) {

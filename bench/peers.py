@@ -754,7 +754,8 @@ def copy_case(timing, lib, inputs, image0, width, height, precision):
     case.update(timing.run(lib, call, inputs))
     case.update({"copy_ratio": 1.0, "fetches_per_pixel": 1.0, "library": lib.name, "note": how,
                  "error": error_stats(lib.download(call(inputs[0])), image0),
-                 "passes": [{"name": "copy", "median_us": case["median_us"]}]})
+                 "passes": [{"name": "copy", "median_us": case["median_us"]}],
+                 "repeat_medians_us": [case["median_us"]]})
     return case
 
 
@@ -776,7 +777,8 @@ def peer_case(timing, peer, lib, inputs, reference, workload, copy_us):
     case.update({"exact": check <= exact_within, "copy_ratio": timed["median_us"] / copy_us,
                  "fetches_per_pixel": float(facts["taps_per_pixel"]), "library": lib.name, "layout": lib.layout,
                  "note": facts["note"], "weights_max_abs_diff": check, "error": error,
-                 "passes": [{"name": method, "median_us": timed["median_us"]}]})
+                 "passes": [{"name": method, "median_us": timed["median_us"]}],
+                 "repeat_medians_us": [timed["median_us"]]})
     if not error["max_abs"] <= FLAG_MAX_ABS:
         case["flagged"] = f"max_abs {error['max_abs']:.3g} > {FLAG_MAX_ABS:g} against the reference"
     return case
@@ -852,6 +854,7 @@ def base_case(filter_name, method, width, height, precision, radius=None, sigma=
             "frames": 0, "gpixels_per_s": 0.0, "copy_ratio": 0.0, "floor": filter_name == "copy",
             "fetches_per_pixel": 0.0,
             "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
+            "repeat_medians_us": [], "spread": 0.0, "unstable": False,  # one run each (bench --repeat)
             "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
 

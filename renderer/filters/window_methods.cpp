@@ -68,7 +68,8 @@ struct MethodInfo {
 MethodInfo info(WindowMethod which) {
   switch (which) {
     case WindowMethod::Full2d:
-      return {"frag.full2d", Stage::Fragment, true, "full2d", "the default: (2r+1)^2 fetches per pixel"};
+      return {"frag.full2d", Stage::Fragment, true, "full2d",
+              "every texel of the window: (2r+1)^2 fetches per pixel, the reference"};
     case WindowMethod::QuadFine:
       return {"frag.quad_derivative", Stage::Fragment, true, "fine",
               "(r+1)^2 fetches, partial sums passed round the 2x2 quad through fine derivatives"};

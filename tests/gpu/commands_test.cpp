@@ -45,8 +45,12 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
   std::set<std::string> listed;
   for (const json& m : j.at("methods")) {
     listed.insert(m.at("filter").get<std::string>() + "." + m.at("method").get<std::string>());
-    for (const char* key : {"filter", "method", "stage", "exact", "available", "fetches_per_pixel"})
+    for (const char* key :
+         {"filter", "method", "stage", "exact", "available", "default", "description", "fetches_per_pixel"})
       EXPECT_TRUE(m.contains(key)) << m.dump() << " lacks " << key;
+    // The family's default is marked, and only it.
+    const filters::Family& owner = *filters::registry().find(m.at("filter").get<std::string>());
+    EXPECT_EQ(m.at("default").get<bool>(), m.at("method") == owner.default_method) << m.dump();
     if (m.at("filter") == "copy") continue;
     EXPECT_TRUE(m.at("stage") == "fragment" || m.at("stage") == "compute") << m.dump();
     // The limits below are radii: a family without one (taa) lists no limit.
@@ -74,6 +78,15 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
       ++registered;
     }
   EXPECT_EQ(listed.size(), registered);
+  // The text marks each family's default and gives each method its line of description.
+  auto text = test::run_binary("methods");
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  for (const filters::Family* f : filters::registry().families())
+    if (!f->default_method.empty())
+      EXPECT_NE(text.output.find(f->name + "." + f->default_method + " (default)"), std::string::npos)
+          << f->name;
+  EXPECT_NE(text.output.find(filters::registry().find("tent")->find("comp.running")->description),
+            std::string::npos);
 }
 
 TEST(Commands, FilterPfmIsExactAgainstTheReference) {
@@ -134,7 +147,6 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.none", "unknown method"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --radius 0", "radius wants"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --sigma x", "sigma wants"},
-      {"--input " + dir + "/ok.pfm --output " + out, "needs --method"},
       {"--output " + out + " --method frag.full2d", "needs --input"},
       {"--input " + dir + "/ok.pfm --output " + out +
            " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
@@ -150,6 +162,15 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << args;
+  }
+  // No method: the family's default, gaussian.auto, which says what it picked (issue #37: it once
+  // stopped at "needs --method").
+  {
+    auto r = test::run_binary("filter --input " + dir + "/ok.pfm --output " + out);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("gaussian.auto: "), std::string::npos) << r.output;
+    EXPECT_TRUE(std::filesystem::exists(out));
+    std::filesystem::remove(out);
   }
   // Damaged files, caught by their checksums or their ends; an output already there stays as it was.
   io::ImageU8 png{16, 16, std::vector<uint8_t>(16 * 16 * 4, 77)};

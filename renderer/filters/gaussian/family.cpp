@@ -182,6 +182,7 @@ Family make_family() {
                         [](const Method& m) { return m.stage == Stage::Fragment; });
   f.methods.push_back(auto_method(family));
   f.tools.auto_table = auto_default_table();
+  f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
   f.check = check;
   f.check_extent = check_rois_fit;
   f.reference = reference;
