@@ -232,7 +232,7 @@ bench options:
   --tune              time every exact method (times only; fp16 and fp32 unless --precision) and write
                       the table the family's `auto` method picks from on this device:
                       $FILTERLAB_TUNE, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
-  --tune-file FILE    write that table here instead
+  --tune-file FILE    write that table here instead (auto reads it in a run with FILTERLAB_TUNE=FILE)
   --captures DIR      per case, the output's top-left 128x128 and a heat map of its error (for report)
   --json FILE  --csv FILE  --quiet
 

@@ -224,10 +224,19 @@ int run_benchmark(const CliOptions& options) {
   if (options.bench_csv) bench::write_bench_csv(result, *options.bench_csv);
   if (!options.quiet) std::cout << bench::format_bench_table(result) << std::flush;
   if (options.bench.tune) {
-    const std::filesystem::path path = options.bench.tune_file.value_or(filters::tune_path(result.device));
+    const std::filesystem::path where_auto_looks = filters::tune_path(result.device);
+    const std::filesystem::path path = options.bench.tune_file.value_or(where_auto_looks);
     filters::write_tune_table(bench::tune_table(result), path);
-    std::printf("tuned on %s: %s (the auto methods of this device read it)\n", result.device.name.c_str(),
-                path.string().c_str());
+    // auto reads the file FILTERLAB_TUNE names, else the device's own: say which this one is.
+    if (path == where_auto_looks)
+      std::printf("tuned on %s: %s (the auto methods of this device read it)\n", result.device.name.c_str(),
+                  path.string().c_str());
+    else
+      std::printf(
+          "tuned on %s: %s (auto reads it when FILTERLAB_TUNE=%s; without --tune-file, bench --tune "
+          "writes where auto looks: %s)\n",
+          result.device.name.c_str(), path.string().c_str(), path.string().c_str(),
+          where_auto_looks.string().c_str());
   }
   if (result.validation_messages) {
     std::fprintf(stderr, "filterlab: %u validation message(s) reported\n", result.validation_messages);

@@ -182,6 +182,10 @@ TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
                                     "--quiet --tune-file " +
                                     dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
+    // A table written elsewhere than where auto looks says how auto reads it (it once said that auto
+    // did, issue #37).
+    EXPECT_NE(r.output.find("auto reads it when FILTERLAB_TUNE=" + dir + "/t.json"), std::string::npos)
+        << r.output;
     const filters::TuneTable t = filters::read_tune_table(dir + "/t.json");
     const auto& by_key = t.rankings.at(family->name).at("fp32");
     ASSERT_EQ(by_key.size(), 2u);
