@@ -597,8 +597,17 @@ void parse_filter(Flags& flags, CliOptions& out) {
   if (!io::is_image_extension(f.input))
     throw UsageError("--input " + f.input.string() +
                      ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
-  if (!io::is_output_extension(f.output))
+  if (!io::is_output_extension(f.output)) {
+    // `--output stddev` meant as the variance family's `output` parameter: --output is the file,
+    // always; a parameter named like an option is set with --param.
+    const filters::Family* named = filters::registry().find(f.step.filter);
+    const filters::Param* output = named ? named->param("output") : nullptr;
+    if (output &&
+        std::find(output->choices.begin(), output->choices.end(), f.output.string()) != output->choices.end())
+      throw UsageError("--output " + f.output.string() + ": --output is the file to write; " + named->name +
+                       "'s parameter `output` is set with --param output=" + f.output.string());
     throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png, .pfm or .exr)");
+  }
   check_writable("--output", f.output);
   // A method name, not a chain: "comp.tiled,bogus" or "comp.tiled:radius=5" would smuggle steps or
   // parameters past the flags.

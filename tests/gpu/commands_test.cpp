@@ -148,6 +148,8 @@ TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --radius 0", "radius wants"},
       {"--input " + dir + "/ok.pfm --output " + out + " --method frag.full2d --sigma x", "sigma wants"},
       {"--output " + out + " --method frag.full2d", "needs --input"},
+      // --output is the file, always: the variance's `output` parameter is reached with --param.
+      {"--input " + dir + "/ok.pfm --filter variance --output stddev", "set with --param output=stddev"},
       {"--input " + dir + "/ok.pfm --output " + out +
            " --method frag.full2d --src-roi 0,0,5,5 --dst-roi 0,0,5,5",
        "src_roi is for comp.tiled"},
