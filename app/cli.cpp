@@ -163,7 +163,8 @@ commands:
                       objects) against supersampled references: PSNR, SSIM, flicker, ghosting
   report B.json ...   one self-contained HTML file (inline SVG) from bench JSON files: --out FILE.html;
                       captures are inlined from each JSON's folder only (--captures-from DIR adds one)
-  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm);
+  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm/.exr;
+                      a .png/.jpg against a .pfm/.exr is decoded from sRGB to linear first, and says so);
                       exit 1 when either holds NaN or infinity (counted, left out of the metrics)
   help, --help        this text;  --version  the version
 

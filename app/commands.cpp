@@ -463,9 +463,27 @@ int compare_files(const CliOptions& options) {
   io::ImageF a, b;
   checked_header(c.a);
   checked_header(c.b);
-  // No colour conversion: 8-bit files compare as stored / 255 (16-bit ones as stored / 65535).
-  a = io::read_image_file(c.a, io::Encoding::Raw);
-  b = io::read_image_file(c.b, io::Encoding::Raw);
+  // Files of one kind compare as stored: 8-bit values / 255 (16-bit ones / 65535), floats as they are.
+  // A PNG or JPEG (sRGB-encoded) against a PFM or EXR (linear) would compare two encodings of one
+  // picture (11.9 dB for the same image): the encoded one is decoded to linear first, and said so.
+  auto encoded = [](const std::filesystem::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
+    return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+  };
+  const bool mixed = encoded(c.a) != encoded(c.b);
+  a = io::read_image_file(c.a, mixed && encoded(c.a) ? io::Encoding::Srgb : io::Encoding::Raw);
+  b = io::read_image_file(c.b, mixed && encoded(c.b) ? io::Encoding::Srgb : io::Encoding::Raw);
+  if (mixed) {
+    const std::filesystem::path& srgb = encoded(c.a) ? c.a : c.b;
+    const std::filesystem::path& linear = encoded(c.a) ? c.b : c.a;
+    std::fprintf(
+        stderr,
+        "filterlab: note: %s holds sRGB-encoded values and %s linear ones: %s is decoded from sRGB to "
+        "linear before the comparison\n",
+        srgb.string().c_str(), linear.string().c_str(), srgb.string().c_str());
+  }
   if (a.width != b.width || a.height != b.height)
     throw UsageError("sizes differ: " + c.a.string() + " is " + std::to_string(a.width) + "x" +
                      std::to_string(a.height) + ", " + c.b.string() + " is " + std::to_string(b.width) + "x" +

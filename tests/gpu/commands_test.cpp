@@ -543,6 +543,25 @@ TEST(Commands, CompareKnownPairs) {
   ASSERT_EQ(png.exit_code, 0) << png.output;
   // Alpha is equal; 151/255 - 100/255 in float is 0.2 within float rounding.
   EXPECT_NEAR(read_json(dir + "/png.json")["mse"].get<double>(), 0.04 * 3 / 4, 1e-7);
+  // An sRGB PNG against a linear PFM of the same picture: the PNG is decoded to linear, and a line
+  // says so (as stored, the two encodings measured 11.9 dB apart; issue #37).
+  io::ImageU8 ramp{64, 4, std::vector<uint8_t>(64 * 4 * 4, 255)};
+  io::ImageF linear{64, 4, 3, std::vector<float>(64 * 4 * 3)};
+  for (uint32_t i = 0; i < 64 * 4; ++i)
+    for (uint32_t ch = 0; ch < 3; ++ch) {
+      const uint8_t code = uint8_t((i % 64) * 4 + ch);
+      ramp.rgba[i * 4 + ch] = code;
+      linear.pixels[i * 3 + ch] = float(io::srgb_to_linear(code / 255.0));
+    }
+  io::write_png(dir + "/ramp.png", ramp);
+  io::write_pfm(dir + "/ramp.pfm", linear);
+  auto mixed =
+      test::run_binary("compare " + dir + "/ramp.png " + dir + "/ramp.pfm --json " + dir + "/mixed.json");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.output;
+  EXPECT_NE(mixed.output.find("ramp.png holds sRGB-encoded values and " + dir + "/ramp.pfm linear ones"),
+            std::string::npos)
+      << mixed.output;
+  EXPECT_LT(read_json(dir + "/mixed.json")["max_abs"].get<double>(), 1e-6) << mixed.output;
 }
 
 TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
