@@ -213,6 +213,8 @@ filter options:
   --filter F          a family (default: the first listed below)     --method M  one of its methods
   --param KEY=VALUE   any of the family's parameters (repeatable); --KEY VALUE is short for it,
                       with dashes for underscores (--radius 4, --src-roi 16x16+0+0)
+  --capture NAME=FILE another image of the step, written like --output (repeatable): a variance step's
+                      variance.mean and variance.stddev in one run; an unknown NAME lists the step's images
   --raw
 
 bench options:
@@ -308,6 +310,20 @@ void check_writable(const std::string& flag, const std::filesystem::path& path) 
   } catch (const io::IoError& e) {
     throw UsageError(flag + ": " + e.what());
   }
+}
+
+// `--capture NAME=FILE`: an image of the graph by name, written to a .png, .pfm or .exr file that can
+// be created.
+runtime::Capture parse_capture(const std::string& flag, const std::string& v, const std::string& example) {
+  const size_t eq = v.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+    throw UsageError(flag + " wants NAME=FILE, e.g. " + example + "=out/" + example + ".png, got '" + v +
+                     "'");
+  runtime::Capture c{v.substr(0, eq), v.substr(eq + 1)};
+  if (!runtime::capture_extension_supported(c.path))
+    throw UsageError(flag + " " + c.path.string() + ": the file must end in .png, .pfm or .exr");
+  check_writable(flag, c.path);
+  return c;
 }
 
 // A folder that a later write creates if needed (screenshots, the tune table's folder): it must be a
@@ -461,15 +477,7 @@ void parse_run(Flags& flags, CliOptions& out) {
       if (v != "on" && v != "off") throw UsageError("--animate wants on or off, got '" + v + "'");
       run.scene.animate_objects = v == "on";
     } else if (flag == "--capture") {
-      const std::string& v = flags.value();
-      const size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
-        throw UsageError("--capture wants NAME=FILE, e.g. final=out/final.png, got '" + v + "'");
-      runtime::Capture c{v.substr(0, eq), v.substr(eq + 1)};
-      if (!runtime::capture_extension_supported(c.path))
-        throw UsageError("--capture " + c.path.string() + ": the file must end in .png, .pfm or .exr");
-      check_writable(flag, c.path);
-      run.captures.push_back(c);
+      run.captures.push_back(parse_capture(flag, flags.value(), "final"));
     } else if (flag == "--screenshot") {
       out.window.screenshot = flags.value();
       if (!runtime::capture_extension_supported(*out.window.screenshot))
@@ -591,6 +599,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
     else if (shorthand) f.step.params.emplace_back(*shorthand, flags.value());
     else if (flag == "--raw") f.raw = true;
+    else if (flag == "--capture") f.captures.push_back(parse_capture(flag, flags.value(), "variance.stddev"));
     else if (!parse_device_flag(flags, out.gpu)) unknown_option("filter", flag);
   }
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
@@ -610,6 +619,15 @@ void parse_filter(Flags& flags, CliOptions& out) {
     throw UsageError("--output " + f.output.string() + ": unsupported file type (use .png, .pfm or .exr)");
   }
   check_writable("--output", f.output);
+  for (size_t i = 0; i < f.captures.size(); ++i) {
+    if (std::filesystem::absolute(f.captures[i].path) == std::filesystem::absolute(f.output))
+      throw UsageError("--capture " + f.captures[i].path.string() + " is the --output file too");
+    for (size_t j = 0; j < i; ++j)
+      if (f.captures[j].image == f.captures[i].image ||
+          std::filesystem::absolute(f.captures[j].path) == std::filesystem::absolute(f.captures[i].path))
+        throw UsageError("--capture " + f.captures[i].image + "=" + f.captures[i].path.string() +
+                         ": that image or that file is captured twice");
+  }
   // A method name, not a chain: "comp.tiled,bogus" or "comp.tiled:radius=5" would smuggle steps or
   // parameters past the flags.
   if (f.step.method.find_first_of(",:=") != std::string::npos)

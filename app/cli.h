@@ -49,6 +49,9 @@ struct FilterOptions {
   std::filesystem::path input, output;
   filters::FilterStep step;  // what --filter, --method, --param and the shorthands spell
   bool raw = false;
+  // --capture NAME=FILE: more images of the step's graph ("variance.stddev" beside the mean), each
+  // written like the output.
+  std::vector<runtime::Capture> captures;
 };
 
 // `filterlab evaluate`: a family's evaluation (filters::Evaluation) on scene sequences against

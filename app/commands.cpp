@@ -192,14 +192,27 @@ int filter_file(const CliOptions& options) {
   check_fits_device(f.input, header, ctx, vk::format_texel_size(format));
   filters::check_support(step, ctx);
   vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
-  io::ImageF output = filters::apply_filter(ctx, shaders, input, f.step, format);
+  std::vector<std::string> names;
+  for (const runtime::Capture& c : f.captures) names.push_back(c.image);
+  filters::StepImages images;
+  try {
+    images = filters::apply_filter_reading(ctx, shaders, input, f.step, names, format);
+  } catch (const filters::ChainError& e) {
+    throw UsageError(e.what());  // a capture the step does not make: nothing ran, nothing is written
+  }
   // An OpenEXR output keeps the input's channels (the filter ran on RGBA) and the precision's samples.
-  const bool exr = f.output.extension() == ".exr";
-  if (exr) output = io::first_channels(output, input.channels);
-  io::write_image_file(f.output, output, encoding,
-                       vk::format_is_half(format) ? io::ExrSamples::Half : io::ExrSamples::Float);
+  auto write = [&](const std::filesystem::path& path, io::ImageF image) {
+    if (path.extension() == ".exr") image = io::first_channels(image, input.channels);
+    io::write_image_file(path, image, encoding,
+                         vk::format_is_half(format) ? io::ExrSamples::Half : io::ExrSamples::Float);
+  };
+  write(f.output, images.output);
   std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(),
-              filters::step_spec(f.step).c_str(), output.width, output.height);
+              filters::step_spec(f.step).c_str(), images.output.width, images.output.height);
+  for (size_t i = 0; i < f.captures.size(); ++i) {
+    write(f.captures[i].path, images.named[i]);
+    std::printf("%s -> %s\n", f.captures[i].image.c_str(), f.captures[i].path.string().c_str());
+  }
   return validation_exit_code(ctx);
 }
 

@@ -48,4 +48,41 @@ io::ImageF apply_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   return apply_to_each(env, {input}, step, input_format, registry).at(0);
 }
 
+StepImages apply_filter_reading(const vk::Context& ctx, const vk::ShaderSource& shaders,
+                                const io::ImageF& input, const FilterStep& step,
+                                const std::vector<std::string>& images, VkFormat input_format) {
+  const passes::PassEnv env{ctx, shaders, 1};
+  const ResolvedStep resolved = resolve(step);
+  for (Input needed : {Input::Depth, Input::Motion})
+    if (resolved.needs(needed))
+      throw ChainError(resolved.label() + " reads the scene's " + input_name(needed) +
+                       ", which a still image has none of");
+  check_extent(resolved, input.width, input.height);
+  std::unique_ptr<Filter> filter = build_filter(resolved, env);
+  static const passes::CameraFeed still_camera;
+  graph::RenderGraph graph;
+  passes::UploadPass upload(env, input, input_format);
+  upload.add_to(graph, "input");
+  const std::string output =
+      filter->add_to(graph, FilterInputs{"input", {}, {}, &still_camera}, resolved.family->name);
+  std::vector<std::string> outputs = {output};
+  for (const std::string& name : images) {
+    if (name == "input" || !graph.has_image(name)) {
+      std::string made;
+      for (const std::string& known : graph.image_names())
+        if (known != "input") made += (made.empty() ? "" : ", ") + known;
+      throw ChainError("the step " + resolved.label() + " makes no image '" + name + "'; it makes " + made);
+    }
+    outputs.push_back(name);
+  }
+  graph::Executor executor(env.vk, 1, false);
+  executor.prepare(graph, outputs, {input.width, input.height});
+  vk::OneShotCommands commands(env.vk);
+  commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 0); });
+  StepImages result{graph::to_float_image(executor.read_image(output)), {}};
+  for (const std::string& name : images)
+    result.named.push_back(graph::to_float_image(executor.read_image(name)));
+  return result;
+}
+
 }  // namespace filterlab::filters

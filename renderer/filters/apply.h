@@ -19,4 +19,16 @@ io::ImageF apply_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
                         const FilterStep& step, VkFormat input_format = VK_FORMAT_R32G32B32A32_SFLOAT,
                         const Registry& registry = filters::registry());
 
+// The same, reading back more of the step's images by name ("variance.stddev": the step is named
+// after its family). Throws ChainError for a name the step's graph lacks, listing the ones it has,
+// before anything runs.
+struct StepImages {
+  io::ImageF output;
+  std::vector<io::ImageF> named;  // in the order asked
+};
+StepImages apply_filter_reading(const vk::Context& ctx, const vk::ShaderSource& shaders,
+                                const io::ImageF& input, const FilterStep& step,
+                                const std::vector<std::string>& images,
+                                VkFormat input_format = VK_FORMAT_R32G32B32A32_SFLOAT);
+
 }  // namespace filterlab::filters

@@ -132,6 +132,40 @@ TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
   }
 }
 
+// `filter --capture NAME=FILE`: any image of the step, here both of a variance step's (it once took
+// two runs); an image the step does not make is refused by name, listing the ones it makes, and
+// nothing is written.
+TEST(Commands, FilterCapturesMoreImagesOfTheStep) {
+  const std::string dir = test::temp_dir("filter-capture");
+  const io::ImageF input = common::random_image(21, 13, 3, 4);
+  io::write_pfm(dir + "/in.pfm", input);
+  auto r =
+      test::run_binary("filter --validation --input " + dir + "/in.pfm --output " + dir +
+                       "/mean.pfm --filter variance --method comp.full2d_shared --radius 2 --precision fp32 "
+                       "--capture variance.stddev=" +
+                       dir + "/sd.pfm");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const filters::Family& variance = *filters::registry().find("variance");
+  for (const auto& [file, output] : {std::pair{"/mean.pfm", "mean"}, std::pair{"/sd.pfm", "stddev"}}) {
+    const filters::FilterStep step{"variance", "frag.full2d", {{"radius", "2"}, {"output", output}}, ""};
+    const common::ErrorStats e =
+        common::compare(io::read_pfm(dir + file), variance.reference(input, filters::resolve(step).params));
+    EXPECT_LE(e.max_abs, 1e-3) << output;  // the family's fp32 bounds: 1e-5 (mean), 1e-3 (stddev, 5x5)
+  }
+  auto bad = test::run_binary("filter --input " + dir + "/in.pfm --output " + dir +
+                              "/x.pfm --filter variance --capture variance.sd=" + dir + "/y.pfm");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("makes no image 'variance.sd'; it makes variance.mean, variance.stddev"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.pfm"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/y.pfm"));
+  auto twice = test::run_binary("filter --input " + dir + "/in.pfm --output " + dir +
+                                "/x.pfm --capture a=" + dir + "/x.pfm");
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("is the --output file too"), std::string::npos) << twice.output;
+}
+
 TEST(Commands, FilterRejectsBadInputWithExit2AndNoOutput) {
   const std::string dir = test::temp_dir("filter-bad");
   { std::ofstream(dir + "/corrupt.png") << "not a png"; }
