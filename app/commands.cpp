@@ -231,6 +231,23 @@ int run_benchmark(const CliOptions& options) {
                  "only with --captures-from %s\n",
                  options.bench.captures_dir->c_str(), options.bench_json->c_str(),
                  options.bench.captures_dir->c_str());
+  // A sweep of another parameter (sigma) leaves the family's size parameter at its default in every
+  // case: say so, since sigma 8 at radius 2 is a truncated kernel, not a wider one.
+  const filters::Family* family = filters::registry().find(
+      options.bench.filter.empty() ? filters::registry().default_family().name : options.bench.filter);
+  const filters::Param* size = family ? family->size_param() : nullptr;
+  if (size && !options.bench.sweeps.empty()) {
+    auto named = [&](const std::string& p) { return p == size->name || p == bench::kSizeSweep; };
+    const bool swept = std::any_of(options.bench.sweeps.begin(), options.bench.sweeps.end(),
+                                   [&](const bench::Sweep& w) { return named(w.param); });
+    const bool fixed = std::any_of(options.bench.params.begin(), options.bench.params.end(),
+                                   [&](const filters::RawParam& p) { return p.first == size->name; });
+    if (!swept && !fixed)
+      std::fprintf(stderr,
+                   "filterlab: note: %s stays at its default (%s) in every case; --sweep %s=... or --%s N "
+                   "sets it\n",
+                   size->name.c_str(), size->fallback.c_str(), size->name.c_str(), size->name.c_str());
+  }
   const bench::BenchResult result = bench::run_bench(options.bench, progress);
   if (tty && !options.quiet) std::fprintf(stderr, "\n");
   if (options.bench_json) bench::write_bench_json(result, options.bench, *options.bench_json);

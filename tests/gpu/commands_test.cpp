@@ -413,6 +413,19 @@ TEST(Commands, BenchRepeatsACaseAndRecordsItsSpread) {
   }
 }
 
+// A sweep of sigma alone leaves the radius at its default in every case: bench says so (issue #37:
+// `--sweep sigma=2,4,8` ran every case at radius 2 without a word); with the radius set, nothing.
+TEST(Commands, BenchSaysWhenASweepLeavesTheRadiusAtItsDefault) {
+  const std::string common =
+      " --methods comp.separable_stream --sizes 16x8 --frames 1 --warmup 0 --warmup-ms 0 --quiet";
+  auto r = test::run_binary("bench --sweep sigma=2,4" + common);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("radius stays at its default (2) in every case"), std::string::npos) << r.output;
+  auto fixed = test::run_binary("bench --sweep sigma=2,4 --radius 4" + common);
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_EQ(fixed.output.find("stays at its default"), std::string::npos) << fixed.output;
+}
+
 TEST(Commands, BenchRejectsBadArguments) {
   for (const char* args :
        {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8", "--frames 0",
