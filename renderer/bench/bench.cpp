@@ -396,6 +396,15 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       true;  // registers and spills beside the times, where the driver tells
   vk::Context ctx(context_options);
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
+  // A CPU device (lavapipe) takes about an hour over the default cases at 4K: say so before it starts.
+  const auto large = std::find_if(options.sizes.begin(), options.sizes.end(), [](VkExtent2D e) {
+    return uint64_t(e.width) * e.height >= 1920ull * 1080ull;
+  });
+  if (ctx.report().device_type == "cpu" && large != options.sizes.end())
+    std::fprintf(stderr,
+                 "filterlab: note: %s is a CPU device: its times are CPU times, and %s takes minutes a case "
+                 "here; --sizes 640x360 runs the same cases in seconds\n",
+                 ctx.report().name.c_str(), size_text(*large).c_str());
 
   BenchResult result;
   for (const Sweep& sweep : options.sweeps)

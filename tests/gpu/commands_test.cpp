@@ -426,6 +426,23 @@ TEST(Commands, BenchSaysWhenASweepLeavesTheRadiusAtItsDefault) {
   EXPECT_EQ(fixed.output.find("stays at its default"), std::string::npos) << fixed.output;
 }
 
+// On a CPU device a frame-sized bench says before it starts that its times are CPU times and slow
+// (issue #37: the README's 4K example announced "~3369 s left" on lavapipe and nothing else).
+TEST(Commands, BenchOnACpuDeviceSaysSoAtFrameSizes) {
+  const std::string common =
+      " --filter copy --methods comp.fetch --frames 1 --warmup 0 --warmup-ms 0 --quiet";
+  auto large = test::run_binary("bench --sizes 1920x1080" + common);
+  ASSERT_EQ(large.exit_code, 0) << large.output;
+  auto small = test::run_binary("bench --sizes 64x32" + common);
+  ASSERT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_EQ(small.output.find("is a CPU device"), std::string::npos) << small.output;
+  auto methods = test::run_binary("methods --json");
+  if (methods.output.find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not a CPU device";
+  EXPECT_NE(large.output.find("is a CPU device: its times are CPU times, and 1920x1080 takes minutes"),
+            std::string::npos)
+      << large.output;
+}
+
 TEST(Commands, BenchRejectsBadArguments) {
   for (const char* args :
        {"--radii 0", "--radii 1,,2", "--sizes 10", "--methods frag.nope", "--precision fp8", "--frames 0",
