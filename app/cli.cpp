@@ -213,8 +213,9 @@ filter options:
   --filter F          a family (default: the first listed below)     --method M  one of its methods
   --param KEY=VALUE   any of the family's parameters (repeatable); --KEY VALUE is short for it,
                       with dashes for underscores (--radius 4, --src-roi 16x16+0+0)
-  --capture NAME=FILE another image of the step, written like --output (repeatable): a variance step's
-                      variance.mean and variance.stddev in one run; an unknown NAME lists the step's images
+  --capture NAME=FILE another image the step makes (its graph's name for it), written like --output
+                      (repeatable): both images of a step that writes two, in one run; an unknown NAME
+                      lists the step's images
   --raw
 
 bench options:
@@ -599,7 +600,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
     else if (shorthand) f.step.params.emplace_back(*shorthand, flags.value());
     else if (flag == "--raw") f.raw = true;
-    else if (flag == "--capture") f.captures.push_back(parse_capture(flag, flags.value(), "variance.stddev"));
+    else if (flag == "--capture") f.captures.push_back(parse_capture(flag, flags.value(), "image"));
     else if (!parse_device_flag(flags, out.gpu)) unknown_option("filter", flag);
   }
   if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
@@ -608,7 +609,7 @@ void parse_filter(Flags& flags, CliOptions& out) {
     throw UsageError("--input " + f.input.string() +
                      ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
   if (!io::is_output_extension(f.output)) {
-    // `--output stddev` meant as the variance family's `output` parameter: --output is the file,
+    // `--output stddev` meant as a family's own `output` parameter: --output is the file,
     // always; a parameter named like an option is set with --param.
     const filters::Family* named = filters::registry().find(f.step.filter);
     const filters::Param* output = named ? named->param("output") : nullptr;

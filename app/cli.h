@@ -49,7 +49,7 @@ struct FilterOptions {
   std::filesystem::path input, output;
   filters::FilterStep step;  // what --filter, --method, --param and the shorthands spell
   bool raw = false;
-  // --capture NAME=FILE: more images of the step's graph ("variance.stddev" beside the mean), each
+  // --capture NAME=FILE: more images of the step's graph (a second output beside the first), each
   // written like the output.
   std::vector<runtime::Capture> captures;
 };
