@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "common/roi.h"
+#include "common/suggest.h"
 #include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "io/image_files.h"
@@ -80,21 +81,6 @@ std::string command_help_lines(const std::string& command) {
   return out;
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // The options a command takes: those its help names, the device options, and for the commands that
 // take a family's parameters as --KEY VALUE, every family's parameters.
 std::vector<std::string> options_of(const std::string& command) {
@@ -118,15 +104,8 @@ std::vector<std::string> options_of(const std::string& command) {
     throw UsageError("unexpected argument '" + flag + "' for " + command +
                      (command == "filter" ? ": the files are given as --input FILE --output FILE" : "") +
                      " (see filterlab " + command + " --help)");
-  std::string best;
-  size_t best_distance = 3;  // at most two edits away
-  for (const std::string& candidate : options_of(command)) {
-    const size_t d = edit_distance(flag, candidate);
-    if (d < best_distance) best_distance = d, best = candidate;
-  }
-  throw UsageError("unknown option '" + flag + "' for " + command +
-                   (best.empty() ? "" : " (did you mean " + best + "?)") + " (see filterlab " + command +
-                   " --help)");
+  throw UsageError("unknown option '" + flag + "' for " + command + did_you_mean(flag, options_of(command)) +
+                   " (see filterlab " + command + " --help)");
 }
 
 }  // namespace
@@ -208,8 +187,12 @@ window options (run without --headless):
   --no-hot-reload     do not watch shaders/ for edits
 
 filter options:
-  --input FILE        .png, .jpg/.jpeg (8-bit sRGB: decoded to linear unless --raw) or .pfm (linear)
-  --output FILE       .png (8-bit sRGB, or stored values with --raw) or .pfm (linear float, exact)
+  --input FILE        .png or .jpg/.jpeg (sRGB, 8 or 16 bits: decoded to linear unless --raw), .pfm
+                      or .exr (linear)
+  --output FILE       .png (sRGB, or stored values with --raw), .pfm (linear float, exact) or .exr
+                      (the precision's half or float samples)
+  --png-format L      PNG outputs' channels and bits: gray8, gray16, graya8, graya16, rgb8, rgb16,
+                      rgba8 or rgba16 (default: the input's; a PFM or EXR input's channels at 8 bits)
   --filter F          a family (default: the first listed below)     --method M  one of its methods
   --param KEY=VALUE   any of the family's parameters (repeatable); --KEY VALUE is short for it,
                       with dashes for underscores (--radius 4, --src-roi 16x16+0+0)
@@ -600,14 +583,20 @@ void parse_filter(Flags& flags, CliOptions& out) {
     else if (flag == "--param") f.step.params.push_back(key_value(flag, flags.value()));
     else if (shorthand) f.step.params.emplace_back(*shorthand, flags.value());
     else if (flag == "--raw") f.raw = true;
-    else if (flag == "--capture") f.captures.push_back(parse_capture(flag, flags.value(), "image"));
+    else if (flag == "--png-format") {
+      const std::string text = flags.value();
+      f.png = io::parse_png_layout(text);
+      if (!f.png)
+        throw UsageError("--png-format " + text +
+                         ": want gray8, gray16, graya8, graya16, rgb8, rgb16, rgba8 or rgba16");
+    } else if (flag == "--capture") f.captures.push_back(parse_capture(flag, flags.value(), "image"));
     else if (!parse_device_flag(flags, out.gpu)) unknown_option("filter", flag);
   }
-  if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg or .pfm)");
+  if (!have_input) throw UsageError("filter needs --input FILE (.png, .jpg, .jpeg, .pfm or .exr)");
   if (!have_output) throw UsageError("filter needs --output FILE (.png, .pfm or .exr)");
   if (!io::is_image_extension(f.input))
     throw UsageError("--input " + f.input.string() +
-                     ": unsupported file type (use .png, .jpg, .jpeg or .pfm)");
+                     ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
   if (!io::is_output_extension(f.output)) {
     // `--output stddev` meant as a family's own `output` parameter: --output is the file,
     // always; a parameter named like an option is set with --param.
@@ -712,10 +701,12 @@ void parse_bench(Flags& flags, CliOptions& out) {
   // The default sweep is over the family's size parameter: a family without one is timed at its
   // defaults.
   if (b.filter.empty()) b.filter = filters::registry().default_family().name;
-  const filters::Family* family = filters::registry().find(b.filter);
-  if (!family)
-    throw UsageError("--filter: unknown filter '" + b.filter +
-                     "' (available: " + filters::registry().names() + ")");
+  const filters::Family* family = nullptr;
+  try {
+    family = &filters::registry().family(b.filter);
+  } catch (const filters::ChainError& e) {
+    throw UsageError(std::string("--filter: ") + e.what());
+  }
   const filters::Param* size = family->size_param();
   if (!swept && !size) b.sweeps.clear();
   for (bench::Sweep& sweep : b.sweeps)
@@ -748,10 +739,11 @@ void parse_bench(Flags& flags, CliOptions& out) {
     for (const filters::RawParam& fixed : b.params)
       if (fixed.first == sweep.param)
         throw UsageError(sweep.param + " is both fixed (--param or --" + sweep.param + ") and swept");
-  for (const std::string& m : b.methods)
-    if (!family->find(m))
-      throw UsageError("--methods: unknown method '" + m + "' for " + family->name +
-                       " (methods: " + family->method_names() + ")");
+  for (const std::string& m : b.methods) try {
+      family->method(m);
+    } catch (const filters::ChainError& e) {
+      throw UsageError(std::string("--methods: ") + e.what());
+    }
   // Every case's step (the methods asked for) against the schema now, before any GPU work.
   std::set<std::string> taken;  // the parameters some method asked for takes
   const filters::Method* first = nullptr;

@@ -363,23 +363,14 @@ void describe(CaseResult& c, const filters::ResolvedStep& step) {
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress) {
   // Every step is checked against its family's schema before any GPU work: bad input is exit 2.
   const filters::Family* family = options.filter.empty() ? &filters::registry().default_family()
-                                                         : filters::registry().find(options.filter);
-  if (!family)
-    throw filters::ChainError("unknown filter '" + options.filter +
-                              "' (available: " + filters::registry().names() + ")");
+                                                         : &filters::registry().family(options.filter);
   const filters::Family& floor_family = filters::registry().memory_floor();
   // Benchmarking the floor's own family: its methods are the floor cases, timed once.
   const bool family_is_floor = family == &floor_family;
   std::vector<const filters::Method*> methods;
   if (options.methods.empty())
     for (const filters::Method& m : family->methods) methods.push_back(&m);
-  for (const std::string& name : options.methods) {
-    const filters::Method* m = family->find(name);
-    if (!m)
-      throw filters::ChainError("unknown method '" + name + "' for " + family->name +
-                                " (methods: " + family->method_names() + ")");
-    methods.push_back(m);
-  }
+  for (const std::string& name : options.methods) methods.push_back(&family->method(name));
   const std::vector<std::vector<filters::RawParam>> points = sweep_points(options, *family);
   for (const std::string& precision : options.precisions)
     for (const filters::Method* m : methods)

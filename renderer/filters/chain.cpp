@@ -72,16 +72,12 @@ std::string ResolvedStep::label() const {
 }
 
 ResolvedStep resolve(const FilterStep& step, const Registry& registry) {
-  const Family* family = registry.find(step.filter);
-  if (!family) throw ChainError("unknown filter '" + step.filter + "' (filters: " + registry.names() + ")");
+  const Family* family = &registry.family(step.filter);
   const std::string method_name = step.method.empty() ? family->default_method : step.method;
   if (method_name.empty())
     throw ChainError("filter '" + family->name + "' needs a method: " + family->name +
                      ".<method> (methods: " + family->method_names() + ")");
-  const Method* method = family->find(method_name);
-  if (!method)
-    throw ChainError("unknown method '" + method_name + "' for " + family->name +
-                     " (methods: " + family->method_names() + ")");
+  const Method* method = &family->method(method_name);
   return {family, method, parse_params(*family, *method, step.params), step.text};
 }
 

@@ -269,6 +269,8 @@ struct Family {
   FamilyTools tools;
 
   const Method* find(const std::string& method) const;
+  // The method so named, or a ChainError naming the methods (and the closest, if one is near).
+  const Method& method(const std::string& name) const;
   const Param* param(const std::string& name) const;
   const Param* size_param() const;  // the one marked is_size, or none
   bool needs(Input input) const;

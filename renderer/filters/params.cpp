@@ -1,6 +1,7 @@
 // The parameter schema's one parser (family.h, chain.h): every command, the chain syntax and the
 // panel hand raw `key=value` pairs here, and get typed values or a ChainError naming the family,
 // the parameter and what it allows.
+#include "common/suggest.h"
 #include "filters/chain.h"
 
 #include <algorithm>
@@ -173,6 +174,14 @@ const Method* Family::find(const std::string& method) const {
   return nullptr;
 }
 
+const Method& Family::method(const std::string& name) const {
+  if (const Method* m = find(name)) return *m;
+  std::vector<std::string> names;
+  for (const Method& m : methods) names.push_back(m.name);
+  throw ChainError("unknown method '" + name + "' for " + this->name + did_you_mean(name, names) +
+                   " (methods: " + method_names() + ")");
+}
+
 const Param* Family::param(const std::string& name) const {
   for (const Param& p : params)
     if (p.name == name) return &p;
@@ -211,7 +220,8 @@ ParamValues parse_params(const Family& family, const Method& method, const std::
     if (!p) {
       std::vector<std::string> names;
       for (const Param& q : family.params) names.push_back(q.name);
-      fail("unknown parameter '" + key + "' (parameters: " + joined(names, ", ") + ")");
+      fail("unknown parameter '" + key + "'" + did_you_mean(key, names) +
+           " (parameters: " + joined(names, ", ") + ")");
     }
     if (!seen.insert(key).second) fail(key + " is given twice");
     if (!p->takes(method.name)) {

@@ -1,5 +1,7 @@
 #include "filters/registry.h"
 
+#include "common/suggest.h"
+
 #include "filters/bigblur/bigblur.h"
 #include "filters/bilateral/bilateral.h"
 #include "filters/convolve/convolve.h"
@@ -17,6 +19,13 @@ const Family* Registry::find(const std::string& name) const {
   for (const Family* f : families_)
     if (f->name == name) return f;
   return nullptr;
+}
+
+const Family& Registry::family(const std::string& name) const {
+  if (const Family* f = find(name)) return *f;
+  std::vector<std::string> all;
+  for (const Family* f : families_) all.push_back(f->name);
+  throw ChainError("unknown filter '" + name + "'" + did_you_mean(name, all) + " (filters: " + names() + ")");
 }
 
 std::string Registry::names() const {

@@ -13,6 +13,8 @@ class Registry {
   explicit Registry(std::vector<const Family*> families) : families_(std::move(families)) {}
   const std::vector<const Family*>& families() const { return families_; }
   const Family* find(const std::string& name) const;
+  // The family so named, or a ChainError naming the families (and the closest, if one is near).
+  const Family& family(const std::string& name) const;
   std::string names() const;           // "copy gaussian"
   const Family& memory_floor() const;  // the family marked memory_floor
   // The first family registered: what `filter` and `bench` take without --filter.

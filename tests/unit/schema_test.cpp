@@ -202,3 +202,34 @@ TEST(Schema, ExactlyOneFamilyIsTheMemoryFloorAndItsMethodsAreExact) {
   for (const filters::Method& m : floor.methods) EXPECT_TRUE(m.exact) << floor.name << "." << m.name;
   EXPECT_THROW(filters::Registry({}).memory_floor(), std::logic_error);
 }
+
+// A mistyped family, method or parameter is refused with the nearest name offered, for every
+// registered one: one letter dropped from each name still finds it.
+TEST(Schema, MistypedNamesAreRefusedWithTheNearestNameOffered) {
+  auto message = [](const filters::FilterStep& s) -> std::string {
+    try {
+      filters::resolve(s);
+    } catch (const filters::ChainError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  auto typo = [](const std::string& name) { return name.substr(0, name.size() - 2) + name.back(); };
+  for (const filters::Family* family : filters::registry().families()) {
+    if (family->name.size() >= 4)  // "ta" is as near to a dozen words as to taa
+      EXPECT_NE(message({typo(family->name), "", {}, ""}).find("did you mean " + family->name + "?"),
+                std::string::npos)
+          << message({typo(family->name), "", {}, ""});
+    for (const filters::Method& m : family->methods) {
+      const std::string got = message({family->name, typo(m.name), {}, ""});
+      // Another method may be as near (comp.fetch_x2 and comp.fetch_x4): a suggestion is enough.
+      EXPECT_NE(got.find("did you mean "), std::string::npos) << got;
+    }
+    for (const filters::Param& p : family->params) {
+      if (p.name.size() < 5) continue;  // too short for a typo to be told from another word
+      const std::string got = message({family->name, taker(*family, p).name, {{typo(p.name), "1"}}, ""});
+      EXPECT_NE(got.find("did you mean " + p.name + "?"), std::string::npos) << got;
+    }
+  }
+  EXPECT_EQ(message({"zz", "", {}, ""}).find("did you mean"), std::string::npos);
+}
