@@ -3,6 +3,7 @@
 // exit code 2.
 #include "bench/bench.h"
 #include "filters/chain.h"
+#include "io/image_files.h"
 #include "runtime/headless_runner.h"
 #include "window_app.h"
 
@@ -49,6 +50,8 @@ struct FilterOptions {
   std::filesystem::path input, output;
   filters::FilterStep step;  // what --filter, --method, --param and the shorthands spell
   bool raw = false;
+  // --png-format: the PNG outputs' channels and bits; unset: the input's (a gray 16-bit PNG stays one)
+  std::optional<io::PngLayout> png;
   // --capture NAME=FILE: more images of the step's graph (a second output beside the first), each
   // written like the output.
   std::vector<runtime::Capture> captures;

@@ -200,11 +200,13 @@ int filter_file(const CliOptions& options) {
   } catch (const filters::ChainError& e) {
     throw UsageError(e.what());  // a capture the step does not make: nothing ran, nothing is written
   }
-  // An OpenEXR output keeps the input's channels (the filter ran on RGBA) and the precision's samples.
+  // The outputs keep the input's channels (the filter ran on RGBA): an OpenEXR output with the
+  // precision's samples, a PNG with the input's bits unless --png-format says otherwise.
   auto write = [&](const std::filesystem::path& path, io::ImageF image) {
     if (path.extension() == ".exr") image = io::first_channels(image, input.channels);
     io::write_image_file(path, image, encoding,
-                         vk::format_is_half(format) ? io::ExrSamples::Half : io::ExrSamples::Float);
+                         vk::format_is_half(format) ? io::ExrSamples::Half : io::ExrSamples::Float,
+                         f.png.value_or(io::png_layout_of(header)));
   };
   write(f.output, images.output);
   std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(),

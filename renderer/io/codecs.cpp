@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -56,7 +57,10 @@ bool has_alpha(spng_ctx* ctx, const spng_ihdr& ihdr) {
 }
 
 ImageHeader png_header(spng_ctx* ctx, const spng_ihdr& ihdr) {
-  return {"png", ihdr.width, ihdr.height, has_alpha(ctx, ihdr) ? 4u : 3u, ihdr.bit_depth == 16 ? 16u : 8u};
+  const bool gray =
+      ihdr.color_type == SPNG_COLOR_TYPE_GRAYSCALE || ihdr.color_type == SPNG_COLOR_TYPE_GRAYSCALE_ALPHA;
+  return {"png", ihdr.width, ihdr.height, has_alpha(ctx, ihdr) ? 4u : 3u, ihdr.bit_depth == 16 ? 16u : 8u,
+          gray};
 }
 
 // The image of an opened decoder, every checksum checked, refused above `max_pixels` (0: no cap)
@@ -109,7 +113,7 @@ JpegHeader jpeg_header(const fs::path& path, const JpegBytes& bytes) {
                           &colorspace) != 0)
     fail(path, std::string("invalid JPEG (") + tjGetErrorStr2(handle.get()) + ")");
   if (colorspace == TJCS_CMYK || colorspace == TJCS_YCCK) fail(path, "CMYK JPEGs are not supported");
-  return {std::move(handle), {"jpeg", uint32_t(width), uint32_t(height), 3, 8}};
+  return {std::move(handle), {"jpeg", uint32_t(width), uint32_t(height), 3, 8, colorspace == TJCS_GRAY}};
 }
 
 DecodedImage decode_jpeg(const fs::path& path, const JpegBytes& bytes, uint64_t max_pixels) {
@@ -176,6 +180,42 @@ DecodedImage decode_image_bytes(const std::string& bytes, const fs::path& name, 
   }
   if (bytes.compare(0, kJpeg.size(), kJpeg) == 0) return decode_jpeg(name, JpegBytes{bytes}, max_pixels);
   fail(name, "neither a PNG nor a JPEG");
+}
+
+void write_png_samples(const fs::path& path, uint32_t width, uint32_t height, uint32_t channels,
+                       uint32_t bits, const std::vector<uint16_t>& samples) {
+  static constexpr uint8_t kColourType[] = {SPNG_COLOR_TYPE_GRAYSCALE, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA,
+                                            SPNG_COLOR_TYPE_TRUECOLOR, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA};
+  const size_t count = size_t(width) * height * channels;
+  if (width == 0 || height == 0 || channels < 1 || channels > 4 || (bits != 8 && bits != 16) ||
+      samples.size() != count)
+    throw IoError("cannot write " + path.string() + ": invalid PNG layout");
+  // libspng takes 16-bit samples in host byte order (SPNG_FMT_PNG) and writes them big-endian.
+  std::vector<uint8_t> bytes(count * (bits / 8));
+  if (bits == 8)
+    std::transform(samples.begin(), samples.end(), bytes.begin(), [](uint16_t v) { return uint8_t(v); });
+  else
+    std::memcpy(bytes.data(), samples.data(), bytes.size());
+  Spng ctx(spng_ctx_new(SPNG_CTX_ENCODER));
+  if (!ctx) throw IoError("cannot write " + path.string() + ": out of memory");
+  auto check_write = [&](int status) {
+    if (status != 0)
+      throw IoError("cannot write " + path.string() + ": PNG encoding failed (" + spng_strerror(status) +
+                    ")");
+  };
+  check_write(spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1));
+  spng_ihdr ihdr{};
+  ihdr.width = width;
+  ihdr.height = height;
+  ihdr.bit_depth = uint8_t(bits);
+  ihdr.color_type = kColourType[channels - 1];
+  check_write(spng_set_ihdr(ctx.get(), &ihdr));
+  check_write(spng_encode_image(ctx.get(), bytes.data(), bytes.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE));
+  int error = 0;
+  size_t size = 0;
+  std::unique_ptr<void, decltype(&std::free)> png(spng_get_png_buffer(ctx.get(), &size, &error), &std::free);
+  check_write(error);
+  write_file_atomically(path, std::string(static_cast<const char*>(png.get()), size));
 }
 
 }  // namespace filterlab::io

@@ -74,25 +74,61 @@ ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
   return image;
 }
 
+std::string PngLayout::name() const {
+  static const char* kNames[] = {"gray", "graya", "rgb", "rgba"};
+  return kNames[channels - 1] + std::to_string(bits);
+}
+
+std::optional<PngLayout> parse_png_layout(const std::string& text) {
+  for (uint32_t channels = 1; channels <= 4; ++channels)
+    for (uint32_t bits : {8u, 16u})
+      if (PngLayout{channels, bits}.name() == text) return PngLayout{channels, bits};
+  return std::nullopt;
+}
+
+PngLayout png_layout_of(const ImageHeader& header) {
+  const bool alpha = header.channels == 4;
+  const bool gray = header.gray || header.channels == 1;
+  return {(gray ? 1u : 3u) + (alpha ? 1u : 0u), header.bits == 16 && header.format != "exr" ? 16u : 8u};
+}
+
+PngLayout png_layout_of(const ImageF& image) {
+  return {image.channels == 2 ? 3 : image.channels, 8};
+}
+
 void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding,
-                      ExrSamples samples) {
+                      ExrSamples samples, std::optional<PngLayout> png) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return write_pfm(path, image);
   if (ext == ".exr") return write_exr(path, image, samples);
   if (ext != ".png")
     throw IoError("cannot write " + path.string() + ": unsupported file type (use .png, .pfm or .exr)");
-  ImageU8 out{image.width, image.height, {}};
-  out.rgba.resize(size_t(image.width) * image.height * 4);
-  for (size_t p = 0; p < size_t(image.width) * image.height; ++p)
-    for (uint32_t c = 0; c < 4; ++c) {
-      double v = c < image.channels ? image.pixels[p * image.channels + c] : (c == 3 ? 1.0 : 0.0);
-      if (image.channels == 1 && c < 3) v = image.pixels[p];  // gray
-      if (std::isnan(v)) v = 0;
-      v = std::clamp(v, 0.0, 1.0);
-      if (encoding == Encoding::Srgb && c < 3) v = linear_to_srgb(v);
-      out.rgba[p * 4 + c] = uint8_t(std::lround(v * 255.0));
+  const PngLayout layout = png.value_or(png_layout_of(image));
+  const double max = double((1u << layout.bits) - 1);
+  auto quantize = [&](double v, bool colour) {
+    if (std::isnan(v)) v = 0;
+    v = std::clamp(v, 0.0, 1.0);
+    if (encoding == Encoding::Srgb && colour) v = linear_to_srgb(v);
+    return uint16_t(std::lround(v * max));
+  };
+  const bool alpha = layout.channels == 2 || layout.channels == 4;
+  const uint32_t colours = layout.channels - (alpha ? 1 : 0);
+  const size_t pixels = size_t(image.width) * image.height;
+  std::vector<uint16_t> out(pixels * layout.channels);
+  for (size_t p = 0; p < pixels; ++p) {
+    const float* in = &image.pixels[p * image.channels];
+    uint16_t* texel = &out[p * layout.channels];
+    if (colours == 1) {  // gray: the luminance of linear RGB (a gray image's R = G = B gives R back)
+      const bool rgb = image.channels >= 3;
+      const double y = rgb ? 0.2126 * in[0] + 0.7152 * in[1] + 0.0722 * in[2] : in[0];
+      texel[0] = quantize(rgb && in[0] == in[1] && in[1] == in[2] ? double(in[0]) : y, true);
+    } else {  // gray repeated; two channels (motion) as red and green
+      for (uint32_t c = 0; c < 3; ++c)
+        texel[c] = quantize(image.channels == 1 ? in[0] : c < image.channels ? in[c] : 0.0, true);
     }
-  write_png(path, out);
+    if (alpha) texel[colours] = quantize(image.channels == 4 ? in[3] : 1.0, false);
+  }
+  write_png_samples(path, image.width, image.height, layout.channels, layout.bits, out);
 }
 
 }  // namespace filterlab::io

@@ -43,6 +43,7 @@ struct ImageHeader {
   // (RGBA) for OpenEXR
   uint32_t channels = 0;
   uint32_t bits = 0;  // per sample: 8 or 16 (PNG, JPEG), 32 (PFM), 16 (half) or 32 (float) for OpenEXR
+  bool gray = false;  // PNG and JPEG: the file stores gray samples (expanded to RGB when read)
 };
 
 // A PNG or JPEG decoded at its own depth: RGBA samples of `header.bits` bits, gray expanded to RGB,
@@ -66,6 +67,10 @@ DecodedImage decode_image_bytes(const std::string& bytes, const std::filesystem:
 ImageHeader read_pfm_header(const std::filesystem::path& path);
 
 void write_png(const std::filesystem::path& path, const ImageU8& image);
+// A PNG of 1 (gray), 2 (gray, alpha), 3 (RGB) or 4 (RGBA) channels of 8 or 16 bits: `samples` holds
+// width * height * channels values below 2^bits, rows top-down. Through libspng; atomic.
+void write_png_samples(const std::filesystem::path& path, uint32_t width, uint32_t height, uint32_t channels,
+                       uint32_t bits, const std::vector<uint16_t>& samples);
 // Any PNG (gray, palette, 16-bit, ...) as RGBA8 (16-bit samples rounded): for viewing and tests.
 ImageU8 read_png(const std::filesystem::path& path);
 

@@ -132,6 +132,43 @@ TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
   }
 }
 
+// A PNG output keeps the input's channels and bits (gray, gray+alpha, RGB, RGBA; 8 or 16), so that a
+// 16-bit gray photograph does not come back as 8-bit RGBA with a constant alpha (which `compare`
+// then counts); --png-format asks for another. Through the copy family at fp32, every sample comes
+// back as it went in.
+TEST(Commands, FilterPngKeepsTheInputsChannelsAndBits) {
+  const std::string dir = test::temp_dir("filter-png-layout");
+  const std::string floor = filters::registry().memory_floor().name;
+  auto samples_of = [](const std::string& path) {
+    const io::DecodedImage d = io::decode_png(path);
+    return d.samples;
+  };
+  for (const char* name : {"gray8", "gray16", "graya8", "graya16", "rgb8", "rgb16", "rgba8", "rgba16"}) {
+    const io::PngLayout layout = *io::parse_png_layout(name);
+    io::ImageF image = common::random_image(19, 13, 4, 7);
+    if (layout.channels <= 2)  // gray: R = G = B
+      for (size_t p = 0; p < size_t(19) * 13; ++p)
+        image.pixels[p * 4 + 1] = image.pixels[p * 4 + 2] = image.pixels[p * 4];
+    io::write_image_file(dir + "/in.png", image, io::Encoding::Srgb, io::ExrSamples::Float, layout);
+    const io::ImageHeader in = io::read_image_header(dir + "/in.png");
+    ASSERT_EQ(io::png_layout_of(in).name(), name);
+    auto r = test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
+                              "/out.png --filter " + floor + " --precision fp32");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const io::ImageHeader out = io::read_image_header(dir + "/out.png");
+    EXPECT_EQ(io::png_layout_of(out).name(), name);
+    EXPECT_EQ(samples_of(dir + "/out.png"), samples_of(dir + "/in.png")) << name;
+  }
+  auto r = test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
+                            "/out.png --filter " + floor + " --png-format gray16");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(io::png_layout_of(io::read_image_header(dir + "/out.png")).name(), "gray16");
+  r = test::run_binary("filter --input " + dir + "/in.png --output " + dir + "/bad.png --png-format rgb12");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("rgba16"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.png"));
+}
+
 // `filter --capture NAME=FILE`: any image of the step, here both of a variance step's (it once took
 // two runs); an image the step does not make is refused by name, listing the ones it makes, and
 // nothing is written.
