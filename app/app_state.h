@@ -5,6 +5,7 @@
 #include "filters/chain.h"
 #include "io/image_io.h"
 #include "passes/compare_pass.h"
+#include "passes/tonemap_curves.h"
 #include "passes/view_pass.h"
 #include "scene/scene_content.h"
 
@@ -36,13 +37,16 @@ struct GraphConfig {
   std::shared_ptr<const scene::SceneModel> scene_model;  // run --scene FILE; null: the built-in scene
   bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view
   std::string viewport = "final";  // without compare: the graph image shown
+  bool auto_exposure = false;      // the tonemap's measuring passes (--exposure auto)
   friend bool operator==(const GraphConfig&, const GraphConfig&) = default;
 };
 
 struct AppState {
   GraphConfig graph;
   scene::SceneSettings scene;
-  float exposure = 1.0f;
+  float exposure = 1.0f;  // a multiplier; with graph.auto_exposure, on top of the automatic one
+  passes::Tonemapper tonemapper = passes::Tonemapper::Aces;
+  passes::Display display() const { return {tonemapper, exposure, graph.auto_exposure}; }
   bool paused = false;
   uint64_t animation_frame = 0;  // the scene time shown (frames of kFixedTimeStep)
   bool step_once = false;        // while paused: advance one frame

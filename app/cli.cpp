@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <regex>
@@ -170,7 +171,11 @@ run options:
   --jitter-length N   points of the jitter sequence before it repeats: 8 (default) or 16
   --camera-cut-at F   the camera jumps to another view at frame F (repeatable): temporal filters
                       drop their history there
-  --exposure X        tonemap exposure (default 1)
+  --tonemap CURVE     aces (default: Narkowicz's ACES fit), reinhard (on luminance), hable (filmic),
+                      agx or neutral (Khronos PBR Neutral)
+  --exposure X|auto   a multiplier before the curve (default 1); auto: 0.18 over the frame's geometric
+                      mean luminance, measured each frame (--exposure or --ev then compensates)
+  --ev E              exposure in stops: 2^E (--ev 1 is --exposure 2)
   --no-gpu-timing     no timestamps (they serialize passes)
   --shader-dir DIR    SPIR-V folder (default: shaders/ next to the binary)
   --shader-source DIR compile GLSL from DIR at run time instead (shaderc)
@@ -418,6 +423,14 @@ void parse_run(Flags& flags, CliOptions& out) {
   runtime::RunOptions& run = out.run;
   std::string window_only;  // the last flag that means nothing without a window
   bool size_given = false;
+  std::string exposure_flag;  // --exposure X or --ev E: one of them, once
+  auto set_exposure = [&](const std::string& flag, float value) {
+    if (!exposure_flag.empty())
+      throw UsageError(flag + ": the exposure is already set by " + exposure_flag + " (--exposure auto " +
+                       "takes one of them as its compensation)");
+    exposure_flag = flag;
+    run.display.exposure = value;
+  };
   while (flags.next()) {
     const std::string& flag = flags.flag();
     if (flag == "--headless") out.headless = true;
@@ -449,8 +462,25 @@ void parse_run(Flags& flags, CliOptions& out) {
       run.scene.jitter_length = uint32_t(std::stoul(v));
     } else if (flag == "--camera-cut-at")
       run.scene.camera_cuts.push_back(parse_count(flag, flags.value(), 0, 1000000));
-    else if (flag == "--exposure") run.exposure = parse_float(flag, flags.value());
-    else if (flag == "--shader-dir") run.shader_dir = flags.value();
+    else if (flag == "--exposure") {
+      const std::string text = flags.value();
+      if (text == "auto") run.display.automatic = true;
+      else set_exposure(flag, parse_float(flag, text));
+    } else if (flag == "--ev") {
+      const std::string text = flags.value();
+      char* end = nullptr;
+      const double stops = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(stops) || std::abs(stops) > 20)
+        throw UsageError("--ev wants stops from -20 to 20, got '" + text + "'");
+      set_exposure(flag, float(std::exp2(stops)));
+    } else if (flag == "--tonemap") {
+      const std::string text = flags.value();
+      const auto curve = passes::parse_tonemapper(text);
+      if (!curve)
+        throw UsageError("--tonemap " + text + ": want " + passes::tonemapper_names(", ") +
+                         did_you_mean(text, {"aces", "reinhard", "hable", "agx", "neutral"}));
+      run.display.tonemapper = *curve;
+    } else if (flag == "--shader-dir") run.shader_dir = flags.value();
     else if (flag == "--shader-source") run.glsl_dir = flags.value();
     else if (flag == "--camera") {
       const std::string& v = flags.value();

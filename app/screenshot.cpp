@@ -55,22 +55,22 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   std::filesystem::create_directories(dir, ec);
   if (ec) throw io::IoError("cannot create the screenshot folder " + dir.string() + ": " + ec.message());
   const std::filesystem::path stem = unique_screenshot_stem(dir);
-  const float exposure = c.state.exposure;
+  const passes::Display display = c.state.display();
   ScreenshotFiles files;
   files.png = stem.string() + ".png";
   files.json = stem.string() + ".json";
-  runtime::write_capture(executor.read_image(WindowGraph::kViewport), files.png, exposure);
+  runtime::write_capture(executor.read_image(WindowGraph::kViewport), files.png, display);
 
   json floats = json::object();
   if (c.state.graph.compare) {
     for (const auto& [suffix, image] : {std::pair{".a.pfm", c.output_a}, std::pair{".b.pfm", c.output_b}}) {
       files.pfm.push_back(stem.string() + suffix);
-      runtime::write_capture(executor.read_image(image), files.pfm.back(), exposure);
+      runtime::write_capture(executor.read_image(image), files.pfm.back(), display);
       floats[files.pfm.back().filename().string()] = image;
     }
   } else {
     files.pfm.push_back(stem.string() + ".pfm");
-    runtime::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), exposure);
+    runtime::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), display);
     floats[files.pfm.back().filename().string()] = c.state.graph.viewport;
   }
 
@@ -104,7 +104,9 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   }
   j["viewport"] = c.state.graph.viewport;
   j["content"] = c.state.graph.still ? c.state.graph.still_file : std::string("built-in scene");
-  j["exposure"] = exposure;
+  j["exposure"] = display.automatic ? json("auto") : json(display.exposure);
+  if (display.automatic) j["exposure_compensation"] = display.exposure;
+  j["tonemap"] = passes::tonemapper_name(display.tonemapper);
   j["scene"] = {{"orbit_camera", c.state.scene.orbit_camera},
                 {"animate_objects", c.state.scene.animate_objects},
                 {"jitter", c.state.scene.jitter},

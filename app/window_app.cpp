@@ -55,7 +55,9 @@ AppState initial_state(const runtime::RunOptions& options, const WindowOptions& 
   state.graph.still = options.still;
   state.graph.scene_model = options.scene_model;
   if (options.image) state.graph.still_file = options.image->string();
-  state.exposure = options.exposure;
+  state.exposure = options.display.exposure;
+  state.tonemapper = options.display.tonemapper;
+  state.graph.auto_exposure = options.display.automatic;
   state.paused = window_options.paused;
   state.gpu_timing = options.gpu_timing;
   state.show_ui = window_options.show_ui;
@@ -128,11 +130,12 @@ class PresentedScreenshot {
   }
   bool armed() const { return buffer_.has_value(); }
   // Once that frame has finished.
-  void write(VkFormat swapchain_format, const std::filesystem::path& path, float exposure) const {
+  void write(VkFormat swapchain_format, const std::filesystem::path& path,
+             const passes::Display& display) const {
     std::vector<uint8_t> rgba =
         vk::swapchain_pixels_to_rgba(buffer_->mapped(), buffer_->size(), swapchain_format);
     runtime::write_capture(graph::Readback{VK_FORMAT_R8G8B8A8_UNORM, extent_, std::move(rgba)}, path,
-                           exposure);
+                           display);
   }
 
  private:
@@ -338,11 +341,12 @@ void apply_frame_settings(WindowGraph& graph, const AppState& state) {
     graph.scene->settings() = state.scene;
     graph.scene->settings().animation_frame = state.animation_frame;
   }
-  graph.tonemap->exposure = state.exposure;
+  graph.tonemap->display = state.display();
   if (graph.compare) graph.compare->settings = state.compare;
-  if (graph.view) {
+  if (graph.view) {  // an HDR image viewed: the same curve and exposure (the automatic one is final's)
     graph.view->settings = state.view;
     graph.view->settings.exposure = state.exposure;
+    graph.view->settings.tonemapper = state.tonemapper;
   }
 }
 
@@ -440,7 +444,7 @@ void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const ru
   if (window_options.screenshot && !renderer.presented.armed())
     std::fprintf(stderr, "filterlab: no screenshot: the window closed before a frame could be shown\n");
   if (window_options.screenshot && renderer.presented.armed()) {
-    renderer.presented.write(swapchain_format, *window_options.screenshot, options.exposure);
+    renderer.presented.write(swapchain_format, *window_options.screenshot, options.display);
     result.screenshot_written = true;
   }
   graph::Executor& executor = renderer.graph.executor();
@@ -448,7 +452,7 @@ void write_outputs(WindowRenderer& renderer, VkFormat swapchain_format, const ru
     std::fprintf(stderr, "filterlab: no captures: the window closed before a frame was rendered\n");
   if (frames > 0)
     for (const runtime::Capture& c : options.captures) {
-      runtime::write_capture(executor.read_image(c.image), c.path, options.exposure);
+      runtime::write_capture(executor.read_image(c.image), c.path, options.display);
       result.captures_written.push_back(c);
     }
   if (options.dump_graph) {

@@ -50,6 +50,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
   }
   out.output_a = filters::add_chain(graph, env, inputs, config.chain_a.enabled_steps(), "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
+  out.tonemap->display = state.display();
   out.tonemap->add_to(graph, out.output_a);
 
   if (config.compare) {

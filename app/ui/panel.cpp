@@ -327,7 +327,23 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
         if (ImGui::Selectable(name.c_str(), name == state.graph.viewport)) state.graph.viewport = name;
       ImGui::EndCombo();
     }
-    ImGui::SliderFloat("exposure", &state.exposure, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    // The curve and exposure that make "final" (and show any HDR image here).
+    if (ImGui::BeginCombo("tonemap", passes::tonemapper_name(state.tonemapper))) {
+      for (uint32_t i = 0; i < passes::kTonemapperCount; ++i)
+        if (ImGui::Selectable(passes::tonemapper_name(passes::Tonemapper(i)),
+                              uint32_t(state.tonemapper) == i))
+          state.tonemapper = passes::Tonemapper(i);
+      ImGui::EndCombo();
+    }
+    float stops = std::log2(state.exposure);
+    if (ImGui::SliderFloat(state.graph.auto_exposure ? "EV compensation" : "EV", &stops, -8.0f, 8.0f,
+                           "%+.2f"))
+      state.exposure = std::exp2(stops);
+    ImGui::SameLine();
+    ImGui::TextDisabled("x%.3g", state.exposure);
+    ImGui::Checkbox("auto exposure", &state.graph.auto_exposure);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("0.18 over the frame's geometric mean luminance, measured every frame");
   }
 
   if (ImGui::CollapsingHeader("Scene")) {

@@ -30,7 +30,8 @@ ImageMetrics image_metrics(const io::ImageF& a, const io::ImageF& b, uint32_t ma
   for (size_t p = 0; p < pixels; ++p) {
     bool finite = true;
     for (uint32_t c = 0; c < m.channels; ++c) {
-      const bool fa = std::isfinite(a.pixels[p * a.channels + c]), fb = std::isfinite(b.pixels[p * b.channels + c]);
+      const bool fa = std::isfinite(a.pixels[p * a.channels + c]),
+                 fb = std::isfinite(b.pixels[p * b.channels + c]);
       m.nonfinite_a += !fa;
       m.nonfinite_b += !fb;
       finite = finite && fa && fb;

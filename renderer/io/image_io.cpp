@@ -251,32 +251,6 @@ ImageF read_pfm(const fs::path& path) {
 
 // ---- display conversions ----------------------------------------------------
 
-ImageU8 hdr_to_display(const ImageF& image, float exposure) {
-  check_image(image, "hdr_to_display");
-  auto tonemap = [exposure](float v) {
-    // The fit reaches 1 near x = 7.24, so clamping to 64 changes nothing but
-    // keeps x*x from overflowing to inf/inf = NaN for huge inputs.
-    const double x = std::clamp(std::isnan(v) ? 0.0 : double(v) * exposure, 0.0, 64.0);
-    const double t = std::clamp(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-    const double srgb = t <= 0.0031308 ? 12.92 * t : 1.055 * std::pow(t, 1.0 / 2.4) - 0.055;
-    return uint8_t(std::lround(std::clamp(srgb, 0.0, 1.0) * 255.0));
-  };
-  ImageU8 out = blank_u8(image);
-  for (size_t i = 0, n = size_t(image.width) * image.height; i < n; ++i) {
-    const float* px = &image.pixels[i * image.channels];
-    uint8_t* o = &out.rgba[i * 4];
-    if (image.channels == 1) {
-      o[0] = o[1] = o[2] = tonemap(px[0]);
-    } else {
-      o[0] = tonemap(px[0]);
-      o[1] = tonemap(px[1]);
-      o[2] = image.channels >= 3 ? tonemap(px[2]) : 0;
-    }
-    o[3] = 255;
-  }
-  return out;
-}
-
 ImageU8 depth_to_display(const ImageF& image) {
   check_image(image, "depth_to_display");
   // Farthest geometry stops at dark gray rather than black, so it is not

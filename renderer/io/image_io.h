@@ -93,9 +93,6 @@ ImageHeader read_exr_header(const std::filesystem::path& path);
 ImageF read_exr(const std::filesystem::path& path);
 void write_exr(const std::filesystem::path& path, const ImageF& image, ExrSamples samples);
 
-// Exposure, ACES filmic fit (Narkowicz 2015), sRGB OETF. 1 channel is shown as
-// gray, 2 channels as R,G with B = 0. Alpha is 255.
-ImageU8 hdr_to_display(const ImageF& image, float exposure = 1.0f);
 // Channel 0 is depth in [0,1], 1 = far/clear. Geometry (depth < 1) is mapped from
 // white (nearest) to dark gray (farthest) so it stays distinct from clear pixels,
 // which are black. A single depth value is shown as mid-ramp gray.

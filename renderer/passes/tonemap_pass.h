@@ -1,8 +1,10 @@
 #pragma once
-// Exposure, the ACES filmic fit (Narkowicz 2015) and the sRGB curve: HDR input -> "final",
-// an RGBA8 image holding sRGB-encoded values, ready to display or save.
+// Exposure, a tonemapping curve and the sRGB curve: HDR input -> "final", an RGBA8 image holding
+// sRGB-encoded values, ready to display or save. With automatic exposure, two small passes before
+// it ("<pass>.exposure", "<pass>.exposure finish") measure the input's geometric mean luminance.
 #include "graph/graph.h"
 #include "passes/pass_env.h"
+#include "passes/tonemap_curves.h"
 
 #include <string>
 
@@ -13,10 +15,11 @@ class TonemapPass {
   explicit TonemapPass(const PassEnv& env);
   // Declares `output` (RGBA8, the output size) and the pass `pass_name` writing it. One TonemapPass
   // may be added several times with other names (the window's A/B view tonemaps its B chain into
-  // "b.final" through "b.tonemap"); every use reads `exposure` when it is recorded.
+  // "b.final" through "b.tonemap"). Every use reads the curve and the exposure when it is recorded;
+  // `display.automatic` is read here: it adds the measuring passes.
   void add_to(graph::RenderGraph& graph, const std::string& input, const std::string& output = kOutput,
               const std::string& pass_name = "tonemap");
-  float exposure = 1.0f;
+  passes::Display display;
 
   static constexpr const char* kOutput = "final";
 

@@ -68,7 +68,8 @@ ViewPush ViewPass::push(uint32_t components, bool srgb) const {
           finite_or(s.motion_scale, ViewSettings{}.motion_scale),
           finite_or(s.depth_lo, 0.0f),
           finite_or(s.depth_hi, 0.0f),
-          srgb ? 1u : 0u};
+          srgb ? 1u : 0u,
+          std::min(static_cast<uint32_t>(s.tonemapper), passes::kTonemapperCount - 1)};
 }
 
 void ViewPass::add_to(graph::RenderGraph& graph, const std::string& source, const std::string& output,

@@ -5,9 +5,9 @@
 // shows the source follows from the source's declared format (kind_for), with the same mappings as
 // `--capture NAME=FILE.png`:
 //
-//   Hdr (float colour: RGBA16F, RGBA32F, R16F, R32F, B10G11R11): exposure, then the ACES fit and
-//     sRGB encoding of tonemap.comp (shared through display_common.glsl); negative values show as
-//     0. One-channel formats show as gray. Matches io::hdr_to_display.
+//   Hdr (float colour: RGBA16F, RGBA32F, R16F, R32F, B10G11R11): exposure, then the tonemapping
+//     curve and sRGB encoding of tonemap.comp (shared through display_common.glsl); negative
+//     values show as 0. One-channel formats show as gray. Matches passes::hdr_to_display.
 //   Display (8-bit UNORM or sRGB colour, e.g. "final"): the stored values as they are, alpha
 //     included (bit-exact for UNORM; _SRGB formats are decoded by the sampler and re-encoded).
 //   Depth (D32_SFLOAT and the other depth formats): the scene renders with glm::perspectiveRH_ZO,
@@ -29,6 +29,7 @@
 // kind is fixed by add_to (re-add the pass when the source changes).
 #include "graph/graph.h"
 #include "passes/pass_env.h"
+#include "passes/tonemap_curves.h"
 #include "vk/resources.h"
 
 #include <array>
@@ -47,13 +48,15 @@ struct ViewPush {
   float motion_scale;
   float depth_lo, depth_hi;
   uint32_t srgb_source;
+  uint32_t curve;  // Hdr: TONEMAP_*
 };
-static_assert(sizeof(ViewPush) == 28);
+static_assert(sizeof(ViewPush) == 32);
 
 struct ViewSettings {
   enum class Channel : uint32_t { All, R, G, B, A };
 
-  float exposure = 1.0f;  // Hdr
+  float exposure = 1.0f;                                     // Hdr
+  passes::Tonemapper tonemapper = passes::Tonemapper::Aces;  // Hdr
   // Depth: the raw depth values shown white and dark gray; depth_hi <= depth_lo: this frame's range.
   float depth_lo = 0.0f, depth_hi = 0.0f;
   float motion_scale = 1.0f / 16.0f;  // Motion: colour offset per pixel moved

@@ -8,7 +8,8 @@ bool capture_extension_supported(const std::filesystem::path& path) {
   return path.extension() == ".png" || path.extension() == ".pfm" || path.extension() == ".exr";
 }
 
-void write_capture(const graph::Readback& r, const std::filesystem::path& path, float exposure) {
+void write_capture(const graph::Readback& r, const std::filesystem::path& path,
+                   const passes::Display& display) {
   if (path.extension() == ".pfm") {
     io::write_pfm(path, graph::to_float_image(r));
     return;
@@ -25,7 +26,11 @@ void write_capture(const graph::Readback& r, const std::filesystem::path& path, 
   io::ImageF image = graph::to_float_image(r);
   if (r.format == VK_FORMAT_D32_SFLOAT) io::write_png(path, io::depth_to_display(image));
   else if (image.channels == 2) io::write_png(path, io::motion_to_display(image));
-  else io::write_png(path, io::hdr_to_display(image, exposure));
+  else {
+    const double automatic = display.automatic ? passes::auto_exposure(image) : 1.0;
+    io::write_png(path,
+                  passes::hdr_to_display(image, float(display.exposure * automatic), display.tonemapper));
+  }
 }
 
 }  // namespace filterlab::runtime

@@ -48,7 +48,7 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
   }
   const std::string current = filters::add_chain(graph, env, inputs, steps, "", out.filters);
   out.tonemap = std::make_unique<passes::TonemapPass>(env);
-  out.tonemap->exposure = options.exposure;
+  out.tonemap->display = options.display;
   out.tonemap->add_to(graph, current);
   return out;
 }

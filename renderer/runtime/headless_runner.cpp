@@ -127,7 +127,7 @@ RunResult run_headless(const RunOptions& given) {
                              reads_previous_output(executor.compiled(), p)});
 
   for (const Capture& c : options.captures)
-    write_capture(executor.read_image(c.image), c.path, options.exposure);
+    write_capture(executor.read_image(c.image), c.path, options.display);
   for (const std::string& name : options.read_images)
     result.images[name] = to_float_image(executor.read_image(name));
   if (options.dump_graph) {

@@ -2,6 +2,7 @@
 // What a run of the scene and a chain is asked to do: the options the headless runner, the window
 // and the frame graph share (headless_runner.h runs them without a window).
 #include "io/image_io.h"
+#include "passes/tonemap_curves.h"
 #include "scene/scene_content.h"
 
 #include <vulkan/vulkan.h>
@@ -50,7 +51,7 @@ struct RunOptions {
   std::optional<std::string> scene_camera;
   std::shared_ptr<const scene::SceneModel> scene_model;
   bool gpu_timing = true;
-  float exposure = 1.0f;
+  passes::Display display;  // --tonemap, --exposure, --ev
   bool print_table = true;
 };
 

@@ -21,6 +21,24 @@
 #define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
 #define COMPARE_DISPLAY_GROUP 16
 
+// HDR -> display (tonemap.comp, display_common.glsl; renderer/passes/tonemap_curves.h is the CPU model):
+// the curve is a push constant, so the window switches it without a new pipeline.
+#define TONEMAP_ACES 0      // Narkowicz's fit of the ACES filmic curve (2015)
+#define TONEMAP_REINHARD 1  // Reinhard on luminance: L / (1 + L), the colour scaled alike
+#define TONEMAP_HABLE 2     // Hable's filmic curve (Uncharted 2), exposure bias 2, white point 11.2
+#define TONEMAP_AGX 3       // AgX (Sobotka), the common polynomial fit of its base contrast
+#define TONEMAP_NEUTRAL 4   // Khronos PBR Neutral
+#define TONEMAP_COUNT 5
+// Automatic exposure: the key over the image's geometric mean luminance (Reinhard et al. 2002),
+// each pixel's luminance floored at EXPOSURE_MIN_LUMINANCE so that black pixels do not drag the
+// mean to 0. A 16 x 16 group reduces a 32 x 32 tile (exposure_reduce.comp), one group the tiles
+// (exposure_finish.comp); the tonemap multiplies its exposure by the result.
+#define EXPOSURE_KEY 0.18
+#define EXPOSURE_MIN_LUMINANCE 1e-4
+#define EXPOSURE_TILE 32
+#define BINDING_EXPOSURE_PARTIALS 2  // buffer: (sum of log luminance, pixels) per tile
+#define BINDING_EXPOSURE_RESULT 3    // buffer: the exposure (one float)
+
 // A still image in place of the scene (fit.comp): BINDING_SOURCE the image at its own size,
 // BINDING_DESTINATION the frame's colour; FIT_GROUP x FIT_GROUP threads, a pixel each.
 #define FIT_GROUP 16

@@ -24,7 +24,7 @@ void main() {
   const vec4 texel = texelFetch(source, p, 0);
   vec4 shown;
   if (kMode == kHdr) {
-    shown = vec4(srgb_encode(aces_fit(max(picked(texel) * exposure, vec3(0.0)))), 1.0);
+    shown = vec4(srgb_encode(tonemap(picked(texel) * exposure, curve)), 1.0);
   } else if (kMode == kDisplay) {
     const vec4 display = srgb_source != 0u ? vec4(srgb_encode(texel.rgb), texel.a) : texel;
     shown = vec4(picked(display), channel == 0u ? display.a : 1.0);

@@ -16,6 +16,7 @@ layout(push_constant) uniform Push {
   float depth_lo;     // depth: raw depth shown white ...
   float depth_hi;     // ... and dark gray; depth_hi <= depth_lo: this frame's range (auto)
   uint srgb_source;   // display: the source is an _SRGB format, which texelFetch decodes
+  uint curve;         // HDR: TONEMAP_*
 };
 
 #endif

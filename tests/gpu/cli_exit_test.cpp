@@ -36,6 +36,12 @@ TEST(CliExit, UsageErrorsExitWith2) {
   expect_clean_failure("run --headless --chain blur", 2, "unknown filter 'blur'");
   expect_clean_failure("run --headless --size 32x32 --frames 1 --capture nothing=/tmp/x.png", 2,
                        "no image named 'nothing'");
+  expect_clean_failure("run --headless --tonemap filmic", 2, "want aces, reinhard, hable, agx, neutral");
+  expect_clean_failure("run --headless --tonemap reinhardd", 2, "did you mean reinhard?");
+  expect_clean_failure("run --headless --ev 30", 2, "--ev wants stops from -20 to 20");
+  expect_clean_failure("run --headless --ev nan", 2, "--ev wants stops");
+  expect_clean_failure("run --headless --exposure -1", 2, "--exposure wants a positive number");
+  expect_clean_failure("run --headless --exposure 2 --ev 1", 2, "already set by --exposure");
 }
 
 TEST(CliExit, NoDeviceExitsWith3) {
@@ -104,14 +110,15 @@ TEST(CliExit, ReportRefusesFoldersAndFilesThatAreNotBenchJson) {
 TEST(CliExit, BrokenShaderSourceFailsWithTheCompilerMessage) {
   const std::string dir = filterlab::test::temp_dir("broken-source");
   std::filesystem::copy(FILTERLAB_SHADER_SOURCE_DIR, dir, std::filesystem::copy_options::recursive);
-  std::ofstream(dir + "/passes/tonemap.comp") << "#version 460\nvoid main() { oops }\n";
-  expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 2, "tonemap.comp:2");
+  std::ofstream(dir + "/passes/tonemap.comp")
+      << "#version 460\n//! variant fixed\n//! variant auto AUTO_EXPOSURE\nvoid main() { oops }\n";
+  expect_clean_failure("run --headless --size 32x32 --frames 1 --shader-source " + dir, 2, "tonemap.comp:4");
   // The log, then one line that sums it up: the last line a terminal shows.
   auto r = run_binary("run --headless --size 32x32 --frames 1 --shader-source " + dir);
   std::string output = r.output;
   while (!output.empty() && output.back() == '\n') output.pop_back();
   const std::string last = output.substr(output.rfind('\n') + 1);
-  EXPECT_NE(last.find("tonemap.comp: 2 error(s), 0 warning(s)"), std::string::npos) << r.output;
+  EXPECT_NE(last.find("tonemap.comp (fixed): 2 error(s), 0 warning(s)"), std::string::npos) << r.output;
   EXPECT_NE(last.find("nothing was run"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
 }

@@ -769,7 +769,7 @@ TEST_F(ComparePassTest, TwoTonemapsFeedTheDisplayWhileTheMetricsMeasureHdr) {
   up_a.add_to(graph, "hdr a");
   up_b.add_to(graph, "hdr b");
   passes::TonemapPass tonemap(env);
-  tonemap.exposure = exposure;
+  tonemap.display.exposure = exposure;
   tonemap.add_to(graph, "hdr a");
   tonemap.add_to(graph, "hdr b", "b.final", "b.tonemap");
   passes::ComparePass compare(env, VK_FORMAT_R8G8B8A8_UNORM);

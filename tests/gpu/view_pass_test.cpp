@@ -9,14 +9,16 @@
 // bytes, none.
 #include "gpu_test_util.h"
 
+#include "passes/tonemap_curves.h"
+
 #include "graph/executor.h"
-#include "runtime/capture.h"
-#include "runtime/frame_ring.h"
 #include "io/image_io.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
 #include "passes/view_pass.h"
+#include "runtime/capture.h"
+#include "runtime/frame_ring.h"
 #include "vk/formats.h"
 
 #include <algorithm>
@@ -504,7 +506,7 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
   passes::ScenePass scene(env(), scene::SceneSettings{});
   scene.add_to(graph);
   passes::TonemapPass tonemap(env());
-  tonemap.exposure = exposure;
+  tonemap.display.exposure = exposure;
   tonemap.add_to(graph, passes::ScenePass::kColor);
   // One ViewPass for all four, each view with its own depth range buffer in the graph.
   passes::ViewPass view(env());
@@ -536,7 +538,7 @@ TEST_F(ViewPassTest, SceneImagesMatchTheCapturesAndTheTonemap) {
         },
         tolerance);
   };
-  expect_matches("scene view", io::hdr_to_display(graph::to_float_image(images.at("scene")), exposure),
+  expect_matches("scene view", passes::hdr_to_display(graph::to_float_image(images.at("scene")), exposure),
                  kTolerance);
   expect_matches("depth view", io::depth_to_display(depth), kTolerance);
   expect_matches("motion view", io::motion_to_display(motion), kTolerance);

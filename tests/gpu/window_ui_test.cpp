@@ -3,6 +3,8 @@
 // (fixed camera, no animation) so images from different runs and frames can be compared exactly.
 #include "window_test_util.h"
 
+#include "passes/tonemap_curves.h"
+
 #include "common/metrics.h"
 #include "common/reference.h"
 #include "glfw_window.h"
@@ -53,12 +55,12 @@ common::ImageMetrics cpu_metrics(const io::ImageF& a, const io::ImageF& b) {
 // with a channel picked, that channel alone as gray.
 io::ImageU8 cpu_view(const io::ImageF& hdr, float exposure, passes::ViewSettings::Channel channel) {
   using Channel = passes::ViewSettings::Channel;
-  if (channel == Channel::All) return io::hdr_to_display(hdr, exposure);
+  if (channel == Channel::All) return passes::hdr_to_display(hdr, exposure);
   const uint32_t c = channel == Channel::R ? 0 : channel == Channel::G ? 1 : 2;
   io::ImageF gray{hdr.width, hdr.height, 1, {}};
   for (size_t p = 0; p < size_t(hdr.width) * hdr.height; ++p)
     gray.pixels.push_back(hdr.pixels[p * hdr.channels + c]);
-  return io::hdr_to_display(gray, exposure);
+  return passes::hdr_to_display(gray, exposure);
 }
 
 }  // namespace
@@ -219,7 +221,7 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
   EXPECT_EQ(r.validation_messages, 0u);
   EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
   ASSERT_EQ(r.screenshots.size(), edits.size());
-  Edit before{0, run.exposure, Channel::All};
+  Edit before{0, run.display.exposure, Channel::All};
   for (size_t i = 0; i < edits.size(); ++i) {
     const Edit& e = edits[i];
     SCOPED_TRACE("frame " + std::to_string(e.frame));
