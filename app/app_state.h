@@ -35,6 +35,7 @@ struct GraphConfig {
   std::shared_ptr<const io::ImageF> still;
   std::string still_file;
   std::shared_ptr<const scene::SceneModel> scene_model;  // run --scene FILE; null: the built-in scene
+  std::string scene_file;                                // its file
   bool compare = false;            // A/B: chain B beside chain A, metrics and the compare view
   std::string viewport = "final";  // without compare: the graph image shown
   bool auto_exposure = false;      // the tonemap's measuring passes (--exposure auto)
@@ -52,7 +53,8 @@ struct AppState {
   bool step_once = false;        // while paused: advance one frame
   bool gpu_timing = true;
   bool show_ui = true;
-  std::string content_path;  // the Scene section's file field, as typed
+  std::string content_path;                 // the Scene section's file field, as typed
+  std::string preset_path = "preset.json";  // the Preset section's file field
   passes::CompareSettings compare;
   passes::ViewSettings view;
 };

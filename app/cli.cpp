@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <optional>
 #include <regex>
+#include <set>
 
 namespace filterlab::app {
 
@@ -162,6 +163,11 @@ run options:
   --capture NAME=FILE write image NAME after the last frame; FILE ends in .png, .pfm or .exr (repeatable)
   --list-images       list the graph's images and exit
   --timings FILE      write per-pass GPU/CPU timings (median, p5, p95, min, max) as JSON
+  --save-chain FILE   write the view as a preset (JSON: the chains with every parameter, the compare
+                      view, the content, the tonemap and exposure, the scene's switches) when the run
+                      ends; with the window, as it is when it closes
+  --load-chain FILE   start from a preset (or a screenshot's sidecar JSON); it sets what --chain,
+                      --compare*, --image, --scene, --tonemap, --exposure and the scene flags would
   --dump-graph FILE   write the compiled graph (passes, images, usages, barriers) as DOT
   --validation        Khronos validation with synchronization validation; exit 4 on any message
   --device SEL        device index or name substring (default: prefer a discrete GPU)
@@ -185,6 +191,10 @@ window options (run without --headless):
   --screenshot FILE   write the last presented image (.png, .pfm or .exr), read back from the swapchain
   --present-mode M    fifo (default, vsync), mailbox or immediate; unsupported: fifo, with a note
   --compare CHAIN     start with the A/B compare on: chain B beside --chain (A), live MSE/PSNR/max
+  --compare-mode M    split (default: A left of the divider), side (the middle halves of A and B
+                      side by side) or diff (|A-B| as a heat map)
+  --divider X         split: the first column of B (default: the middle)
+  --gain G            diff: |A-B| times G is white at 1 (default: 1 / the frame's largest |A-B|)
   --viewport IMAGE    the graph image the viewport shows (default final; any --list-images name)
   --pause             start with the animation paused (Space pauses, N steps, Tab hides the panel)
   --no-ui             hide the control panel
@@ -424,6 +434,8 @@ void parse_run(Flags& flags, CliOptions& out) {
   std::string window_only;  // the last flag that means nothing without a window
   bool size_given = false;
   std::string exposure_flag;  // --exposure X or --ev E: one of them, once
+  std::optional<std::filesystem::path> load_chain;
+  std::string view_flag;  // the last flag a preset sets too (--load-chain takes none of them)
   auto set_exposure = [&](const std::string& flag, float value) {
     if (!exposure_flag.empty())
       throw UsageError(flag + ": the exposure is already set by " + exposure_flag + " (--exposure auto " +
@@ -433,6 +445,11 @@ void parse_run(Flags& flags, CliOptions& out) {
   };
   while (flags.next()) {
     const std::string& flag = flags.flag();
+    static const std::set<std::string> kPresetFlags = {
+        "--chain",         "--compare",      "--image",   "--scene",  "--scene-camera", "--viewport",
+        "--tonemap",       "--exposure",     "--ev",      "--camera", "--animate",      "--jitter",
+        "--jitter-length", "--compare-mode", "--divider", "--gain"};
+    if (kPresetFlags.count(flag)) view_flag = flag;
     if (flag == "--headless") out.headless = true;
     else if (flag == "--size") {
       run.size = parse_size(flags.value());
@@ -510,6 +527,24 @@ void parse_run(Flags& flags, CliOptions& out) {
       if (out.window.compare_chain->empty())
         throw UsageError("--compare wants chain B, e.g. " + filters::registry().default_family().name);
       window_only = flag;
+    } else if (flag == "--compare-mode") {
+      const std::string v = flags.value();
+      if (v == "split") out.window.compare_mode = passes::CompareSettings::Mode::Split;
+      else if (v == "diff") out.window.compare_mode = passes::CompareSettings::Mode::Difference;
+      else if (v == "side") out.window.compare_mode = passes::CompareSettings::Mode::SideBySide;
+      else throw UsageError("--compare-mode wants split, diff or side, got '" + v + "'");
+      window_only = flag;
+    } else if (flag == "--divider") {
+      out.window.divider = int32_t(parse_count(flag, flags.value(), 0, 16384));
+      window_only = flag;
+    } else if (flag == "--gain") {
+      out.window.gain = parse_float(flag, flags.value());
+      window_only = flag;
+    } else if (flag == "--load-chain") {
+      load_chain = flags.value();
+    } else if (flag == "--save-chain") {
+      out.window.save_preset = flags.value();
+      check_writable(flag, *out.window.save_preset);
     } else if (flag == "--viewport") {
       out.window.viewport = flags.value();
       if (out.window.viewport.empty())
@@ -540,6 +575,15 @@ void parse_run(Flags& flags, CliOptions& out) {
   }
   if (out.headless && !window_only.empty())
     throw UsageError(window_only + " needs the window: drop --headless");
+  if (load_chain) {
+    if (!view_flag.empty())
+      throw UsageError(view_flag + " and --load-chain: the preset sets it (edit the preset, or drop one)");
+    try {
+      apply_preset(load_preset(*load_chain), run, out.window);
+    } catch (const PresetError& e) {
+      throw UsageError("--load-chain " + std::string(e.what()));
+    }
+  }
   if (run.scene_camera && !run.scene_file)
     throw UsageError("--scene-camera names a camera of a --scene FILE");
   if (run.image && run.scene_file) throw UsageError("--image and --scene: one content at a time");

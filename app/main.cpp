@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "preflight.h"
+#include "preset.h"
 #include "window_app.h"
 
 #include "filters/chain.h"
@@ -102,6 +103,8 @@ int run(const app::CliOptions& options) {
     return 0;
   }
   if (run.timings_json) runtime::write_timings_json(result, run, *run.timings_json);
+  if (options.window.save_preset)
+    app::save_preset(*options.window.save_preset, app::preset_of(run, options.window));
   if (run.print_table) std::cout << runtime::format_table(result, run) << std::flush;
   for (const runtime::Capture& c : run.captures)
     if (run.print_table) std::cout << "wrote " << c.image << " -> " << c.path.string() << "\n";

@@ -1,5 +1,7 @@
 #include "screenshot.h"
 
+#include "preset.h"
+
 #include "io/image_io.h"
 #include "runtime/capture.h"
 #include "window_graph.h"
@@ -73,7 +75,13 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
     runtime::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), display);
     floats[files.pfm.back().filename().string()] = c.state.graph.viewport;
   }
+  write_sidecar(files.json, files.png, floats, c);
+  return files;
+}
 
+void write_sidecar(const std::filesystem::path& path, const std::filesystem::path& png,
+                   const nlohmann::json& floats, const ScreenshotContext& c) {
+  const passes::Display display = c.state.display();
   json passes = json::array();
   for (const std::string& pass : c.timings.pass_order()) {
     const RollingStats s = c.timings.pass_stats(pass);
@@ -85,7 +93,7 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   }
   json j;
   j["schema"] = "filterlab.screenshot/1";
-  j["png"] = files.png.filename().string();
+  j["png"] = png.filename().string();
   j["png_shows"] = c.state.graph.compare
                        ? "the A/B compare view (tonemapped), without the panel"
                        : "viewport image '" + c.state.graph.viewport + "', without the panel";
@@ -107,6 +115,7 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
   j["exposure"] = display.automatic ? json("auto") : json(display.exposure);
   if (display.automatic) j["exposure_compensation"] = display.exposure;
   j["tonemap"] = passes::tonemapper_name(display.tonemapper);
+  j["preset"] = preset_json(preset_of(c.state));  // `run --load-chain` and the panel's load take this file
   j["scene"] = {{"orbit_camera", c.state.scene.orbit_camera},
                 {"animate_objects", c.state.scene.animate_objects},
                 {"jitter", c.state.scene.jitter},
@@ -122,8 +131,7 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
                  {"driver", c.device.driver_name + " " + c.device.driver_info},
                  {"api", vk::api_version_string(c.device.api_version)},
                  {"type", c.device.device_type}};
-  io::write_file_atomically(files.json, j.dump(2) + "\n");
-  return files;
+  io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace filterlab::app

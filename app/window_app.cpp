@@ -55,10 +55,15 @@ AppState initial_state(const runtime::RunOptions& options, const WindowOptions& 
   state.graph.still = options.still;
   state.graph.scene_model = options.scene_model;
   if (options.image) state.graph.still_file = options.image->string();
+  if (options.scene_file) state.graph.scene_file = options.scene_file->string();
   state.exposure = options.display.exposure;
   state.tonemapper = options.display.tonemapper;
   state.graph.auto_exposure = options.display.automatic;
   state.paused = window_options.paused;
+  state.compare.mode = window_options.compare_mode;
+  if (window_options.divider) state.compare.divider_x = *window_options.divider;
+  state.compare.gain = window_options.gain;
+  if (window_options.preset) apply_preset(*window_options.preset, state);
   state.gpu_timing = options.gpu_timing;
   state.show_ui = window_options.show_ui;
   return state;
@@ -180,6 +185,7 @@ struct Readouts {
   std::string chain_error;                        // why the last graph edit was refused
   std::string status;                             // the last screenshot's outcome
   std::string content_error;                      // why the last image opened in the panel was not
+  std::string preset_status;                      // the last preset saved or loaded, or why not
 };
 
 // The panel's "open": a glTF scene in place of the built-in one, or an image in place of any scene
@@ -190,6 +196,7 @@ void open_content(AppState& state, const std::string& file, Readouts& readouts) 
     const std::string ext = std::filesystem::path(file).extension().string();
     if (ext == ".gltf" || ext == ".glb") {
       state.graph.scene_model = scene::load_gltf(file).scene;
+      state.graph.scene_file = file;
       state.graph.still.reset();
       state.graph.still_file.clear();
     } else {
@@ -201,6 +208,40 @@ void open_content(AppState& state, const std::string& file, Readouts& readouts) 
     readouts.content_error.clear();
   } catch (const std::exception& e) {  // io::IoError, filters::ChainError
     readouts.content_error = e.what();
+  }
+}
+
+// The panel's preset buttons. Loading reads the file and the content it names into a copy of the
+// state, which replaces the state only once all of it worked.
+void save_preset_file(const AppState& state, const std::string& file, Readouts& readouts) {
+  try {
+    save_preset(file, preset_of(state));
+    readouts.preset_status = "saved " + file;
+  } catch (const std::exception& e) {
+    readouts.preset_status = e.what();
+  }
+}
+
+void load_preset_file(AppState& state, const std::string& file, Readouts& readouts) {
+  try {
+    const Preset preset = load_preset(file);
+    AppState next = state;
+    apply_preset(preset, next);
+    const std::string content = !preset.image_file.empty() ? preset.image_file : preset.scene_file;
+    if (content.empty()) {
+      next.graph.still.reset();
+      next.graph.still_file.clear();
+      next.graph.scene_model.reset();
+      next.graph.scene_file.clear();
+    } else if (content != (next.graph.still ? next.graph.still_file : next.graph.scene_file)) {
+      Readouts opened;
+      open_content(next, content, opened);
+      if (!opened.content_error.empty()) throw std::runtime_error(opened.content_error);
+    }
+    state = std::move(next);
+    readouts.preset_status = "loaded " + file;
+  } catch (const std::exception& e) {
+    readouts.preset_status = e.what();
   }
 }
 
@@ -273,12 +314,15 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .chain_error = readouts.chain_error,
         .status = readouts.status,
         .content_error = readouts.content_error,
+        .preset_status = readouts.preset_status,
         .extent = facts.extent,
         .present_mode = facts.present_mode,
         .hot_reload = facts.library != nullptr};
     const PanelActions actions = draw_panel(state, in);
     take_screenshot |= actions.screenshot;
     if (actions.open) open_content(state, *actions.open, readouts);
+    if (actions.save_preset) save_preset_file(state, *actions.save_preset, readouts);
+    if (actions.load_preset) load_preset_file(state, *actions.load_preset, readouts);
     ++result.ui_frames;
   }
   ui.end_frame();
@@ -531,6 +575,22 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     ++frame;
   }
   renderer.ring.wait_for(frame);
+  // --screenshot FILE: FILE.json beside it, with the live metrics and timings of the last frame.
+  if (window_options.screenshot && renderer.presented.armed() && frame > 0) {
+    if (graph.objects().compare)
+      if (auto m = graph.objects().compare->metrics(uint32_t((frame - 1) % kFramesInFlight)))
+        readouts.metrics = m;
+    std::filesystem::path sidecar = *window_options.screenshot;
+    sidecar.replace_extension(".json");
+    const ScreenshotContext context{.state = state,
+                                    .timings = readouts.timings,
+                                    .device = result.device,
+                                    .metrics = readouts.metrics,
+                                    .frame = frame - 1,
+                                    .output_a = graph.objects().output_a,
+                                    .output_b = graph.objects().output_b};
+    write_sidecar(sidecar, *window_options.screenshot, nlohmann::json::object(), context);
+  }
   return frame;
 }
 
@@ -564,6 +624,7 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     if (objects.compare && frames > 0)
       result.last_metrics = objects.compare->metrics((frames - 1) % kFramesInFlight);
     write_outputs(renderer, swapchain.format(), options, window_options, frames, result);
+    if (window_options.save_preset) save_preset(*window_options.save_preset, preset_of(state));
   }  // the renderer, swapchain, surface and window go here, before the count below
   result.validation_messages = ctx.validation_messages();
   return result;

@@ -4,6 +4,7 @@
 // window app (window_app.h) and its test hooks (window_test_hooks.h) share them.
 #include "app_state.h"
 #include "passes/compare_pass.h"
+#include "preset.h"
 #include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
 
@@ -54,8 +55,14 @@ struct WindowOptions {
   // The panel and the A/B compare.
   bool show_ui = true;
   std::optional<std::string> compare_chain;  // --compare B: start with A/B on, B given as a chain
-  std::string viewport = "final";            // --viewport IMAGE
-  bool paused = false;                       // --pause: start with the animation paused
+  // --compare-mode, --divider, --gain: how the A/B view starts (divider: none, the middle).
+  passes::CompareSettings::Mode compare_mode = passes::CompareSettings::Mode::Split;
+  std::optional<int32_t> divider;
+  float gain = 0.0f;
+  std::optional<Preset> preset;                      // --load-chain: the state the window starts in
+  std::optional<std::filesystem::path> save_preset;  // --save-chain: the state the window ends in
+  std::string viewport = "final";                    // --viewport IMAGE
+  bool paused = false;                               // --pause: start with the animation paused
   std::filesystem::path screenshot_dir = "screenshots";
   std::vector<uint32_t> test_screenshot_at;  // press the screenshot key at these frames
   // Hot reload: watch the GLSL sources (run.glsl_dir, else the source tree the binary was built

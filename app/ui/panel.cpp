@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -279,10 +280,38 @@ void device_panel(const PanelInputs& in) {
   ImGui::Text("window %ux%u, present mode %s", in.extent.width, in.extent.height, in.present_mode.c_str());
 }
 
+// Which side is which: "A" and "B" on the viewport, near its bottom edge (the panel covers the top
+// left), where the compare view puts each chain; "|A-B|" over the heat map.
+void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image) {
+  const ImVec2 window = ImGui::GetIO().DisplaySize;
+  if (image.width == 0 || window.x <= 0) return;
+  const float scale = window.x / float(image.width);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  auto label = [&](float x, const char* text) {
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    const ImVec2 at(std::clamp(x - size.x / 2, 4.0f, window.x - size.x - 4), window.y - size.y - 12);
+    draw->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + size.x + 6, at.y + size.y + 3),
+                        IM_COL32(0, 0, 0, 170), 4.0f);
+    draw->AddText(at, IM_COL32(0, 255, 255, 255), text);
+  };
+  using Mode = passes::CompareSettings::Mode;
+  if (c.mode == Mode::Difference) {
+    label(window.x / 2, "|A-B|");
+  } else if (c.mode == Mode::SideBySide) {
+    label(window.x / 4, "A");
+    label(window.x * 3 / 4, "B");
+  } else {
+    const float divider = float(c.divider_x) * scale;
+    label(divider / 2, "A");
+    label(divider + (window.x - divider) / 2, "B");
+  }
+}
+
 }  // namespace
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   PanelActions actions;
+  if (state.graph.compare) draw_compare_labels(state.compare, in.extent);
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.88f);
@@ -301,11 +330,14 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
       int mode = int(c.mode);
       ImGui::RadioButton("split", &mode, 0);
       ImGui::SameLine();
+      ImGui::RadioButton("side by side", &mode, 2);
+      ImGui::SameLine();
       ImGui::RadioButton("|A-B| heat map", &mode, 1);
       c.mode = passes::CompareSettings::Mode(mode);
       if (c.mode == passes::CompareSettings::Mode::Split)
         ImGui::SliderInt("divider", &c.divider_x, 0, int(in.extent.width));
-      else ImGui::DragFloat("gain", &c.gain, 1.0f, 0.0f, 1e6f, c.gain > 0 ? "%.1f" : "auto (max = white)");
+      else if (c.mode == passes::CompareSettings::Mode::Difference)
+        ImGui::DragFloat("gain", &c.gain, 1.0f, 0.0f, 1e6f, c.gain > 0 ? "%.1f" : "auto (max = white)");
       ImGui::Checkbox("magnifier", &c.magnifier);
       if (c.magnifier) {
         int source = int(c.magnifier_source);
@@ -354,6 +386,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
       g.still.reset();
       g.still_file.clear();
       g.scene_model.reset();
+      g.scene_file.clear();
     }
     ImGui::SameLine();
     ImGui::RadioButton("glTF", !g.still && g.scene_model);
@@ -394,6 +427,17 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     ImGui::SliderFloat("distance", &state.scene.camera_distance, 0.2f, 5.0f, "%.2f",
                        ImGuiSliderFlags_Logarithmic);
     ImGui::TextDisabled("drag in the viewport to orbit, wheel to zoom");
+  }
+
+  if (ImGui::CollapsingHeader("Preset")) {
+    // The chains (every parameter), the compare view, the content and the tonemap, as JSON; a
+    // screenshot's sidecar loads too. A file that fails to load changes nothing.
+    input_text("##preset", state.preset_path, 0);
+    ImGui::SameLine();
+    if (ImGui::Button("save") && !state.preset_path.empty()) actions.save_preset = state.preset_path;
+    ImGui::SameLine();
+    if (ImGui::Button("load") && !state.preset_path.empty()) actions.load_preset = state.preset_path;
+    if (!in.preset_status.empty()) ImGui::TextWrapped("%s", in.preset_status.c_str());
   }
 
   if (ImGui::CollapsingHeader("Device")) device_panel(in);

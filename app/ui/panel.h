@@ -22,6 +22,7 @@ struct PanelInputs {
   std::string chain_error;    // why the last edit of the chains was not applied
   std::string status;         // the last screenshot's path, or a note
   std::string content_error;  // why the last file opened was not shown
+  std::string preset_status;  // the last preset saved or loaded, or why it was not
   VkExtent2D extent{};
   std::string present_mode;
   bool hot_reload = false;
@@ -30,6 +31,7 @@ struct PanelInputs {
 struct PanelActions {
   bool screenshot = false;
   std::optional<std::string> open;  // a glTF scene or an image to show in place of the scene
+  std::optional<std::string> save_preset, load_preset;  // the view to or from a preset file
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);

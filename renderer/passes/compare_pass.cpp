@@ -81,7 +81,7 @@ uint32_t tile_count(VkExtent2D extent) {
 // Reading one image twice in a pass would declare two accesses to it; once is enough.
 DisplayPush display_push(const CompareSettings& s) {
   DisplayPush push{};
-  push.mode = s.mode == CompareSettings::Mode::Difference ? 1u : 0u;
+  push.mode = std::min(static_cast<uint32_t>(s.mode), 2u);
   push.divider = s.divider_x;
   push.gain = display_gain(s);
   push.flags = (s.divider_line ? 1u : 0u) | (s.magnifier ? 2u : 0u);

@@ -35,7 +35,9 @@ namespace filterlab::passes {
 
 // What the UI edits between frames; read when the frame is recorded.
 struct CompareSettings {
-  enum class Mode : uint32_t { Split, Difference };
+  // SideBySide: the middle half of A (columns W/4 .. 3W/4) left of the same columns of B, with a
+  // 1-pixel cyan line between them where divider_line is on.
+  enum class Mode : uint32_t { Split, Difference, SideBySide };
   enum class Source : uint32_t { A, B, Difference };
 
   Mode mode = Mode::Split;

@@ -1,4 +1,6 @@
-// A/B compare, the display: split screen (A left of the divider, B from it on) or |A-B| x gain
+// A/B compare, the display: split screen (A left of the divider, B from it on), side by side (the
+// middle half of A left of the middle half of B: the same pixels of both, next to each other) or
+// |A-B| x gain
 // on the black-red-yellow-white ramp of filters::difference_heatmap, with an optional magnifier
 // square (nearest sampling, integer zoom) centred on the cursor. The includer defines
 // OUTPUT_FORMAT, the storage image's format qualifier. Colours are the stored values (no
@@ -15,7 +17,7 @@ layout(set = 0, binding = BINDING_COMPARE_RESULT, std430) readonly buffer Result
 };
 // Mirrors ComparePass's DisplayPush.
 layout(push_constant) uniform Push {
-  uint mode;     // 0 split, 1 difference
+  uint mode;     // 0 split, 1 difference, 2 side by side
   int divider;   // split: x < divider shows A
   float gain;    // difference: <= 0 picks 1 / max |A-B| of this frame
   uint flags;    // 1: divider line, 2: magnifier
@@ -57,6 +59,11 @@ void main() {
   vec4 color;
   if (mode == 1u) {
     color = difference(p, g);
+  } else if (mode == 2u) {
+    const int middle = size.x / 2, quarter = size.x / 4;
+    if ((flags & 1u) != 0u && p.x == middle) color = kLineColor;
+    else if (p.x < middle) color = opaque(texelFetch(image_a, ivec2(p.x + quarter, p.y), 0));
+    else color = opaque(texelFetch(image_b, ivec2(p.x - middle + quarter, p.y), 0));
   } else if ((flags & 1u) != 0u && p.x == divider) {
     color = kLineColor;
   } else {

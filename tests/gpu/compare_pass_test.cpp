@@ -290,6 +290,34 @@ TEST_F(ComparePassTest, SplitShowsALeftOfTheDividerAndBFromIt) {
   }
 }
 
+// Side by side: the middle half of A (from column W/4) on the left, the same columns of B on the
+// right, and the line between them at W/2; odd and even widths.
+TEST_F(ComparePassTest, SideBySideShowsTheMiddleHalvesOfAAndB) {
+  for (uint32_t width : {257u, 96u}) {
+    const io::ImageF a = random_image(width, 37, 30), b = random_image(width, 37, 31);
+    for (bool line : {true, false}) {
+      SCOPED_TRACE("width " + std::to_string(width) + (line ? " with line" : ""));
+      CompareSettings s;
+      s.mode = CompareSettings::Mode::SideBySide;
+      s.divider_line = line;
+      const Outcome out = run(a, &b, s);
+      const int32_t middle = int32_t(width / 2), quarter = int32_t(width / 4);
+      size_t wrong = 0;
+      for (uint32_t y = 0; y < a.height; ++y)
+        for (int32_t x = 0; x < int32_t(width); ++x)
+          for (uint32_t ch = 0; ch < 4; ++ch) {
+            float want;
+            if (line && x == middle) want = kCyan[ch];
+            else if (ch == 3) want = 1.0f;
+            else if (x < middle) want = a.at(uint32_t(x + quarter), y, ch);
+            else want = b.at(uint32_t(x - middle + quarter), y, ch);
+            wrong += out.display.at(uint32_t(x), y, ch) != want;
+          }
+      EXPECT_EQ(wrong, 0u);
+    }
+  }
+}
+
 TEST_F(ComparePassTest, DifferenceMatchesTheCpuHeatMap) {
   const io::ImageF a = random_image(257, 131, 30);
   // Differences over the whole range, and small ones that only a large gain shows.

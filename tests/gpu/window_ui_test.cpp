@@ -1,6 +1,7 @@
 // GPU tier: the window's control panel, A/B compare, screenshot key, chain edits and shader hot
 // reload, in-process under an X server (xvfb-run), validation on. The scene is held still
 // (fixed camera, no animation) so images from different runs and frames can be compared exactly.
+#include "preset.h"
 #include "window_test_util.h"
 
 #include "passes/tonemap_curves.h"
@@ -88,6 +89,13 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   EXPECT_EQ(with_ui.ui_framebuffers, with_ui.graph_prepares);
   EXPECT_FALSE(with_ui.minimized_wait_frames.empty());
   ASSERT_TRUE(with_ui.screenshot_written);
+  // --screenshot FILE also writes FILE.json, the sidecar: the chain, the timings of the last frames.
+  std::ifstream sidecar(dir + "/ui.json");
+  ASSERT_TRUE(sidecar.good());
+  const nlohmann::json side = nlohmann::json::parse(sidecar);
+  EXPECT_EQ(side.at("png"), "ui.png");
+  EXPECT_EQ(side.at("frame"), 129);
+  EXPECT_FALSE(side.at("timings").at("passes").empty());
 
   // The same frame without the panel: the panel's corner differs, a corner no window covers does not.
   window.show_ui = false;
@@ -186,6 +194,15 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   for (const auto& p : j.at("timings").at("passes")) has_blur_pass |= p.at("pass") == "gaussian";
   EXPECT_TRUE(has_blur_pass) << j.dump(2);
   EXPECT_TRUE(j.at("compare_metrics").at("mse").is_number());
+  // The sidecar is a preset: loaded, it gives both chains with every parameter and the compare on.
+  const app::Preset preset = app::load_preset(stem + ".json");
+  EXPECT_TRUE(preset.compare);
+  ASSERT_EQ(preset.chain.entries.size(), 1u);
+  EXPECT_EQ(preset.chain.entries[0].step.method, "frag.separable");
+  const std::string a_spec = preset.chain.spec(), b_spec = preset.compare_chain.spec();
+  EXPECT_NE(a_spec.find(":radius=2:sigma="), std::string::npos) << a_spec;
+  EXPECT_NE(b_spec.find("gaussian.frag.quad_derivative:radius=2:sigma="), std::string::npos) << b_spec;
+  EXPECT_TRUE(preset.image_file.empty() && preset.scene_file.empty());  // the built-in scene
 }
 
 // The viewport's settings, edited by the probe as the panel does, show in the very frame recorded

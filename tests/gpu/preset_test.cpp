@@ -1,0 +1,97 @@
+// tier: smoke
+// Presets through the binary: `run --save-chain` writes every parameter of every step, and
+// `run --load-chain` of that file renders the same frames, bit for bit; a preset that names an
+// unknown family, method or parameter (or is not a preset) is refused with the reason, exit 2,
+// and nothing is written. The screenshot sidecar's preset is checked in window_ui_test.cpp.
+#include "gpu_test_util.h"
+
+#include "preset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace filterlab;
+using nlohmann::json;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write(const std::string& path, const json& j) {
+  std::ofstream(path) << j.dump(2);
+}
+
+}  // namespace
+
+TEST(Preset, SavedThenLoadedRendersTheSameFramesBitForBit) {
+  const std::string dir = test::temp_dir("preset");
+  const std::string common_args = "run --headless --validation --size 96x64 --frames 3 --warmup 0 --quiet ";
+  auto r =
+      test::run_binary(common_args +
+                       "--chain \"tent:radius=3,bigblur.comp.mip_poisson:sigma=8\" --tonemap hable --ev 1 "
+                       "--camera fixed --jitter --save-chain " +
+                       dir + "/p.json --capture final=" + dir + "/a.png --capture scene=" + dir + "/a.pfm");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json preset = json::parse(slurp(dir + "/p.json"));
+  EXPECT_EQ(preset.at("schema"), "filterlab.preset/1");
+  EXPECT_EQ(preset.at("tonemap"), "hable");
+  EXPECT_EQ(preset.at("exposure"), 2.0);
+  // Every parameter written out: the tent's default k, b and precision are there, with its method.
+  const std::string tent = preset.at("chain").at(0).at("step");
+  for (const char* part : {"tent.auto:", "radius=3", "k=", "b=", "precision=fp16"})
+    EXPECT_NE(tent.find(part), std::string::npos) << tent;
+
+  r = test::run_binary(common_args + "--load-chain " + dir + "/p.json --capture final=" + dir +
+                       "/b.png --capture scene=" + dir + "/b.pfm");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(slurp(dir + "/a.png"), slurp(dir + "/b.png"));
+  EXPECT_EQ(slurp(dir + "/a.pfm"), slurp(dir + "/b.pfm"));
+  // Saving what was loaded gives the same file.
+  r = test::run_binary(common_args + "--load-chain " + dir + "/p.json --save-chain " + dir + "/q.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(slurp(dir + "/p.json"), slurp(dir + "/q.json"));
+}
+
+TEST(Preset, BadPresetsAreRefusedWithTheReasonAndNothingIsWritten) {
+  const std::string dir = test::temp_dir("preset-bad");
+  auto r = test::run_binary("run --headless --size 32x32 --frames 1 --chain tent:radius=2 --save-chain " +
+                            dir + "/good.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json good = json::parse(slurp(dir + "/good.json"));
+  struct Case {
+    const char* name;
+    std::function<void(json&)> spoil;
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {"family", [](json& j) { j["chain"][0]["step"] = "tnet:radius=2"; }, "unknown filter 'tnet'"},
+      {"method", [](json& j) { j["chain"][0]["step"] = "tent.comp.bogus"; }, "unknown method 'comp.bogus'"},
+      {"parameter", [](json& j) { j["chain"][0]["step"] = "tent:radious=2"; }, "unknown parameter 'radious'"},
+      {"value", [](json& j) { j["chain"][0]["step"] = "tent:radius=0"; }, "radius"},
+      {"key", [](json& j) { j["colour"] = "red"; }, "unknown key 'colour'"},
+      {"schema", [](json& j) { j["schema"] = "other/1"; }, "schema"},
+      {"tonemap", [](json& j) { j["tonemap"] = "filmic"; }, "unknown curve 'filmic'"},
+      {"exposure", [](json& j) { j["exposure"] = -1; }, "exposure must be a positive number"},
+  };
+  for (const Case& c : cases) {
+    json j = good;
+    c.spoil(j);
+    write(dir + "/bad.json", j);
+    r = test::run_binary("run --headless --size 32x32 --frames 1 --load-chain " + dir +
+                         "/bad.json --capture final=" + dir + "/out.png");
+    EXPECT_EQ(r.exit_code, 2) << c.name << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.reason), std::string::npos) << c.name << "\n" << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/out.png")) << c.name;
+  }
+  std::ofstream(dir + "/bad.json") << "{ not json";
+  r = test::run_binary("run --headless --load-chain " + dir + "/bad.json");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not JSON"), std::string::npos) << r.output;
+  r = test::run_binary("run --headless --load-chain " + dir + "/good.json --chain copy");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--chain and --load-chain"), std::string::npos) << r.output;
+}
