@@ -231,6 +231,14 @@ struct Evaluation {
   std::function<std::vector<Config>(const vk::Context&)> configs;  // those the device runs
 };
 
+// `filterlab evaluate --filter <evaluated>` adds a row for this family's chain at its defaults (a
+// spatial anti-aliasing beside a temporal one's configurations), so that the evaluated family's
+// configurations need not know of it.
+struct EvaluationBaseline {
+  std::string evaluated;  // the family whose evaluation takes the row
+  std::string label;      // the row's configuration label
+};
+
 struct FamilyTools {
   QualityTables quality;
   BenchSetup bench;
@@ -238,6 +246,7 @@ struct FamilyTools {
   // `bench --tune` has not measured (JSON text). Empty: the family has no auto.
   std::string auto_table;
   std::optional<Evaluation> evaluation;
+  std::optional<EvaluationBaseline> evaluation_baseline;
 };
 
 // A definition that takes hard decisions (a threshold, a search that stops where a value crosses
