@@ -4,6 +4,7 @@
 #include "filters/bilateral/bilateral.h"
 #include "filters/convolve/convolve.h"
 #include "filters/copy/copy.h"
+#include "filters/fxaa/fxaa.h"
 #include "filters/gaussian/gaussian.h"
 #include "filters/taa/taa.h"
 #include "filters/tent/tent.h"
@@ -45,6 +46,7 @@ const Registry& registry() {
       &bilateral::family(),
       &variance::family(),
       &taa::family(),
+      &fxaa::family(),
       &bigblur::family(),
       &convolve::family(),
   });
