@@ -26,6 +26,9 @@ std::string families_text() {
     if (f->tools.evaluation)
       out += "    evaluate --filter " + f->name + ": " + f->tools.evaluation->title +
              " configurations on scene sequences against supersampled references\n";
+    if (f->tools.evaluation_baseline)
+      out += "    a row of evaluate --filter " + f->tools.evaluation_baseline->evaluated + ": \"" +
+             f->tools.evaluation_baseline->label + "\", its defaults\n";
     for (const filters::Param& p : f->params) {
       std::string fallback = p.derived ? p.derived_text : p.fallback.empty() ? "none" : p.fallback;
       std::string line = "    " + p.name + "=" + p.range_text() + (p.unit.empty() ? "" : " " + p.unit) +

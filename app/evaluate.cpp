@@ -10,6 +10,8 @@
 //              consecutive frames over the second half; ghosting on moving: the RMS error in the
 //              pixels an object uncovered in the last 8 frames (a depth now farther than in one of
 //              them), over frames 8..N-1
+// A family may add itself to another's evaluation as a baseline (FamilyTools::evaluation_baseline):
+// one more row, its chain at its defaults.
 // `filterlab report` plots the JSON (renderer/bench/report.cpp).
 #include "commands.h"
 
@@ -62,7 +64,13 @@ int evaluate(const CliOptions& options) {
   using nlohmann::json;
   json sequences = json::array();
   std::string text;
-  const std::vector<filters::Evaluation::Config> all = evaluation.configs(ctx);
+  std::vector<filters::Evaluation::Config> all = evaluation.configs(ctx);
+  // Other families that offer themselves as a baseline for this evaluation (a spatial anti-aliasing
+  // beside a temporal one): their chain at its defaults, where the device runs it.
+  for (const filters::Family* f : filters::registry().families())
+    if (f->tools.evaluation_baseline && f->tools.evaluation_baseline->evaluated == family.name &&
+        filters::device_support(filters::resolve(filters::parse_chain(f->name).at(0)), ctx).available())
+      all.push_back({f->tools.evaluation_baseline->label, f->name, {}});
   for (const SequenceSpec& spec : kSequences) {
     // The references, and each frame's unjittered depth (for the ghosting mask).
     runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"}, model);

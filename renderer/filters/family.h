@@ -231,6 +231,14 @@ struct Evaluation {
   std::function<std::vector<Config>(const vk::Context&)> configs;  // those the device runs
 };
 
+// `filterlab evaluate --filter <evaluated>` adds a row for this family's chain at its defaults (a
+// spatial anti-aliasing beside a temporal one's configurations), so that the evaluated family's
+// configurations need not know of it.
+struct EvaluationBaseline {
+  std::string evaluated;  // the family whose evaluation takes the row
+  std::string label;      // the row's configuration label
+};
+
 struct FamilyTools {
   QualityTables quality;
   BenchSetup bench;
@@ -238,6 +246,22 @@ struct FamilyTools {
   // `bench --tune` has not measured (JSON text). Empty: the family has no auto.
   std::string auto_table;
   std::optional<Evaluation> evaluation;
+  std::optional<EvaluationBaseline> evaluation_baseline;
+};
+
+// A definition that takes hard decisions (a threshold, a search that stops where a value crosses
+// one): where an input puts a pixel within rounding of one, the GPU's float arithmetic may decide
+// the other way than the reference's double, legitimately, and that pixel's value then differs by
+// far more than rounding. The registry's reference test leaves out the pixels whose margin is below
+// `epsilon`, asserts they are at most `max_fraction` of each image, and holds the rest to the
+// family's tolerances.
+struct Decisions {
+  // Per pixel, row-major: the smallest |quantity - threshold| of the decisions the reference takes
+  // there on this input, in the units the family compares (not scaled with the input's range);
+  // infinity where none could go either way.
+  std::function<std::vector<double>(const io::ImageF& input, const ParamValues&)> margins;
+  double epsilon = 0;
+  double max_fraction = 0.01;
 };
 
 // ---- families -------------------------------------------------------------------------------------
@@ -265,6 +289,8 @@ struct Family {
   // A bound of its own for some steps (variance: the standard deviation, whose square root
   // magnifies the variance's rounding near 0): (params, fp16) -> bound; empty: the two above.
   std::function<double(const ParamValues&, bool fp16)> tolerance_for;
+  // Where the definition takes hard decisions: the margins the reference test leaves pixels out by.
+  std::optional<Decisions> decisions;
   // What the tools do with the family, beside what the filter is.
   FamilyTools tools;
 

@@ -6,6 +6,7 @@
 #include "filters/bilateral/bilateral.h"
 #include "filters/convolve/convolve.h"
 #include "filters/copy/copy.h"
+#include "filters/fxaa/fxaa.h"
 #include "filters/gaussian/gaussian.h"
 #include "filters/taa/taa.h"
 #include "filters/tent/tent.h"
@@ -54,6 +55,7 @@ const Registry& registry() {
       &bilateral::family(),
       &variance::family(),
       &taa::family(),
+      &fxaa::family(),
       &bigblur::family(),
       &convolve::family(),
   });

@@ -7,7 +7,9 @@
 //
 // Bounds: an exact method is held to its family's tolerance_fp32 / tolerance_fp16 (max |error|
 // for inputs in [0, 1); on the scene, relative to its largest value); an approximate one to its own
-// bound_fp32 / bound_fp16; one with no bound (wrong by design) is skipped, saying so.
+// bound_fp32 / bound_fp16; one with no bound (wrong by design) is skipped, saying so. A family whose
+// definition takes hard decisions (filters::Decisions) has the pixels the reference decided within
+// rounding left out of the bound, and at most its stated fraction of them.
 #include "gpu_test_util.h"
 
 #include "filters/apply.h"
@@ -106,13 +108,53 @@ class RegistryReference : public test::ValidatedSuite, public testing::WithParam
     }
     limit = step_bound(c, resolved, limit);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      const common::ErrorStats e =
-          common::compare(outputs[i], c.family->reference(inputs[i], resolved.params));
+      const common::ImageD expected = c.family->reference(inputs[i], resolved.params);
+      const std::vector<bool> undecided = undecided_pixels(c, inputs[i], resolved, what);
+      const common::ErrorStats e = undecided.empty() ? common::compare(outputs[i], expected)
+                                                     : compare_decided(outputs[i], expected, undecided);
       EXPECT_LE(e.max_abs, limit * scales[i])
           << step.text << " on " << inputs[i].width << "x" << inputs[i].height << " " << what << ": worst at "
           << e.worst_x << "," << e.worst_y << " channel " << e.worst_c;
     }
     return true;
+  }
+
+  // A family with hard decisions (filters::Decisions): the pixels whose reference took one within
+  // its epsilon, where the GPU may decide otherwise; none for other families. Fails if they are
+  // more than the family's fraction of the image, so that leaving them out cannot hide a method
+  // that decides wrongly everywhere.
+  static std::vector<bool> undecided_pixels(const Case& c, const io::ImageF& input,
+                                            const filters::ResolvedStep& step, const std::string& what) {
+    if (!c.family->decisions) return {};
+    const filters::Decisions& d = *c.family->decisions;
+    const std::vector<double> margins = d.margins(input, step.params);
+    EXPECT_EQ(margins.size(), size_t(input.width) * input.height);
+    std::vector<bool> undecided(margins.size());
+    size_t count = 0;
+    for (size_t p = 0; p < margins.size(); ++p) count += undecided[p] = margins[p] < d.epsilon;
+    EXPECT_LE(double(count), d.max_fraction * double(margins.size()))
+        << step.params.spec() << " on " << input.width << "x" << input.height << " " << what << ": " << count
+        << " pixels within " << d.epsilon << " of a decision";
+    std::printf("  %s %ux%u %s: %zu of %zu pixels within %g of a decision, left out\n",
+                step.params.spec().c_str(), input.width, input.height, what.c_str(), count, margins.size(),
+                d.epsilon);
+    return undecided;
+  }
+
+  // common::compare over the pixels not left out.
+  static common::ErrorStats compare_decided(const io::ImageF& actual, const common::ImageD& expected,
+                                            const std::vector<bool>& undecided) {
+    common::ErrorStats e;
+    const uint32_t channels = std::min(actual.channels, expected.channels);
+    for (uint32_t y = 0; y < actual.height; ++y)
+      for (uint32_t x = 0; x < actual.width; ++x) {
+        if (undecided[size_t(y) * actual.width + x]) continue;
+        for (uint32_t ch = 0; ch < channels; ++ch) {
+          const double d = std::abs(double(actual.at(x, y, ch)) - expected.at(x, y, ch));
+          if (!(d <= e.max_abs)) e = {std::isnan(d) ? INFINITY : d, 0, x, y, ch};
+        }
+      }
+    return e;
   }
 
   static std::string spec(const filters::FilterStep& step) { return filters::step_spec(step); }
