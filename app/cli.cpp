@@ -153,7 +153,8 @@ commands:
   help, --help        this text;  --version  the version
 
 run options:
-  --size WxH          output size (default 1280x720; with --image, the image's)
+  --size WxH          output size (default 1280x720; with --image, the image's; a window on a CPU
+                      device: 640x360)
   --image FILE        a still image (.png, .jpg, .pfm, .exr) in place of the scene, scaled to fit
                       --size; chain steps that read depth or motion are refused
   --scene builtin|FILE  the built-in scene (default) or a glTF 2.0 scene (.gltf, .glb): meshes, the
@@ -594,6 +595,7 @@ void parse_run(Flags& flags, CliOptions& out) {
     const io::ImageHeader h = io::read_image_header(*run.image);
     run.size = {h.width, h.height};
   }
+  out.window.default_size = !size_given && !run.image;
   if (!out.headless) parse_window_script(out.window);
   if (!out.headless && (run.timings_json || run.list_images))
     throw UsageError(std::string(run.timings_json ? "--timings" : "--list-images") + " needs --headless");

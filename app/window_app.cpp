@@ -606,11 +606,22 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
   result.device = ctx.report();
   {
     const std::string title = "filterlab" + (options.chain.empty() ? std::string() : " - " + options.chain);
-    Window window(options.size, title, window_options.visible);
+    // On a CPU device (lavapipe) 1280x720 runs at 2-4 frames a second: a quarter of the pixels keeps
+    // the panel usable. --size (or --image) still decides.
+    VkExtent2D size = options.size;
+    if (window_options.default_size && result.device.device_type == "cpu") {
+      size = kCpuWindowSize;
+      std::fprintf(stderr,
+                   "filterlab: %s is a CPU device: the window opens at %ux%u, where it keeps up (--size "
+                   "WxH for another)\n",
+                   result.device.name.c_str(), size.width, size.height);
+    }
+    Window window(size, title, window_options.visible);
     vk::Swapchain swapchain(ctx, window.create_surface(ctx.instance()), window.framebuffer(),
                             window_swapchain_options(window_options));  // owns the surface now
     describe_swapchain(swapchain, window_options, result);
-    if (state.graph.compare) state.compare.divider_x = int32_t(swapchain.extent().width / 2);
+    if (state.graph.compare && state.compare.divider_x <= 0)
+      state.compare.divider_x = int32_t(swapchain.extent().width / 2);
 
     WindowRenderer renderer(ctx, window, options, window_options, result);
     renderer.graph.build(state.graph, state, 0);

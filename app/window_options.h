@@ -61,6 +61,9 @@ struct WindowOptions {
   float gain = 0.0f;
   std::optional<Preset> preset;                      // --load-chain: the state the window starts in
   std::optional<std::filesystem::path> save_preset;  // --save-chain: the state the window ends in
+  // The size is the command line's default (no --size, no --image): a CPU device opens the window
+  // at kCpuWindowSize instead.
+  bool default_size = false;
   std::string viewport = "final";                    // --viewport IMAGE
   bool paused = false;                               // --pause: start with the animation paused
   std::filesystem::path screenshot_dir = "screenshots";
@@ -73,5 +76,6 @@ struct WindowOptions {
 };
 
 constexpr double kTestWaitSeconds = 0.05;
+constexpr VkExtent2D kCpuWindowSize{640, 360};
 
 }  // namespace filterlab::app

@@ -205,8 +205,8 @@ void metrics_table(const std::optional<passes::CompareMetrics>& m) {
     ImGui::TextDisabled("metrics: waiting for the first frame");
     return;
   }
-  ImGui::Text("A vs B, frame %llu, %ux%u, RGB of the HDR outputs", static_cast<unsigned long long>(m->frame),
-              m->extent.width, m->extent.height);
+  ImGui::TextWrapped("A vs B, frame %llu, %ux%u, RGB of the HDR outputs",
+                     static_cast<unsigned long long>(m->frame), m->extent.width, m->extent.height);
   ImGui::Text("MSE     %.6g", m->values.mse);
   if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
   else ImGui::Text("PSNR    %.2f dB", m->values.psnr);
@@ -224,12 +224,12 @@ void idle_passes_line(const TimingHistory& t) {
 void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceReport& device) {
   ImGui::Checkbox("GPU timing", &state.gpu_timing);
   if (device.device_type == "cpu") {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is a CPU device: these are CPU timings",
-                       device.name.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
+    ImGui::TextWrapped("%s is a CPU device: these are CPU timings", device.name.c_str());
+    ImGui::PopStyleColor();
   }
   const RollingStats total = t.gpu_total(), cpu = t.cpu_frame();
-  ImGui::Text("GPU frame %.3f ms (mean of %zu)   CPU frame %.2f ms", total.mean, total.count, cpu.mean);
+  ImGui::TextWrapped("GPU frame %.3f ms (mean of %zu), CPU frame %.2f ms", total.mean, total.count, cpu.mean);
   if (!ImGui::BeginTable(
           "timings", 5,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
@@ -238,7 +238,7 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
   ImGui::TableSetupColumn("mean ms");
   ImGui::TableSetupColumn("min");
   ImGui::TableSetupColumn("max");
-  ImGui::TableSetupColumn("history");
+  ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   for (const std::string& pass : t.pass_order()) {
     const RollingStats s = t.pass_stats(pass);
@@ -255,13 +255,15 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
     const std::vector<float> h = t.pass_history(pass);
     ImGui::PushID(pass.c_str());
     ImGui::PlotLines("##h", h.data(), int(h.size()), 0, nullptr, 0.0f, float(s.max) * 1.1f + 1e-6f,
-                     ImVec2(160, 16));
+                     ImVec2(std::max(ImGui::GetContentRegionAvail().x, 24.0f), 16));
     ImGui::PopID();
   }
   ImGui::EndTable();
   idle_passes_line(t);
   if (!state.gpu_timing) ImGui::TextDisabled("GPU timing is off: the table shows zeros");
-  ImGui::TextDisabled("'present' includes the wait for the swapchain copy; with FIFO it follows vsync");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("'present' includes the wait for the swapchain copy; with FIFO it follows vsync");
+  ImGui::PopStyleColor();
 }
 
 void device_panel(const PanelInputs& in) {
@@ -309,13 +311,24 @@ void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image) {
 
 }  // namespace
 
+PanelLayout panel_layout(ImVec2 display) {
+  constexpr float kMargin = 8.0f, kGap = 8.0f;
+  const float panel_width = std::clamp(display.x * 0.45f, 260.0f, 430.0f);
+  const float height = std::max(display.y - 2 * kMargin, 100.0f);
+  const float timings_x = kMargin + panel_width + kGap;
+  const float timings_width = std::clamp(display.x - timings_x - kMargin, 200.0f, 560.0f);
+  return {ImVec2(kMargin, kMargin), ImVec2(panel_width, height),
+          ImVec2(display.x - kMargin - timings_width, kMargin), timings_width, height};
+}
+
 PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   PanelActions actions;
   if (state.graph.compare) draw_compare_labels(state.compare, in.extent);
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
+  const PanelLayout layout = panel_layout(ImGui::GetIO().DisplaySize);
+  ImGui::SetNextWindowPos(layout.panel_pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(layout.panel_size, ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.88f);
-  ImGui::Begin("filterlab");
+  ImGui::Begin("filterlab", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
 
   if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen))
     edit_chain("A", state.graph.chain_a, in.ctx);
@@ -348,7 +361,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
         ImGui::SliderInt("zoom", &zoom, 1, 16);
         c.zoom = uint32_t(zoom);
       }
-      metrics_table(in.metrics);
+      ImGui::TextDisabled("the A/B metrics are over the timings, on the right");
     }
   }
 
@@ -462,13 +475,17 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   }
   ImGui::End();
 
-  // Timings get a window of their own at the top right, so the table stays in view while the
-  // chain is edited; it grows downwards as passes are added.
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(display.x - 8, 8), ImGuiCond_FirstUseEver, ImVec2(1, 0));
-  ImGui::SetNextWindowSizeConstraints(ImVec2(420, 0), ImVec2(640, display.y - 16));
+  // Timings get a window of their own beside the panel, so the table stays in view while the chain
+  // is edited; it grows downwards as passes are added, and scrolls past the window's height.
+  ImGui::SetNextWindowPos(layout.timings_pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(layout.timings_width, 0),
+                                      ImVec2(layout.timings_width, layout.timings_max_height));
   ImGui::SetNextWindowBgAlpha(0.88f);
-  ImGui::Begin("GPU timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::Begin("GPU timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
+  if (state.graph.compare) {  // first, where a long chain cannot push them out of sight
+    metrics_table(in.metrics);
+    ImGui::Separator();
+  }
   timings_table(state, in.timings, in.ctx.report());
   ImGui::End();
   return actions;

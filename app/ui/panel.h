@@ -7,6 +7,8 @@
 #include "vk/context.h"
 #include "vk/pipeline_library.h"
 
+#include <imgui.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,5 +37,14 @@ struct PanelActions {
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);
+
+// Where the two windows go: the panel down the left edge, as tall as the window (it scrolls), the
+// timings (and the A/B metrics) to its right, sharing the width, so that neither covers the other
+// down to 640x360.
+struct PanelLayout {
+  ImVec2 panel_pos, panel_size, timings_pos;
+  float timings_width, timings_max_height;
+};
+PanelLayout panel_layout(ImVec2 display);
 
 }  // namespace filterlab::app

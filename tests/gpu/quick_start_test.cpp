@@ -3,6 +3,7 @@
 // fresh folder through sh -e, `build/filterlab` being this build's binary, and every command
 // succeeds and writes what it says, within the 2 minutes the README promises a CPU (lavapipe).
 #include "gpu_test_util.h"
+#include "window_test_util.h"
 
 #include <chrono>
 #include <fstream>
@@ -11,6 +12,7 @@
 using namespace filterlab;
 
 TEST(QuickStart, RunsAsWrittenInTheReadme) {
+  SKIP_WITHOUT_DISPLAY();  // one of its commands opens the window
   std::ifstream file(std::string(FILTERLAB_SOURCE_DIR) + "/README.md");
   std::stringstream text;
   text << file.rdbuf();
@@ -41,7 +43,8 @@ TEST(QuickStart, RunsAsWrittenInTheReadme) {
   const int status = pclose(pipe);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
-  for (const char* made : {"scene.png", "blurred.png", "timings.json", "bench.json", "report.html"})
+  for (const char* made :
+       {"scene.png", "blurred.png", "timings.json", "window.png", "window.json", "bench.json", "report.html"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/quick/" + made)) << made << "\n" << output;
   EXPECT_NE(output.find("gaussian.auto: "), std::string::npos) << "the default method says what it picked";
   EXPECT_LT(seconds, 120.0) << output;

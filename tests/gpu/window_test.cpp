@@ -167,7 +167,8 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   EXPECT_EQ(r.frames, 0u);
   EXPECT_TRUE(r.captures_written.empty());
   EXPECT_FALSE(std::filesystem::exists(dir + "/never.png"));
-  EXPECT_NE(said.find("no captures: the window closed before a frame was rendered"), std::string::npos) << said;
+  EXPECT_NE(said.find("no captures: the window closed before a frame was rendered"), std::string::npos)
+      << said;
 }
 
 TEST(Window, BadInputFailsBeforeAWindowOpensWithAClearMessage) {
@@ -206,4 +207,20 @@ TEST(Window, NoDisplayIsANoDeviceErrorNamingTheProblem) {
   ::setenv("DISPLAY", display.c_str(), 1);
   EXPECT_NE(what.find("cannot open a window"), std::string::npos) << what;
   EXPECT_NE(what.find("--headless"), std::string::npos) << what;
+}
+
+// On a CPU device (lavapipe here) the command line's default size opens a 640x360 window and says
+// why; --size still decides.
+TEST(Window, ACpuDeviceOpensSmallerUnlessASizeIsGiven) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = filterlab::test::temp_dir("window-cpu-size");
+  auto r = filterlab::test::run_binary("run --frames 2 --no-hot-reload --screenshot " + dir + "/default.png");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("is a CPU device: the window opens at 640x360"), std::string::npos) << r.output;
+  EXPECT_EQ(filterlab::io::read_png_header(dir + "/default.png").width, 640u);
+  r = filterlab::test::run_binary("run --frames 2 --no-hot-reload --size 320x200 --screenshot " + dir +
+                                  "/given.png");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("is a CPU device"), std::string::npos) << r.output;
+  EXPECT_EQ(filterlab::io::read_png_header(dir + "/given.png").width, 320u);
 }

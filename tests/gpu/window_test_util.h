@@ -18,7 +18,7 @@ inline bool have_display() {
 }
 
 #define SKIP_WITHOUT_DISPLAY()                                                                      \
-  if (!have_display())                                                                              \
+  if (!::filterlab::test::have_display())                                                           \
   GTEST_SKIP() << "no DISPLAY: the window tests need an X server, e.g. xvfb-run -a -s \"-screen 0 " \
                   "1280x1024x24\" filterlab_gpu_tests --gtest_filter='Window*'"
 

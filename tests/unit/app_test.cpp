@@ -2,6 +2,7 @@
 // rolling timing statistics, unique screenshot names.
 #include "app_state.h"
 #include "screenshot.h"
+#include "ui/panel.h"
 #include "ui/timing_history.h"
 
 #include <gtest/gtest.h>
@@ -122,3 +123,19 @@ TEST(Screenshot, StemsAreUniqueInTheirFolder) {
 
 }  // namespace
 }  // namespace filterlab::app
+
+// The panel and the timings window side by side: inside the window and apart, from 640x360 (a CPU
+// device's default) up, 960x540 and 720p included, where the timings once covered the chain editor.
+TEST(PanelLayout, ThePanelAndTheTimingsNeverOverlap) {
+  for (const ImVec2 display : {ImVec2(640, 360), ImVec2(960, 540), ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    const filterlab::app::PanelLayout l = filterlab::app::panel_layout(display);
+    const float panel_right = l.panel_pos.x + l.panel_size.x;
+    EXPECT_GE(l.panel_pos.x, 0.0f);
+    EXPECT_LE(l.panel_pos.y + l.panel_size.y, display.y) << display.x;
+    EXPECT_LT(panel_right, l.timings_pos.x) << display.x;
+    EXPECT_LE(l.timings_pos.x + l.timings_width, display.x) << display.x;
+    EXPECT_LE(l.timings_pos.y + l.timings_max_height, display.y) << display.x;
+    EXPECT_GE(l.panel_size.x, 260.0f);
+    EXPECT_GE(l.timings_width, 200.0f);
+  }
+}
