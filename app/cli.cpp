@@ -798,8 +798,7 @@ void parse_bench(Flags& flags, CliOptions& out) {
     }
   if (b.tune_file && !b.tune) throw UsageError("--tune-file is for --tune");
   if (b.tune) {
-    if (!family->find("auto") || !size)
-      throw UsageError("--tune: " + family->name + " has no auto method to tune");
+    if (!family->find("auto")) throw UsageError("--tune: " + family->name + " has no auto method to tune");
     if (!precision_given) b.precisions = {"fp16", "fp32"};
     if (b.methods.empty())
       for (const filters::Method& m : family->methods)

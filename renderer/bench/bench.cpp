@@ -747,13 +747,14 @@ filters::TuneTable tune_table(const BenchResult& result) {
       timed;
   for (const CaseResult& c : result.cases) {
     const filters::Family* family = filters::registry().find(c.filter);
-    const filters::Param* size = family ? family->size_param() : nullptr;
-    if (!size || !c.exact || c.method == "auto") continue;
+    if (!family || !family->find("auto") || !c.exact || c.method == "auto") continue;
+    // Keyed on the size parameter (a family without one: one key, 0).
+    const filters::Param* size = family->size_param();
     int key = 0;
     for (const auto& [name, value] : c.values)
-      if (const int* v = std::get_if<int>(&value); v && name == size->name) key = *v;
+      if (const int* v = std::get_if<int>(&value); v && size && name == size->name) key = *v;
     timed[c.filter][c.precision][key].emplace_back(c.gpu_us.median, c.method);
-    t.keys[c.filter] = size->name;
+    t.keys[c.filter] = size ? size->name : "none";
     t.width = c.size.width;
     t.height = c.size.height;
   }

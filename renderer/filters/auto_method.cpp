@@ -24,13 +24,19 @@ std::string file_name_part(std::string text) {
   return text;
 }
 
+// The value a step's ranking is looked up by (FamilyTools::auto_key).
+int auto_key(const Family& family, const ParamValues& params) {
+  if (family.tools.auto_key) return family.tools.auto_key(params);
+  const Param* size = family.size_param();
+  return size ? params.integer(size->name) : 0;
+}
+
 // The table's ranking for the step's precision and key: the entry at the key, else at the nearest
 // larger key, else at the largest; null where the table has none.
 const std::vector<std::string>* ranking_for(const TuneTable& t, const Family& family,
                                             const ParamValues& params) {
   const std::string precision = family.param("precision") ? params.choice("precision") : "fp32";
-  const Param* size = family.size_param();
-  const int key = size ? params.integer(size->name) : 0;
+  const int key = auto_key(family, params);
   const auto f = t.rankings.find(family.name);
   if (f == t.rankings.end() || !f->second.count(precision)) return nullptr;
   const std::map<int, std::vector<std::string>>& by_key = f->second.at(precision);

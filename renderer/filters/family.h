@@ -242,9 +242,12 @@ struct EvaluationBaseline {
 struct FamilyTools {
   QualityTables quality;
   BenchSetup bench;
-  // `auto` (filters/auto_method.h), keyed on the size parameter: the table it uses on a device
-  // `bench --tune` has not measured (JSON text). Empty: the family has no auto.
+  // `auto` (filters/auto_method.h): the table it uses on a device `bench --tune` has not measured
+  // (JSON text). Empty: the family has no auto.
   std::string auto_table;
+  // What auto's tables are keyed on, from a step's parameters. Empty: the size parameter (0 for a
+  // family without one). A family whose size is not one parameter derives it (a kernel file's side).
+  std::function<int(const ParamValues&)> auto_key;
   std::optional<Evaluation> evaluation;
   std::optional<EvaluationBaseline> evaluation_baseline;
 };

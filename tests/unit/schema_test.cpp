@@ -3,6 +3,7 @@
 // duplicate and misplaced keys, values out of range, non-finite and malformed numbers, choices
 // that are not offered and regions that do not parse. Every family and parameter is covered from
 // the moment it is registered.
+#include "filters/auto_method.h"
 #include "filters/chain.h"
 
 #include <gtest/gtest.h>
@@ -141,7 +142,24 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
         EXPECT_EQ(p.type, filters::ParamType::Integer) << family->name << "." << p.name;
       }
     EXPECT_LE(sizes, 1) << family->name;
-    if (family->find("auto")) EXPECT_NE(family->size_param(), nullptr) << family->name;
+    // Every family with more than one exact method has auto (issue #36), but the memory floor,
+    // whose methods are the floor's candidates, not ways to one filter.
+    size_t exact = 0;
+    for (const filters::Method& m : family->methods) exact += m.exact && m.name != "auto";
+    if (exact > 1 && !family->tools.bench.memory_floor)
+      EXPECT_NE(family->find("auto"), nullptr) << family->name << " has " << exact << " exact methods";
+    // Its built-in table names only exact methods of the family (a typo there would never be picked).
+    if (family->find("auto") && !family->tools.auto_table.empty()) {
+      const filters::TuneTable t = filters::parse_tune_table(family->tools.auto_table, family->name);
+      ASSERT_TRUE(t.rankings.count(family->name)) << family->name;
+      for (const auto& [precision, by_key] : t.rankings.at(family->name))
+        for (const auto& [key, ranking] : by_key)
+          for (const std::string& name : ranking) {
+            const filters::Method* m = family->find(name);
+            ASSERT_NE(m, nullptr) << family->name << ": " << name;
+            EXPECT_TRUE(m->exact && name != "auto") << family->name << ": " << name;
+          }
+    }
     // `quality` tables a family by its size against one of its methods.
     if (!family->tools.quality.baseline.empty()) {
       EXPECT_NE(family->size_param(), nullptr) << family->name;

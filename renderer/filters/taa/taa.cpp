@@ -1,5 +1,6 @@
 #include "filters/taa/taa.h"
 
+#include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "filters/device_checks.h"
 #include "filters/precision.h"
@@ -50,8 +51,9 @@ std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
     out.push_back({std::string("TAA, variance clip, gamma ") + gamma,
                    std::string("taa:rectify=variance:gamma=") + gamma, std::stod(gamma)});
   const Family& f = family();
+  const std::string picked = choose_auto(f, parse_params(f, *f.find("auto"), {}), device).method->name;
   for (const Method& m : f.methods) {
-    if (m.name == f.default_method) continue;
+    if (m.name == "auto" || m.name == picked) continue;  // the default's rows are above
     const ResolvedStep step{&f, &m, parse_params(f, m, {{"rectify", "variance"}}), ""};
     if (device_support(step, device).available())
       out.push_back({"TAA, variance clip, gamma 1, " + m.name, "taa." + m.name + ":rectify=variance", {}});
@@ -188,7 +190,9 @@ Family make_family() {
       method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
              "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)", {}),
   };
-  f.default_method = "comp.full2d_shared";  // the fastest on the H100 (docs/families/taa.md)
+  f.methods.push_back(auto_method(family));
+  f.tools.auto_table = auto_default_table();
+  f.default_method = "auto";  // comp.full2d_shared on the H100 (docs/families/taa.md)
   // On a still image, the first frame (no history): the current colour. The registry's reference
   // test does not run families that read the scene; tests/gpu/taa_test.cpp tests this one.
   f.reference = [](const io::ImageF& input, const ParamValues&) {
