@@ -18,11 +18,15 @@
 
 namespace filterlab::app {
 
-std::string families_text() {
+std::string families_text(bool method_lines) {
   std::string out = "filters (--chain steps, --filter):\n";
   for (const filters::Family* f : filters::registry().families()) {
     out += "  " + f->name + ": " + f->description + "\n    methods: " + f->method_names() +
            (f->default_method.empty() ? "" : " (default " + f->default_method + ")") + "\n";
+    if (method_lines)
+      for (const filters::Method& m : f->methods)
+        out += "      " + m.name + (m.name == f->default_method ? " (default)" : "") +
+               (m.exact ? "" : " (not exact)") + ": " + m.description + "\n";
     if (f->tools.evaluation)
       out += "    evaluate --filter " + f->name + ": " + f->tools.evaluation->title +
              " configurations on scene sequences against supersampled references\n";
@@ -126,7 +130,7 @@ std::string command_help(const std::string& command) {
 }
 
 std::string usage_text() {
-  return usage_body() + "\n" + families_text();
+  return usage_body() + "\n" + families_text(false);
 }
 
 std::string usage_body() {
@@ -499,7 +503,7 @@ void parse_run(Flags& flags, CliOptions& out) {
       const auto curve = passes::parse_tonemapper(text);
       if (!curve)
         throw UsageError("--tonemap " + text + ": want " + passes::tonemapper_names(", ") +
-                         did_you_mean(text, {"aces", "reinhard", "hable", "agx", "neutral"}));
+                         did_you_mean(text, passes::tonemapper_name_list()));
       run.display.tonemapper = *curve;
     } else if (flag == "--shader-dir") run.shader_dir = flags.value();
     else if (flag == "--shader-source") run.glsl_dir = flags.value();
@@ -533,13 +537,12 @@ void parse_run(Flags& flags, CliOptions& out) {
       window_only = flag;
     } else if (flag == "--compare-mode") {
       const std::string v = flags.value();
-      if (v == "split") out.window.compare_mode = passes::CompareSettings::Mode::Split;
-      else if (v == "diff") out.window.compare_mode = passes::CompareSettings::Mode::Difference;
-      else if (v == "side") out.window.compare_mode = passes::CompareSettings::Mode::SideBySide;
-      else throw UsageError("--compare-mode wants split, diff or side, got '" + v + "'");
+      const auto mode = passes::parse_compare_mode(v);
+      if (!mode) throw UsageError("--compare-mode wants split, diff or side, got '" + v + "'");
+      out.window.compare_mode = *mode;
       window_only = flag;
     } else if (flag == "--divider") {
-      out.window.divider = int32_t(parse_count(flag, flags.value(), 0, 16384));
+      out.window.divider = int32_t(parse_count(flag, flags.value(), 1, 16384));
       window_only = flag;
     } else if (flag == "--gain") {
       out.window.gain = parse_float(flag, flags.value());

@@ -116,7 +116,8 @@ std::string usage_text();  // the options, then every family with its methods an
 std::string usage_body();  // the options alone
 std::string command_help(const std::string& command);  // `filterlab COMMAND --help`
 // Every family, its methods and its parameters, from the registry (`filterlab filters`, --help).
-std::string families_text();
+// method_lines: each method on a line of its own with its description (`filterlab filters`).
+std::string families_text(bool method_lines);
 
 // Value parsers, exposed for tests.
 VkExtent2D parse_size(const std::string& text);

@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
                                                    : app::command_help(options.help_command));
         return 0;
       case app::Command::Version: std::cout << "filterlab 0.1.0\n"; return 0;
-      case app::Command::ListFilters: std::cout << app::families_text(); return 0;
+      case app::Command::ListFilters: std::cout << app::families_text(true); return 0;
       case app::Command::Info: return print_info(options);
       case app::Command::Run: return run(options);
       case app::Command::Methods: return app::list_methods(options);

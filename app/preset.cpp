@@ -15,7 +15,6 @@ namespace {
 
 using nlohmann::json;
 constexpr const char* kSchema = "filterlab.preset/1";
-constexpr const char* kCompareModes[] = {"split", "diff", "side"};  // CompareSettings::Mode, in order
 
 // A parameter's value as the schema reads it back exactly (doubles in their shortest round-trip
 // spelling).
@@ -33,23 +32,27 @@ std::string value_text(const filters::ParamValues::Value& value) {
   return std::visit(Text{}, value);
 }
 
-// The step with its method and every parameter that method takes spelled out.
-std::string explicit_step(const filters::FilterStep& step) {
+// The step with its method and every parameter that method takes spelled out, as fields (a value
+// may hold any character: a kernel file's path with a comma in it).
+json explicit_step(const filters::FilterStep& step) {
   const filters::ResolvedStep resolved = filters::resolve(step);
-  filters::FilterStep out{resolved.family->name, resolved.method->name, {}, ""};
+  json params = json::array();
   for (const filters::Param& p : resolved.family->params) {
     if (!p.takes(resolved.method->name)) continue;
     const auto it = resolved.params.values().find(p.name);
     if (it == resolved.params.values().end() || std::holds_alternative<std::monostate>(it->second)) continue;
-    out.params.emplace_back(p.name, value_text(it->second));
+    params.push_back({p.name, value_text(it->second)});
   }
-  return filters::step_spec(out);
+  return {{"filter", resolved.family->name}, {"method", resolved.method->name}, {"params", params}};
 }
 
 json chain_json(const ChainConfig& chain) {
   json steps = json::array();
-  for (const ChainEntry& e : chain.entries)
-    steps.push_back({{"step", explicit_step(e.step)}, {"enabled", e.enabled}});
+  for (const ChainEntry& e : chain.entries) {
+    json step = explicit_step(e.step);
+    step["enabled"] = e.enabled;
+    steps.push_back(step);
+  }
   return steps;
 }
 
@@ -76,21 +79,24 @@ ChainConfig chain_from_json(const json& j, const std::string& where) {
   if (!j.is_array()) fail(where + " is not a list of steps");
   ChainConfig chain;
   for (const json& entry : j) {
-    only_keys(entry, where + " step", {"step", "enabled"});
-    const std::string text = get<std::string>(entry, "step", where);
+    only_keys(entry, where + " step", {"filter", "method", "params", "enabled"});
+    filters::FilterStep step{get<std::string>(entry, "filter", where),
+                             get<std::string>(entry, "method", where),
+                             get<std::vector<filters::RawParam>>(entry, "params", where), ""};
+    step.text = filters::step_spec(step);
     try {
-      std::vector<filters::FilterStep> steps = filters::parse_chain(text);
-      if (steps.size() != 1) fail(where + ": '" + text + "' is not one step");
-      filters::resolve(steps[0]);  // the family, the method and every parameter, against the schema
-      chain.entries.push_back({steps[0], get<bool>(entry, "enabled", where)});
+      filters::resolve(step);  // the family, the method and every parameter, against the schema
     } catch (const filters::ChainError& e) {
       fail(where + ": " + e.what());
     }
+    chain.entries.push_back({std::move(step), get<bool>(entry, "enabled", where)});
   }
   return chain;
 }
 
 }  // namespace
+
+Preset preset_fields(const json& file);
 
 json preset_json(const Preset& p) {
   json j;
@@ -98,12 +104,16 @@ json preset_json(const Preset& p) {
   j["chain"] = chain_json(p.chain);
   j["compare_chain"] = chain_json(p.compare_chain);
   j["compare"] = p.compare;
-  j["compare_view"] = {{"mode", kCompareModes[uint32_t(p.compare_view.mode)]},
+  j["compare_view"] = {{"mode", passes::compare_mode_name(p.compare_view.mode)},
                        {"divider", p.compare_view.divider_x},
                        {"gain", p.compare_view.gain}};
   j["viewport"] = p.viewport;
-  j["content"] = !p.image_file.empty()   ? json{{"image", p.image_file}}
-                 : !p.scene_file.empty() ? json{{"scene", p.scene_file}}
+  // Absolute: a preset loads from any working directory.
+  auto absolute = [](const std::string& f) {
+    return std::filesystem::absolute(f).lexically_normal().string();
+  };
+  j["content"] = !p.image_file.empty()   ? json{{"image", absolute(p.image_file)}}
+                 : !p.scene_file.empty() ? json{{"scene", absolute(p.scene_file)}}
                                          : json{{"scene", "builtin"}};
   j["tonemap"] = passes::tonemapper_name(p.display.tonemapper);
   j["exposure"] = p.display.exposure;
@@ -116,6 +126,14 @@ json preset_json(const Preset& p) {
 }
 
 Preset preset_from_json(const json& file) {
+  try {
+    return preset_fields(file);
+  } catch (const json::exception& e) {  // a key missing or of another type than the format's
+    fail(std::string("preset: ") + e.what());
+  }
+}
+
+Preset preset_fields(const json& file) {
   const json& j = file.is_object() && file.contains("preset") ? file.at("preset") : file;
   only_keys(j, "preset",
             {"schema", "chain", "compare_chain", "compare", "compare_view", "viewport", "content", "tonemap",
@@ -130,9 +148,10 @@ Preset preset_from_json(const json& file) {
     const json& v = j.at("compare_view");
     only_keys(v, "compare_view", {"mode", "divider", "gain"});
     const std::string mode = get<std::string>(v, "mode", "compare_view");
-    const auto* found = std::find(std::begin(kCompareModes), std::end(kCompareModes), mode);
-    if (found == std::end(kCompareModes)) fail("compare_view: unknown mode '" + mode + "'");
-    p.compare_view.mode = passes::CompareSettings::Mode(found - std::begin(kCompareModes));
+    const auto parsed = passes::parse_compare_mode(mode);
+    if (!parsed) fail("compare_view: unknown mode '" + mode + "' (split, diff or side)");
+    p.compare_view.mode = *parsed;
+    if (!v.at("divider").is_number_integer()) fail("compare_view: divider is a whole number of pixels");
     p.compare_view.divider_x = get<int32_t>(v, "divider", "compare_view");
     p.compare_view.gain = get<float>(v, "gain", "compare_view");
     if (!std::isfinite(p.compare_view.gain) || p.compare_view.gain < 0)

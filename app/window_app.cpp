@@ -186,6 +186,9 @@ struct Readouts {
   std::string status;                             // the last screenshot's outcome
   std::string content_error;                      // why the last image opened in the panel was not
   std::string preset_status;                      // the last preset saved or loaded, or why not
+  // The state before a preset was loaded, until the graph it asks for is built: a preset the graph
+  // refuses (a viewport image it does not make, say) is taken back whole, not only its graph part.
+  std::optional<AppState> before_preset;
 };
 
 // The panel's "open": a glTF scene in place of the built-in one, or an image in place of any scene
@@ -238,6 +241,7 @@ void load_preset_file(AppState& state, const std::string& file, Readouts& readou
       open_content(next, content, opened);
       if (!opened.content_error.empty()) throw std::runtime_error(opened.content_error);
     }
+    readouts.before_preset = state;
     state = std::move(next);
     readouts.preset_status = "loaded " + file;
   } catch (const std::exception& e) {
@@ -348,9 +352,14 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
       readouts.timings.clear();
     } catch (const std::exception& e) {  // ChainError, UnknownImageError, GraphError, ShaderCompileError
       readouts.chain_error = std::string("not applied: ") + e.what();
+      if (readouts.before_preset) {
+        state = *readouts.before_preset;
+        readouts.preset_status = "preset not loaded: " + std::string(e.what());
+      }
       state.graph = graph.config();
     }
   }
+  readouts.before_preset.reset();
   if (graph.set_gpu_timing(state.gpu_timing, frame)) readouts.timings.clear();
 }
 
@@ -606,8 +615,8 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
   result.device = ctx.report();
   {
     const std::string title = "filterlab" + (options.chain.empty() ? std::string() : " - " + options.chain);
-    // On a CPU device (lavapipe) 1280x720 runs at 2-4 frames a second: a quarter of the pixels keeps
-    // the panel usable. --size (or --image) still decides.
+    // On a CPU device (lavapipe) a 720p window runs at a few frames a second: a quarter of the
+    // pixels keeps the panel usable. --size (or --image) still decides.
     VkExtent2D size = options.size;
     if (window_options.default_size && result.device.device_type == "cpu") {
       size = kCpuWindowSize;

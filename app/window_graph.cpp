@@ -55,7 +55,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
 
   if (config.compare) {
     out.output_b = filters::add_chain(graph, env, inputs, config.chain_b.enabled_steps(), "b.", out.filters);
-    out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap");
+    out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap", "tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
     out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,

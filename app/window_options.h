@@ -64,8 +64,8 @@ struct WindowOptions {
   // The size is the command line's default (no --size, no --image): a CPU device opens the window
   // at kCpuWindowSize instead.
   bool default_size = false;
-  std::string viewport = "final";                    // --viewport IMAGE
-  bool paused = false;                               // --pause: start with the animation paused
+  std::string viewport = "final";  // --viewport IMAGE
+  bool paused = false;             // --pause: start with the animation paused
   std::filesystem::path screenshot_dir = "screenshots";
   std::vector<uint32_t> test_screenshot_at;  // press the screenshot key at these frames
   // Hot reload: watch the GLSL sources (run.glsl_dir, else the source tree the binary was built

@@ -11,7 +11,7 @@ packages=(
   cmake make g++ pkg-config git
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslc libshaderc-dev glslang-dev spirv-tools libvkfft-dev
-  libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev libturbojpeg0-dev libopenexr-dev libtinygltf-dev
+  libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev zlib1g-dev libturbojpeg0-dev libopenexr-dev libtinygltf-dev
   libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy python3-skimage
   assimp-testmodels  # glTF test scenes, good and bad, read where the package puts them (tests/gpu/gltf_test.cpp)
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0

@@ -1,5 +1,7 @@
 #include "bench/bench.h"
 
+#include "filters/auto_method.h"
+
 #include "common/metrics.h"
 #include "common/reference.h"
 #include "filters/precision.h"
@@ -748,11 +750,12 @@ filters::TuneTable tune_table(const BenchResult& result) {
   for (const CaseResult& c : result.cases) {
     const filters::Family* family = filters::registry().find(c.filter);
     if (!family || !family->find("auto") || !c.exact || c.method == "auto") continue;
-    // Keyed on the size parameter (a family without one: one key, 0).
+    // Filed under the key auto looks the step up by (a kernel file's side, the radius, or 0).
     const filters::Param* size = family->size_param();
-    int key = 0;
-    for (const auto& [name, value] : c.values)
-      if (const int* v = std::get_if<int>(&value); v && size && name == size->name) key = *v;
+    filters::ParamValues values;
+    if (size) values.set_size_param(size->name);
+    for (const auto& [name, value] : c.values) values.set(name, value, true);
+    const int key = filters::auto_key(*family, values);
     timed[c.filter][c.precision][key].emplace_back(c.gpu_us.median, c.method);
     t.keys[c.filter] = size ? size->name : "none";
     t.width = c.size.width;

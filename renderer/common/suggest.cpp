@@ -20,6 +20,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  if (word.size() < 3) return "";  // one or two letters are near too many words to mean one
   const size_t limit = std::min<size_t>(2, (word.size() - 1) / 2);
   std::string best;
   size_t best_distance = limit + 1;

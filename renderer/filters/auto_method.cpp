@@ -24,13 +24,6 @@ std::string file_name_part(std::string text) {
   return text;
 }
 
-// The value a step's ranking is looked up by (FamilyTools::auto_key).
-int auto_key(const Family& family, const ParamValues& params) {
-  if (family.tools.auto_key) return family.tools.auto_key(params);
-  const Param* size = family.size_param();
-  return size ? params.integer(size->name) : 0;
-}
-
 // The table's ranking for the step's precision and key: the entry at the key, else at the nearest
 // larger key, else at the largest; null where the table has none.
 const std::vector<std::string>* ranking_for(const TuneTable& t, const Family& family,
@@ -164,6 +157,12 @@ void write_tune_table(const TuneTable& t, const std::filesystem::path& path) {
   // The folders only now that there is a table to write: a refused command leaves none behind.
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   io::write_file_atomically(path, j.dump(1) + "\n");
+}
+
+int auto_key(const Family& family, const ParamValues& params) {
+  if (family.tools.auto_key) return family.tools.auto_key(params);
+  const Param* size = family.size_param();
+  return size ? params.integer(size->name) : 0;
 }
 
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device) {

@@ -45,6 +45,9 @@ struct AutoChoice {
   std::string source;  // "tuned on <device> (<path>)" or "built-in table (<device>)"
 };
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device);
+// The value a step's ranking is looked up by (FamilyTools::auto_key; the size parameter; or 0), which
+// `bench --tune` also files its timings under.
+int auto_key(const Family& family, const ParamValues& params);
 
 // The method `auto` of the family `family()` returns (the family's own accessor: the method is built
 // while the family is, and reads it once it exists).

@@ -95,6 +95,20 @@ DisplayPush display_push(const CompareSettings& s) {
 
 }  // namespace
 
+namespace {
+constexpr const char* kModeNames[] = {"split", "diff", "side"};  // CompareSettings::Mode, in order
+}  // namespace
+
+const char* compare_mode_name(CompareSettings::Mode mode) {
+  return kModeNames[std::min(static_cast<uint32_t>(mode), 2u)];
+}
+
+std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name) {
+  for (uint32_t i = 0; i < std::size(kModeNames); ++i)
+    if (name == kModeNames[i]) return CompareSettings::Mode(i);
+  return std::nullopt;
+}
+
 ComparePass::ComparePass(const PassEnv& env, VkFormat display_format)
     : env_(env), display_format_(display_format), display_shader_(display_shader(display_format)) {
   if (env.frames_in_flight == 0)

@@ -59,6 +59,10 @@ struct CompareSettings {
   uint32_t inset_size = 128;
 };
 
+// "split", "diff", "side": the --compare-mode and preset spelling of CompareSettings::Mode.
+const char* compare_mode_name(CompareSettings::Mode mode);
+std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name);
+
 struct CompareMetrics {
   common::ImageMetrics values;  // over R, G, B: channels 3, no SSIM
   std::array<double, 3> channel_mse{};

@@ -87,6 +87,10 @@ std::string tonemapper_names(const char* separator) {
   return out;
 }
 
+std::vector<std::string> tonemapper_name_list() {
+  return {std::begin(kNames), std::end(kNames)};
+}
+
 glm::dvec3 tonemap(glm::dvec3 x, Tonemapper t) {
   // Below 0 is no light; above 64 every curve has saturated (and x * x stays finite).
   for (int i = 0; i < 3; ++i) x[i] = std::isnan(x[i]) ? 0.0 : std::clamp(x[i], 0.0, 64.0);

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace filterlab::passes {
 
@@ -16,6 +17,7 @@ constexpr uint32_t kTonemapperCount = 5;
 const char* tonemapper_name(Tonemapper t);  // "aces", "reinhard", "hable", "agx", "neutral"
 std::optional<Tonemapper> parse_tonemapper(const std::string& name);
 std::string tonemapper_names(const char* separator);  // "aces|reinhard|..."
+std::vector<std::string> tonemapper_name_list();
 
 // An exposed linear colour to display-linear RGB in [0, 1] (sRGB encoding comes after).
 glm::dvec3 tonemap(glm::dvec3 exposed, Tonemapper t);

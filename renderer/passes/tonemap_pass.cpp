@@ -16,11 +16,11 @@ struct TonemapPush {
 TonemapPass::TonemapPass(const PassEnv& env) : env_(env) {}
 
 void TonemapPass::add_to(graph::RenderGraph& graph, const std::string& input, const std::string& output,
-                         const std::string& pass_name) {
+                         const std::string& pass_name, const std::string& exposure_of) {
   graph.declare_image(output, {VK_FORMAT_R8G8B8A8_UNORM});
   const bool automatic = display.automatic;
-  const std::string result = pass_name + ".exposure";
-  if (automatic) {
+  const std::string result = (exposure_of.empty() ? pass_name : exposure_of) + ".exposure";
+  if (automatic && exposure_of.empty()) {
     const std::string partials = pass_name + ".exposure partials";
     graph.declare_buffer(
         partials, {graph::BufferSize::per_tile(input, EXPOSURE_TILE, EXPOSURE_TILE, 4 * sizeof(float))});

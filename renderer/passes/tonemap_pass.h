@@ -17,8 +17,10 @@ class TonemapPass {
   // may be added several times with other names (the window's A/B view tonemaps its B chain into
   // "b.final" through "b.tonemap"). Every use reads the curve and the exposure when it is recorded;
   // `display.automatic` is read here: it adds the measuring passes.
+  // `exposure_of`: with automatic exposure, the tonemap pass whose measurement this one takes (the
+  // A/B view's B side takes A's, so that the two differ by their filters alone); empty: its own.
   void add_to(graph::RenderGraph& graph, const std::string& input, const std::string& output = kOutput,
-              const std::string& pass_name = "tonemap");
+              const std::string& pass_name = "tonemap", const std::string& exposure_of = "");
   passes::Display display;
 
   static constexpr const char* kOutput = "final";

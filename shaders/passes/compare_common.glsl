@@ -80,7 +80,10 @@ void main() {
       if (any(equal(rel, ivec2(0))) || any(equal(rel, ivec2(side - 1)))) {
         color = kLineColor;
       } else {
-        const ivec2 texel = clamp(cursor + floor_div(rel - side / 2, int(zoom)), ivec2(0), size - 1);
+        // Side by side shows column x of A or B elsewhere than column x: magnify what is under the cursor.
+        ivec2 shown = cursor;
+        if (mode == 2u) shown.x += cursor.x < size.x / 2 ? size.x / 4 : size.x / 4 - size.x / 2;
+        const ivec2 texel = clamp(shown + floor_div(rel - side / 2, int(zoom)), ivec2(0), size - 1);
         color = source == 0u   ? opaque(texelFetch(image_a, texel, 0))
                 : source == 1u ? opaque(texelFetch(image_b, texel, 0))
                                : difference(texel, g);

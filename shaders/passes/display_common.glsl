@@ -55,7 +55,9 @@ vec3 pbr_neutral(vec3 c) {
 
 // An exposed linear colour to display-linear RGB in [0, 1]: TONEMAP_* picks the curve.
 vec3 tonemap(vec3 x, uint curve) {
-  x = clamp(x, 0.0, 64.0);  // NaN and below 0 to 0; past 64 every curve has saturated
+  // Below 0 is no light, past 64 every curve has saturated; NaN is black (clamp of NaN is undefined
+  // in SPIR-V, so it is picked out first).
+  x = mix(clamp(x, 0.0, 64.0), vec3(0.0), isnan(x));
   vec3 y;
   if (curve == TONEMAP_REINHARD) y = reinhard_luminance(x);
   else if (curve == TONEMAP_HABLE) y = hable(x);

@@ -10,6 +10,7 @@
 #include "io/image_files.h"
 
 #include <turbojpeg.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -35,6 +36,25 @@ json read_json(const std::string& path) {
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The first sample of a PNG's first row, from its bytes: IHDR's size, the zlib stream of its IDAT
+// chunks inflated, the row's filter byte skipped (the first sample of a row is stored as it is
+// under every filter but Up and Paeth, which the first row reads as zero above).
+long first_sample_in_file(const std::string& path, uint32_t bits) {
+  const std::string file = slurp(path);
+  std::string idat;
+  for (size_t at = 8; at + 12 <= file.size();) {
+    const uint32_t length = uint32_t(uint8_t(file[at])) << 24 | uint32_t(uint8_t(file[at + 1])) << 16 |
+                            uint32_t(uint8_t(file[at + 2])) << 8 | uint32_t(uint8_t(file[at + 3]));
+    if (file.compare(at + 4, 4, "IDAT") == 0) idat += file.substr(at + 8, length);
+    at += 12 + length;
+  }
+  std::vector<uint8_t> raw(1 << 20);
+  uLongf size = raw.size();
+  if (uncompress(raw.data(), &size, reinterpret_cast<const Bytef*>(idat.data()), idat.size()) != Z_OK)
+    return -1;
+  return bits == 16 ? long(raw[1]) << 8 | raw[2] : raw[1];
 }
 
 }  // namespace
@@ -88,6 +108,21 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
           << f->name;
   EXPECT_NE(text.output.find(filters::registry().find("tent")->find("comp.running")->description),
             std::string::npos);
+}
+
+// `filterlab filters`: every method on a line of its own with its description, the default marked,
+// an inexact one said to be so (once only the method names were listed).
+TEST(Commands, FiltersListsEveryMethodWithItsDescriptionAndTheDefault) {
+  auto r = test::run_binary("filters");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* line : {"\n      auto (default): the fastest exact method",
+                           "\n      comp.recursive (default) (not exact): Deriche's",
+                           "\n      comp.fetch_x2 (default): the same, two pixels a thread",
+                           "\n      frag.quad_derivative_coarse (not exact): "})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line;
+  for (const filters::Family* family : filters::registry().families())
+    for (const filters::Method& m : family->methods)
+      EXPECT_NE(r.output.find("\n      " + m.name), std::string::npos) << family->name << "." << m.name;
 }
 
 TEST(Commands, FilterPfmIsExactAgainstTheReference) {
@@ -153,6 +188,11 @@ TEST(Commands, FilterPngKeepsTheInputsChannelsAndBits) {
     io::write_image_file(dir + "/in.png", image, io::Encoding::Srgb, io::ExrSamples::Float, layout);
     const io::ImageHeader in = io::read_image_header(dir + "/in.png");
     ASSERT_EQ(io::png_layout_of(in).name(), name);
+    // The file holds the samples the PNG format says (16-bit big-endian), read from its bytes here
+    // without the decoder the filter uses.
+    EXPECT_EQ(first_sample_in_file(dir + "/in.png", layout.bits),
+              std::lround(io::linear_to_srgb(image.pixels[0]) * ((1 << layout.bits) - 1)))
+        << name;
     auto r = test::run_binary("filter --validation --input " + dir + "/in.png --output " + dir +
                               "/out.png --filter " + floor + " --precision fp32");
     ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace filterlab;
 using nlohmann::json;
@@ -41,9 +42,13 @@ TEST(Preset, SavedThenLoadedRendersTheSameFramesBitForBit) {
   EXPECT_EQ(preset.at("tonemap"), "hable");
   EXPECT_EQ(preset.at("exposure"), 2.0);
   // Every parameter written out: the tent's default k, b and precision are there, with its method.
-  const std::string tent = preset.at("chain").at(0).at("step");
-  for (const char* part : {"tent.auto:", "radius=3", "k=", "b=", "precision=fp16"})
-    EXPECT_NE(tent.find(part), std::string::npos) << tent;
+  const json& tent = preset.at("chain").at(0);
+  EXPECT_EQ(tent.at("filter"), "tent");
+  EXPECT_EQ(tent.at("method"), "auto");
+  std::set<std::string> keys;
+  for (const json& kv : tent.at("params")) keys.insert(kv.at(0).get<std::string>());
+  for (const char* key : {"radius", "k", "b", "kernel", "precision"})
+    EXPECT_TRUE(keys.count(key)) << tent.dump();
 
   r = test::run_binary(common_args + "--load-chain " + dir + "/p.json --capture final=" + dir +
                        "/b.png --capture scene=" + dir + "/b.pfm");
@@ -68,10 +73,18 @@ TEST(Preset, BadPresetsAreRefusedWithTheReasonAndNothingIsWritten) {
     const char* reason;
   };
   const std::vector<Case> cases = {
-      {"family", [](json& j) { j["chain"][0]["step"] = "tnet:radius=2"; }, "unknown filter 'tnet'"},
-      {"method", [](json& j) { j["chain"][0]["step"] = "tent.comp.bogus"; }, "unknown method 'comp.bogus'"},
-      {"parameter", [](json& j) { j["chain"][0]["step"] = "tent:radious=2"; }, "unknown parameter 'radious'"},
-      {"value", [](json& j) { j["chain"][0]["step"] = "tent:radius=0"; }, "radius"},
+      {"family", [](json& j) { j["chain"][0]["filter"] = "tnet"; }, "unknown filter 'tnet'"},
+      {"method", [](json& j) { j["chain"][0]["method"] = "comp.bogus"; }, "unknown method 'comp.bogus'"},
+      {"parameter", [](json& j) { j["chain"][0]["params"][0][0] = "radious"; },
+       "unknown parameter 'radious'"},
+      {"value",
+       [](json& j) {
+         j["chain"][0]["params"][0] = {"radius", "0"};
+       },
+       "radius"},
+      {"no chain", [](json& j) { j.erase("chain"); }, "preset:"},
+      {"a step's type", [](json& j) { j["chain"][0]["enabled"] = "yes"; }, "enabled"},
+      {"divider", [](json& j) { j["compare_view"]["divider"] = 10.5; }, "divider is a whole number"},
       {"key", [](json& j) { j["colour"] = "red"; }, "unknown key 'colour'"},
       {"schema", [](json& j) { j["schema"] = "other/1"; }, "schema"},
       {"tonemap", [](json& j) { j["tonemap"] = "filmic"; }, "unknown curve 'filmic'"},

@@ -64,7 +64,11 @@ int worst_difference(const io::ImageU8& a, const io::ImageU8& b) {
 }  // namespace
 
 TEST_F(TonemapTest, EveryCurveMatchesItsCpuModel) {
-  const io::ImageF hdr = hdr_image(61, 37, 5);
+  io::ImageF hdr = hdr_image(61, 37, 5);
+  // Pixels no light makes: NaN and -inf show black, +inf saturates, as on the CPU.
+  hdr.pixels[0] = std::nanf("");
+  hdr.pixels[5] = -INFINITY;
+  hdr.pixels[10] = INFINITY;
   for (uint32_t i = 0; i < passes::kTonemapperCount; ++i) {
     const auto curve = passes::Tonemapper(i);
     const float exposure = 0.75f;

@@ -39,11 +39,13 @@ TEST(Tonemap, AcesKnownValues) {
 }
 
 TEST(Tonemap, EachCurveAtValuesWorkedOutByHand) {
-  // Reinhard on luminance: gray 1 -> 1 / (1 + 1); (2, 0, 0) has L = 0.4252: 2 / 1.4252 clamps to 1.
+  // Reinhard on luminance: gray 1 -> 1 / (1 + 1); (0.5, 0, 0) has L = 0.1063: 0.5 / 1.1063, and
+  // (2, 0, 0) has L = 0.4252: 2 / 1.4252 clamps to 1.
   EXPECT_NEAR(passes::tonemap(gray(1.0), Tonemapper::Reinhard).g, 0.5, 1e-12);
   const glm::dvec3 red = passes::tonemap({0.5, 0.0, 0.0}, Tonemapper::Reinhard);
   EXPECT_NEAR(red.r, 0.5 / (1.0 + 0.2126 * 0.5), 1e-12);
   EXPECT_EQ(red.g, 0.0);
+  EXPECT_EQ(passes::tonemap({2.0, 0.0, 0.0}, Tonemapper::Reinhard).r, 1.0);
   // Hable: the white point (11.2, reached at x = 5.6 with the exposure bias of 2) maps to 1; 0 to 0.
   EXPECT_NEAR(passes::tonemap(gray(5.6), Tonemapper::Hable).r, 1.0, 1e-12);
   EXPECT_NEAR(passes::tonemap(gray(0.0), Tonemapper::Hable).r, 0.0, 1e-12);

@@ -185,7 +185,8 @@ std::vector<Method> line_methods() {
       line_method(
           "comp.recursive", LinePasses::Kind::Recursive,
           "Deriche's fourth-order recursive Gaussian, a thread a line, forward and backward: cost flat in "
-          "sigma")};
+          "sigma; not exact: within 1e-3 of the exact Gaussian (max |error|; 1.3e-4 measured at sigma <= "
+          "64, 5e-4 at 256)")};
 }
 
 const Family& family() {

@@ -1,11 +1,10 @@
 // convolve.auto's built-in table (filters/auto_method.h), keyed on the kernel's half side ((side - 1)
 // / 2: a generated kernel's radius, a file's from its size). From the H100 sitting on
 // docs/families/convolve.md (NVIDIA H100 80GB HBM3, driver 580.159.04, 3840x2160, disk kernels,
-// fp32): direct.full2d 241 / 606 / 1763 us at r = 1 / 4 / 8 against fft.vkfft's 1141, 1029 at r = 32,
-// flat to 127; the crossover lies between r = 4 and 8 (direct grows as the kernel's area: about
-// 1100 us at r = 6). direct.separable is last: its time grows with the kernel's rank, which the side
-// does not tell (a disk takes many terms). fp16 follows the fp32 ranking (not measured apart: both
-// are bound by the same passes' traffic and FFT arithmetic in fp32).
+// fp32, where the times are): direct.full2d grows as the kernel's area and fft.vkfft stays flat, and
+// they cross between radius 4 and 8, near 6 by interpolation. direct.separable is last: its time
+// grows with the kernel's rank, which the side does not tell (a disk takes many terms). fp16 takes
+// the fp32 ranking (not measured apart).
 #include "filters/convolve/convolve.h"
 
 namespace filterlab::filters::convolve {

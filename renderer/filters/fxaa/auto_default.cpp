@@ -1,7 +1,7 @@
 // fxaa.auto's built-in table (filters/auto_method.h). The family has no size parameter: one key,
-// 0. Measured by bench at 3840x2160 on an NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-27,
-// bench/results/h100-2026-11-27-auto-fxaa-tonemap/): comp.fxaa 124.1 us fp16 and 174.2 fp32,
-// frag.fxaa 4483 and 5199 (the fragment path runs on few units there).
+// 0. Measured by bench at 3840x2160 on an NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-27;
+// the times are in bench/results/h100-2026-11-27-auto-fxaa-tonemap/): the fragment path runs on
+// few units there.
 #include "filters/fxaa/fxaa.h"
 
 namespace filterlab::filters::fxaa {

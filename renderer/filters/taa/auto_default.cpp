@@ -1,10 +1,9 @@
 // taa.auto's built-in table (filters/auto_method.h): the resolve's ways of computing the 3x3
 // statistics, fastest first. The family has no size parameter: one key, 0. Measured by bench on a
 // 3840x2160 scene frame (the defaults: variance clipping, YCoCg, Catmull-Rom history) on an NVIDIA
-// H100 80GB HBM3 (driver 580.159.04, 2026-11-27, bench/results/h100-2026-11-27-auto-fxaa-tonemap/):
-// fp16 comp.full2d_shared 257.5 us, comp.quad_subgroup 290.3, comp.quad_derivative 290.9,
-// comp.full2d 329.6; fp32 484.6, 565.0, 565.7, 618.4. The fragment methods run on few units there
-// and come last (frag.quad_derivative 7621 / 16557 us, frag.full2d 8158 / 17997).
+// H100 80GB HBM3 (driver 580.159.04, 2026-11-27; the times are in
+// bench/results/h100-2026-11-27-auto-fxaa-tonemap/ and docs/families/taa.md). The fragment methods
+// run on few units there and come last.
 #include "filters/taa/taa.h"
 
 namespace filterlab::filters::taa {
