@@ -205,6 +205,39 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   EXPECT_TRUE(preset.image_file.empty() && preset.scene_file.empty());  // the built-in scene
 }
 
+// --compare-mode side reaches the window: the screenshot's left half is the middle half of A, its
+// right half the same columns of B (the cyan line between them at W/2).
+TEST(WindowUi, SideBySideShowsTheMiddleHalvesOfBothChains) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-side");
+  runtime::RunOptions run = still_run(240, 160, "gaussian.frag.separable:radius=4");
+  run.captures = {{"final", dir + "/final.png"}, {"b.final", dir + "/b-final.png"}};
+  app::WindowOptions window = presentation_only();
+  window.frames = 6;
+  window.show_ui = false;
+  window.compare_chain = "copy";
+  window.compare_mode = passes::CompareSettings::Mode::SideBySide;
+  window.screenshot = dir + "/side.png";
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_TRUE(r.screenshot_written);
+  const io::ImageU8 shot = io::read_png(dir + "/side.png"), a = io::read_png(dir + "/final.png"),
+                    b = io::read_png(dir + "/b-final.png");
+  ASSERT_EQ(shot.width, 240u);
+  size_t wrong = 0;
+  for (uint32_t y = 0; y < 160; ++y)
+    for (uint32_t x = 0; x < 240; ++x) {
+      if (x == 120) continue;  // the line
+      const io::ImageU8& source = x < 120 ? a : b;
+      const uint32_t from = x < 120 ? x + 60 : x - 120 + 60;
+      for (uint32_t c = 0; c < 3; ++c)
+        wrong += shot.rgba[(size_t(y) * 240 + x) * 4 + c] != source.rgba[(size_t(y) * 240 + from) * 4 + c];
+    }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(mean_difference(a, b, 0, 0, 240, 160), 0.0) << "a blur and a copy must differ";
+}
+
 // The viewport's settings, edited by the probe as the panel does, show in the very frame recorded
 // after the edit (recorded while the frame before it may still be in flight): each edited frame is
 // read back through the screenshot hook and compared with the CPU view of that frame's float
