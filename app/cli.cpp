@@ -18,6 +18,12 @@
 
 namespace filterlab::app {
 
+namespace {
+// The filter command's own options: a family parameter of the same name is reached with --param.
+const std::string kFilterOwnOptions[] = {"--input", "--output", "--filter",  "--method",
+                                         "--param", "--raw",    "--capture", "--png-format"};
+}  // namespace
+
 std::string families_text(bool method_lines) {
   std::string out = "filters (--chain steps, --filter):\n";
   for (const filters::Family* f : filters::registry().families()) {
@@ -37,6 +43,10 @@ std::string families_text(bool method_lines) {
       std::string fallback = p.derived ? p.derived_text : p.fallback.empty() ? "none" : p.fallback;
       std::string line = "    " + p.name + "=" + p.range_text() + (p.unit.empty() ? "" : " " + p.unit) +
                          "  (default " + fallback + ") " + p.help;
+      // --KEY VALUE is short for --param KEY=VALUE, except where --KEY is filter's own option.
+      if (std::find(std::begin(kFilterOwnOptions), std::end(kFilterOwnOptions), "--" + p.name) !=
+          std::end(kFilterOwnOptions))
+        line += "; on filter's command line --param " + p.name + "=VALUE (--" + p.name + " is filter's own)";
       if (!p.methods.empty()) {
         line += "; for";
         for (const std::string& m : p.methods) line += " " + m;

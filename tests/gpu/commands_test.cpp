@@ -123,6 +123,15 @@ TEST(Commands, FiltersListsEveryMethodWithItsDescriptionAndTheDefault) {
   for (const filters::Family* family : filters::registry().families())
     for (const filters::Method& m : family->methods)
       EXPECT_NE(r.output.find("\n      " + m.name), std::string::npos) << family->name << "." << m.name;
+  // A parameter named like one of filter's own options says how it is reached (variance's output).
+  EXPECT_NE(r.output.find("on filter's command line --param output=VALUE (--output is filter's own)"),
+            std::string::npos)
+      << r.output;
+  // ... and those options are filter's: its help lists each.
+  const auto help = test::run_binary("filter --help");
+  for (const char* option :
+       {"--input", "--output", "--filter", "--method", "--param", "--raw", "--capture", "--png-format"})
+    EXPECT_NE(help.output.find(option), std::string::npos) << option;
 }
 
 TEST(Commands, FilterPfmIsExactAgainstTheReference) {
