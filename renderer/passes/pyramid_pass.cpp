@@ -7,27 +7,7 @@
 
 namespace filterlab::passes {
 
-PyramidPass::PyramidPass(const PassEnv& env) : env_(env) {
-  for (uint32_t slot = 0; slot < env.frames_in_flight; ++slot)
-    counters_.emplace_back(env.vk, sizeof(uint32_t),
-                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
-                           "pyramid counter " + std::to_string(slot));
-  // Made once, outside any frame: the graph orders the dispatches that use them from then on.
-  vk::OneShotCommands(env.vk).run([&](VkCommandBuffer cmd) {
-    std::vector<VkBufferMemoryBarrier2> ready;
-    for (const vk::Buffer& counter : counters_) {
-      vkCmdFillBuffer(cmd, counter.handle(), 0, VK_WHOLE_SIZE, 0);
-      ready.push_back(
-          vk::buffer_barrier(counter, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
-    }
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.bufferMemoryBarrierCount = uint32_t(ready.size());
-    dep.pBufferMemoryBarriers = ready.data();
-    vkCmdPipelineBarrier2(cmd, &dep);
-  });
-}
+PyramidPass::PyramidPass(const PassEnv& env) : env_(env) {}
 
 std::vector<std::string> PyramidPass::add_to(graph::RenderGraph& graph, const std::string& input,
                                              VkFormat format, int levels, const std::string& prefix,
@@ -49,6 +29,14 @@ std::vector<std::string> PyramidPass::add_to(graph::RenderGraph& graph, const st
     pass.store(BINDING_PYRAMID_LEVEL + uint32_t(k) - 1, names.back());
   }
   if (!local) {
+    // Zeroed once, before any frame: each dispatch's last group sets it back to 0.
+    const uint32_t zero = 0;
+    while (counters_.size() < env_.frames_in_flight)
+      counters_.push_back(
+          vk::uploaded_buffer(env_.vk, &zero, sizeof zero, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                              "pyramid counter " + std::to_string(counters_.size())));
     const std::string counter = pass_name + " counter";
     graph.import_buffer(counter, [this](uint32_t slot) {
       return graph::ExternalBuffer{counters_.at(slot).handle(), counters_.at(slot).size()};

@@ -25,8 +25,9 @@ class PyramidPass {
 
  private:
   PassEnv env_;
-  // The groups that have finished their tile, one count per frame-in-flight slot: zeroed once here,
-  // and each dispatch's last group sets it back to 0.
+  // The groups that have finished their tile, one count per frame-in-flight slot, made with the
+  // first full pyramid (a local one hands nothing over): zeroed once, and each dispatch's last group
+  // sets it back to 0.
   std::vector<vk::Buffer> counters_;
 };
 

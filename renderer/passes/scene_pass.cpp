@@ -11,35 +11,6 @@
 
 namespace filterlab::passes {
 
-namespace {
-
-vk::Buffer upload(const vk::Context& ctx, const void* data, VkDeviceSize size, VkBufferUsageFlags usage,
-                  VkPipelineStageFlags2 stage, VkAccessFlags2 access, const std::string& name) {
-  vk::Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, name + " staging");
-  std::memcpy(staging.mapped(), data, size);
-  vk::Buffer buffer(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false, name);
-  vk::OneShotCommands(ctx).run([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, 0, size};
-    vkCmdCopyBuffer(cmd, staging.handle(), buffer.handle(), 1, &region);
-    // Orders the copy before every later read of the buffer, in this and later submissions.
-    VkBufferMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-    barrier.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-    barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    barrier.dstStageMask = stage;
-    barrier.dstAccessMask = access;
-    barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    barrier.buffer = buffer.handle();
-    barrier.size = VK_WHOLE_SIZE;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.bufferMemoryBarrierCount = 1;
-    dep.pBufferMemoryBarriers = &barrier;
-    vkCmdPipelineBarrier2(cmd, &dep);
-  });
-  return buffer;
-}
-
-}  // namespace
-
 ScenePass::ScenePass(const PassEnv& env, const scene::SceneSettings& settings,
                      std::shared_ptr<const scene::SceneModel> model)
     : env_(env), settings_(settings), model_(std::move(model)) {
@@ -133,18 +104,19 @@ VkSamplerCreateInfo sampler_info(const scene::SamplerState& s) {
 // that cannot be built (a shader that does not compile) is refused before any GPU work.
 void ScenePass::upload_assets() {
   const scene::SceneAssets& a = model_->assets();
-  vertices_ = upload(env_.vk, a.mesh.vertices.data(), a.mesh.vertices.size() * sizeof(scene::Vertex),
-                     VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
-                     VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, "scene vertices");
-  indices_ = upload(env_.vk, a.mesh.indices.data(), a.mesh.indices.size() * sizeof(uint32_t),
-                    VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT,
-                    VK_ACCESS_2_INDEX_READ_BIT, "scene indices");
+  vertices_ =
+      vk::uploaded_buffer(env_.vk, a.mesh.vertices.data(), a.mesh.vertices.size() * sizeof(scene::Vertex),
+                          VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                          VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT, "scene vertices");
+  indices_ = vk::uploaded_buffer(env_.vk, a.mesh.indices.data(), a.mesh.indices.size() * sizeof(uint32_t),
+                                 VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT,
+                                 VK_ACCESS_2_INDEX_READ_BIT, "scene indices");
   std::vector<uint8_t> materials(a.materials.size() * kMaterialStride);
   for (size_t i = 0; i < a.materials.size(); ++i)
     std::memcpy(materials.data() + i * kMaterialStride, &a.materials[i].gpu, sizeof(scene::MaterialGpu));
-  materials_ =
-      upload(env_.vk, materials.data(), materials.size(), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-             VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_UNIFORM_READ_BIT, "scene materials");
+  materials_ = vk::uploaded_buffer(
+      env_.vk, materials.data(), materials.size(), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_UNIFORM_READ_BIT, "scene materials");
   for (const scene::TextureImage& t : a.images)
     textures_.push_back(vk::upload_texture(env_.vk, t.rgba, t.width, t.height, t.srgb, "texture " + t.name));
   textures_.push_back(vk::upload_texture(env_.vk, {255, 255, 255, 255}, 1, 1, false, "texture white"));

@@ -1,5 +1,6 @@
 #include "vk/resources.h"
 
+#include <cstring>
 #include <utility>
 
 namespace filterlab::vk {
@@ -223,6 +224,22 @@ VkMemoryBarrier2 memory_barrier(VkPipelineStageFlags2 src_stage, VkAccessFlags2 
   b.dstStageMask = dst_stage;
   b.dstAccessMask = dst_access;
   return b;
+}
+
+Buffer uploaded_buffer(const Context& ctx, const void* data, VkDeviceSize size, VkBufferUsageFlags usage,
+                       VkPipelineStageFlags2 stage, VkAccessFlags2 access, const std::string& name) {
+  Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true, name + " staging");
+  std::memcpy(staging.mapped(), data, size);
+  Buffer buffer(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false, name);
+  OneShotCommands(ctx).run([&](VkCommandBuffer cmd) {
+    const VkBufferCopy region{0, 0, size};
+    vkCmdCopyBuffer(cmd, staging.handle(), buffer.handle(), 1, &region);
+    record_barriers(
+        cmd,
+        {buffer_barrier(buffer, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, stage, access)},
+        {});
+  });
+  return buffer;
 }
 
 void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,

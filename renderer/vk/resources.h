@@ -115,6 +115,14 @@ inline VkMemoryBarrier2 copy_to_host_barrier() {
 void record_barriers(VkCommandBuffer cmd, const std::vector<VkBufferMemoryBarrier2>& buffers,
                      const std::vector<VkMemoryBarrier2>& memory = {});
 
+// A device-local buffer holding `size` bytes of `data`, copied in through a staging buffer in a
+// one-shot submission that ends with the copy made visible to `stage` / `access` in every later
+// submission: a resource's contents before any frame uses it (a mesh, a counter's zero). The frame
+// graph orders every use after that.
+class Buffer;
+Buffer uploaded_buffer(const Context& ctx, const void* data, VkDeviceSize size, VkBufferUsageFlags usage,
+                       VkPipelineStageFlags2 stage, VkAccessFlags2 access, const std::string& name);
+
 // A command pool with one primary buffer and a fence: record, submit, wait. For readback and
 // set-up work outside the frame loop.
 class OneShotCommands {
