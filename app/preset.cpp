@@ -94,9 +94,11 @@ ChainConfig chain_from_json(const json& j, const std::string& where) {
   return chain;
 }
 
-}  // namespace
-
+// The preset's fields from a file's JSON (the checks of preset_from_json, whose json::exceptions it
+// turns into PresetErrors).
 Preset preset_fields(const json& file);
+
+}  // namespace
 
 json preset_json(const Preset& p) {
   json j;
@@ -132,6 +134,8 @@ Preset preset_from_json(const json& file) {
     fail(std::string("preset: ") + e.what());
   }
 }
+
+namespace {
 
 Preset preset_fields(const json& file) {
   const json& j = file.is_object() && file.contains("preset") ? file.at("preset") : file;
@@ -189,6 +193,8 @@ Preset preset_fields(const json& file) {
   }
   return p;
 }
+
+}  // namespace
 
 void save_preset(const std::filesystem::path& path, const Preset& preset) {
   io::write_file_atomically(path, preset_json(preset).dump(2) + "\n");

@@ -1,7 +1,6 @@
 #include "filters/fxaa/fxaa.h"
 
 #include "filters/auto_method.h"
-
 #include "filters/fxaa/fxaa_config.h"
 #include "filters/fxaa/reference.h"
 #include "filters/precision.h"
