@@ -110,6 +110,27 @@ TEST_F(Bigblur, ThePyramidMethodsMatchTheirModels) {
   }
 }
 
+// The chains in fp16: the input and every level are stored in halves, so each pass rounds once more,
+// by at most half an ulp of the range's binade (2^-11 relative): 2 levels + 1 roundings' worth is
+// the bound.
+TEST_F(Bigblur, TheChainsMatchTheirModelsInHalfPrecision) {
+  const io::ImageF random = common::random_image(61, 37, 4, 22), hdr = scene_image(env_, {64, 48});
+  for (const char* method : {"comp.dual_filter", "comp.cod13"})
+    for (double sigma : {3.0, 16.0}) {
+      const std::string point =
+          std::string("bigblur.") + method + ":sigma=" + std::to_string(sigma) + ":precision=fp16";
+      const bb::Chain chain = std::string(method) == "comp.dual_filter" ? bb::Chain::Dual : bb::Chain::Cod13;
+      const int levels = bb::chain_levels(chain, sigma);
+      for (const io::ImageF* input : {&random, &hdr}) {
+        const common::ImageD expected = bb::model::chain_blur(bb::model::to_double(*input), chain, levels);
+        const double binade = std::exp2(std::ceil(std::log2(largest(*input))));
+        const double bound = (2 * levels + 1) * std::exp2(-11) * binade;
+        EXPECT_LE(max_abs(apply(*input, point), expected), bound)
+            << point << " on " << input->width << "x" << input->height;
+      }
+    }
+}
+
 // The disk's rotation is interleaved gradient noise at the pixel's integer index, frame 0
 // (shaders/filters/common/noise.glsl). One sample on a linear ramp (R = x, G = y at the texel centres,
 // which every box level and bilinear tap reproduces exactly away from the borders) makes the output

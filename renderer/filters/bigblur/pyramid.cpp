@@ -2,7 +2,7 @@
 // engines use for large blurs, dual filtering (Bjorge 2015) and the 13-tap chain (Jimenez 2014).
 // Each level is its own image, half the size of the one before (rounded up), `name.level<k>`:
 // comp.mip_poisson's box levels all come from one dispatch (passes/pyramid_pass.h), the chains' levels
-// one pass each (shaders/filters/bigblur/pyramid.comp).
+// one pass each (shaders/filters/bigblur/chain_down.comp and chain_up.comp).
 #include "filters/bigblur/bigblur_config.h"
 #include "filters/bigblur/design.h"
 #include "filters/bigblur/methods.h"
@@ -15,15 +15,19 @@
 namespace filterlab::filters::bigblur {
 namespace {
 
-// One pyramid pass: `to` from `from` by the shader's `variant`.
-void pyramid_pass(graph::RenderGraph& graph, const passes::PassEnv& env, const char* variant, VkFormat format,
-                  const std::string& from, const std::string& to) {
-  passes::SimplePass(env, to,
-                     passes::ComputeShader{std::string("filters/bigblur/pyramid.comp#") + variant + "." +
-                                           precision_variant(format)})
-      .sample(BINDING_SOURCE, from, graph::Sampling::Linear)
+// One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes a texel a
+// thread from filtered taps; an up pass 2 x 2 from the coarse texels staged in shared memory
+// (chain_up.comp).
+void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, bool up, const char* variant,
+                VkFormat format, const std::string& from, const std::string& to) {
+  const uint32_t side = up ? 2 * BIGBLUR_GROUP : BIGBLUR_GROUP;
+  passes::SimplePass(
+      env, to,
+      passes::ComputeShader{std::string("filters/bigblur/") + (up ? "chain_up" : "chain_down") + ".comp#" +
+                            variant + "." + precision_variant(format)})
+      .sample(BINDING_SOURCE, from, up ? graph::Sampling::Nearest : graph::Sampling::Linear)
       .store(BINDING_DESTINATION, to)
-      .dispatch_over(to, BIGBLUR_GROUP, BIGBLUR_GROUP)
+      .dispatch_over(to, side, side)
       .add_to(graph);
 }
 
@@ -123,12 +127,12 @@ class ChainBlur : public Filter {
     const char* down_variant = chain_ == Chain::Dual ? "dual_down" : "cod13";
     const char* up_variant = chain_ == Chain::Dual ? "dual_up" : "tent";
     for (size_t k = 1; k < down.size(); ++k)
-      pyramid_pass(graph, env_, down_variant, format_, down[k - 1], down[k]);
+      chain_pass(graph, env_, false, down_variant, format_, down[k - 1], down[k]);
     std::string from = down.back();
     for (int k = levels_ - 1; k >= 0; --k) {
       const std::string to = k == 0 ? name : name + ".up" + std::to_string(k);
       graph.declare_image(to, {format_, graph::SizeRule::relative_to(down[size_t(k)])});
-      pyramid_pass(graph, env_, up_variant, format_, from, to);
+      chain_pass(graph, env_, true, up_variant, format_, from, to);
       from = to;
     }
     return name;

@@ -1,0 +1,83 @@
+#version 460
+// bigblur's chains' up passes (renderer/filters/bigblur/pyramid.cpp): each output texel is a fixed
+// set of bilinear taps of the coarser level, offsets in its texels from the output's centre:
+//   dual_up  Bjorge 2015: (+-1, 0), (0, +-1) weighted 1/12, (+-1/2, +-1/2) weighted 2/12
+//   tent     Jimenez 2014: the 3x3 tent (1 2 1) one texel apart
+// At a 2x upsample output 2k + e (e = 0, 1 a side) has its centre at k + 1/4 + e/2 in coarse texels,
+// so every tap falls at a quarter-texel phase and reads coarse texels k - 2 .. k + 2. Taking the
+// taps from the texture unit costs 8 or 9 filtered fetches an output, which at full size is
+// the texture rate's time, not the traffic's. Here a group stages the coarse texels its 32 x 32
+// outputs read, once, in shared memory, and each thread makes the 2 x 2 outputs of one coarse texel
+// k from the 4 x 4 of the 5 x 5 texels around it that each output reads, with the taps folded into
+// one weight a texel (KERNEL). Same definition as the taps (texel centres at i + 0.5, clamp to
+// edge); only rounding differs.
+//! variant dual_up.fp16 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba16f
+//! variant dual_up.fp32 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba32f
+//! variant tent.fp16 CHAIN_TENT OUTPUT_FORMAT=rgba16f
+//! variant tent.fp32 CHAIN_TENT OUTPUT_FORMAT=rgba32f
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+#include "filters/bigblur/bigblur_config.h"
+
+layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
+layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // the coarser level
+layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
+
+// The taps folded into one weight a coarse texel, for output 2k (even in x and y): texels k + o,
+// o = -2..1 a side, row by row. Output 2k + e takes the same weights mirrored along each axis where e
+// is 1 (texels k + o, o = -1..2). Each weight is the sum over taps of the tap's weight times its
+// bilinear weights on the texel (x then y); the taps sit at quarter phases, so the sums are exact
+// fractions. ThePyramidMethodsMatchTheirModels checks them against the taps in double.
+#if defined(CHAIN_DUAL_UP)
+const float KERNEL[16] = float[](0, 1, 3, 0, 1, 24, 34, 9, 3, 34, 38, 17, 0, 9, 17, 2);  // / 192
+const float KERNEL_SCALE = 1.0 / 192.0;
+#else
+const float KERNEL[16] =
+    float[](1, 5, 7, 3, 5, 25, 35, 15, 7, 35, 49, 21, 3, 15, 21, 9);  // (1 5 7 3)^2 / 256
+const float KERNEL_SCALE = 1.0 / 256.0;
+#endif
+
+// Texel k + o's place in output 2k + e's kernel along one axis, or -1 if it has none.
+int kernel_index(int e, int o) {
+  const int i = e == 0 ? o + 2 : 2 - o;
+  return i >= 0 && i < 4 ? i : -1;
+}
+
+// The group's coarse texels: its own BIGBLUR_GROUP^2 and two more on every side, as fp32 whatever
+// the level's format (a tile of packed halves, unpacked at each read, measured no faster in fp16),
+// and its 2 BIGBLUR_GROUP square of outputs.
+const int TILE = BIGBLUR_GROUP + 4;
+shared vec4 tile[TILE * TILE];
+const int OUT_SIDE = 2 * BIGBLUR_GROUP;
+shared vec4 outputs[OUT_SIDE * OUT_SIDE];
+
+void main() {
+  const ivec2 size = textureSize(source, 0);
+  const ivec2 origin = ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP - 2;
+  for (int i = int(gl_LocalInvocationIndex); i < TILE * TILE; i += BIGBLUR_GROUP * BIGBLUR_GROUP)
+    tile[i] = texelFetch(source, clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1), 0);
+  barrier();
+
+  const ivec2 at = ivec2(gl_LocalInvocationID.xy) + 2;               // k's place in the tile
+  vec4 sum[4] = vec4[](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));  // outputs 2k + (e & 1, e >> 1)
+  [[unroll]] for (int y = -2; y <= 2; ++y) [[unroll]] for (int x = -2; x <= 2; ++x) {
+    const vec4 texel = tile[(at.y + y) * TILE + at.x + x];
+    [[unroll]] for (int e = 0; e < 4; ++e) {
+      const int ix = kernel_index(e & 1, x), iy = kernel_index(e >> 1, y);
+      if (ix >= 0 && iy >= 0 && KERNEL[iy * 4 + ix] != 0.0) sum[e] += KERNEL[iy * 4 + ix] * texel;
+    }
+  }
+  // The outputs go out through shared memory, so that each store of a warp writes 32 neighbouring
+  // texels of a row rather than every other one of two rows (much faster in fp32, the same in fp16:
+  // docs/families/bigblur.md).
+  const ivec2 l = ivec2(gl_LocalInvocationID.xy);
+  [[unroll]] for (int e = 0; e < 4; ++e) outputs[(2 * l.y + (e >> 1)) * OUT_SIDE + 2 * l.x + (e & 1)] =
+      sum[e];
+  barrier();
+  const ivec2 first = ivec2(gl_WorkGroupID.xy) * OUT_SIDE;
+  [[unroll]] for (int i = 0; i < 4; ++i) {
+    const int j = i * BIGBLUR_GROUP * BIGBLUR_GROUP + int(gl_LocalInvocationIndex);
+    const ivec2 p = first + ivec2(j % OUT_SIDE, j / OUT_SIDE);
+    if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, KERNEL_SCALE * outputs[j]);
+  }
+}
