@@ -50,6 +50,11 @@ std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
   for (const char* gamma : {"0.75", "1", "1.25"})
     out.push_back({std::string("TAA, variance clip, gamma ") + gamma,
                    std::string("taa:rectify=variance:gamma=") + gamma, std::stod(gamma)});
+  // The history's cheaper samplings (issue #35: what fewer taps cost in quality).
+  out.push_back(
+      {"TAA, variance clip, gamma 1, Catmull-Rom 5 taps", "taa:rectify=variance:history=catmull_rom5", {}});
+  out.push_back(
+      {"TAA, variance clip, gamma 1, bilinear history", "taa:rectify=variance:history=bilinear", {}});
   const Family& f = family();
   const std::string picked = choose_auto(f, parse_params(f, *f.find("auto"), {}), device).method->name;
   for (const Method& m : f.methods) {
