@@ -249,6 +249,14 @@ void load_preset_file(AppState& state, const std::string& file, Readouts& readou
   }
 }
 
+// What the panel's buttons ask for (or a test's probe, pressing them), done; true for a screenshot.
+bool take_actions(const PanelActions& actions, AppState& state, Readouts& readouts) {
+  if (actions.open) open_content(state, *actions.open, readouts);
+  if (actions.save_preset) save_preset_file(state, *actions.save_preset, readouts);
+  if (actions.load_preset) load_preset_file(state, *actions.load_preset, readouts);
+  return actions.screenshot;
+}
+
 // CPU time from one frame's start to the next one's.
 class FrameClock {
  public:
@@ -307,7 +315,9 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
     state.step_once = false;
     ++state.animation_frame;
   }
-  take_screenshot |= hooks.probe(frame, state, facts.library, readouts.metrics, readouts.chain_error);
+  take_screenshot |= take_actions(hooks.probe(frame, state, facts.library, readouts.metrics,
+                                              readouts.chain_error, readouts.preset_status),
+                                  state, readouts);
   if (state.show_ui) {
     const PanelInputs in{
         .ctx = facts.ctx,
@@ -322,11 +332,7 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .extent = facts.extent,
         .present_mode = facts.present_mode,
         .hot_reload = facts.library != nullptr};
-    const PanelActions actions = draw_panel(state, in);
-    take_screenshot |= actions.screenshot;
-    if (actions.open) open_content(state, *actions.open, readouts);
-    if (actions.save_preset) save_preset_file(state, *actions.save_preset, readouts);
-    if (actions.load_preset) load_preset_file(state, *actions.load_preset, readouts);
+    take_screenshot |= take_actions(draw_panel(state, in), state, readouts);
     ++result.ui_frames;
   }
   ui.end_frame();

@@ -34,6 +34,9 @@ struct FrameProbe {
   std::optional<passes::CompareMetrics> metrics;   // of the slot's previous frame
   std::string chain_error;                         // why the last chain edit was refused
   bool request_screenshot = false;                 // as the key / button does
+  std::string preset_status;                       // the Preset section's line: saved, loaded, or why not
+  // The Preset section's buttons, pressed with this file (the same save and load as theirs).
+  std::optional<std::string> press_save_preset, press_load_preset;
 };
 
 struct WindowOptions {

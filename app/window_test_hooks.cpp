@@ -40,13 +40,18 @@ void TestHooks::resize_if_due(GLFWwindow* window, uint64_t frame) {
   }
 }
 
-bool TestHooks::probe(uint64_t frame, AppState& state, const vk::PipelineLibrary* library,
-                      const std::optional<passes::CompareMetrics>& metrics,
-                      const std::string& chain_error) const {
+PanelActions TestHooks::probe(uint64_t frame, AppState& state, const vk::PipelineLibrary* library,
+                              const std::optional<passes::CompareMetrics>& metrics,
+                              const std::string& chain_error, const std::string& preset_status) const {
   FrameProbe probe{frame, state, library, metrics, chain_error};
+  probe.preset_status = preset_status;
   if (options_.on_frame) options_.on_frame(probe);
   const auto& at = options_.test_screenshot_at;
-  return probe.request_screenshot || std::count(at.begin(), at.end(), uint32_t(frame)) > 0;
+  PanelActions actions;
+  actions.screenshot = probe.request_screenshot || std::count(at.begin(), at.end(), uint32_t(frame)) > 0;
+  actions.save_preset = probe.press_save_preset;
+  actions.load_preset = probe.press_load_preset;
+  return actions;
 }
 
 }  // namespace filterlab::app

@@ -2,6 +2,7 @@
 // The WindowOptions test hooks, which make a window run deterministic: close, minimize and resize
 // the window at given frames as a user would, and let a probe see (and edit) the state before
 // each frame.
+#include "ui/panel.h"
 #include "window_options.h"
 
 #include <cstdint>
@@ -26,9 +27,11 @@ class TestHooks {
   // Resized behind the loop's back, as a user would between the size check and the acquire: the
   // swapchain reports itself out of date or suboptimal.
   void resize_if_due(GLFWwindow* window, uint64_t frame);
-  // Runs on_frame; true when it, or test_screenshot_at, asks for a screenshot this frame.
-  bool probe(uint64_t frame, AppState& state, const vk::PipelineLibrary* library,
-             const std::optional<passes::CompareMetrics>& metrics, const std::string& chain_error) const;
+  // Runs on_frame: what it asks for this frame, as the key and the panel's buttons would (a
+  // screenshot: also at test_screenshot_at).
+  PanelActions probe(uint64_t frame, AppState& state, const vk::PipelineLibrary* library,
+                     const std::optional<passes::CompareMetrics>& metrics, const std::string& chain_error,
+                     const std::string& preset_status) const;
 
  private:
   const WindowOptions& options_;

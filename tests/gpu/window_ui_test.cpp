@@ -514,3 +514,83 @@ TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
   EXPECT_GE(r.shader_reloads, 1u);
   EXPECT_NE(r.shader_source.find("GLSL"), std::string::npos) << r.shader_source;
 }
+
+// The Preset section's buttons (pressed through the frame probe, which runs the same save and load
+// as the buttons): save writes the window's state, load brings it back whole and rebuilds the graph,
+// and a file that is not a preset is refused with the reason, changing nothing.
+TEST(WindowUi, ThePresetButtonsSaveAndLoadTheWholeView) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-preset");
+  const std::string saved = dir + "/view.json", broken = dir + "/broken.json";
+  std::ofstream(broken) << "{\"schema\": \"not a preset\"}";
+  runtime::RunOptions run = still_run(160, 120, "gaussian:radius=3");
+  app::WindowOptions window;
+  window.frames = 24;
+  window.hot_reload = false;
+  std::string after_save, after_other_edits, after_load, after_broken, status_saved, status_loaded,
+      status_broken;
+  float exposure_after_load = 0;
+  passes::Tonemapper tonemapper_after_load = passes::Tonemapper::Aces;
+  window.on_frame = [&](app::FrameProbe& p) {
+    app::GraphConfig& g = p.state.graph;
+    switch (p.frame) {
+      case 3:
+        g.compare = true;
+        g.chain_b = app::ChainConfig::parse("copy");
+        p.state.exposure = 2.0f;
+        p.state.tonemapper = passes::Tonemapper::Agx;
+        break;
+      case 5: p.press_save_preset = saved; break;
+      case 6:
+        status_saved = p.preset_status;
+        after_save = g.chain_a.spec() + " | " + g.chain_b.spec();
+        break;
+      case 8:
+        g.chain_a = app::ChainConfig::parse("bilateral:radius=1");
+        g.compare = false;
+        p.state.exposure = 1.0f;
+        p.state.tonemapper = passes::Tonemapper::Aces;
+        break;
+      case 10:
+        after_other_edits = g.chain_a.spec();
+        p.press_load_preset = saved;
+        break;
+      case 13:
+        status_loaded = p.preset_status;
+        after_load = g.chain_a.spec() + " | " + g.chain_b.spec() + (g.compare ? " compare" : "");
+        exposure_after_load = p.state.exposure;
+        tonemapper_after_load = p.state.tonemapper;
+        p.press_load_preset = broken;
+        break;
+      case 15:
+        status_broken = p.preset_status;
+        after_broken = g.chain_a.spec() + " | " + g.chain_b.spec() + (g.compare ? " compare" : "");
+        break;
+    }
+  };
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  EXPECT_EQ(r.frames, 24u);
+  EXPECT_EQ(status_saved, "saved " + saved);
+  ASSERT_TRUE(std::filesystem::exists(saved));
+  // The file is one `run --load-chain` takes too, every parameter written out.
+  const app::Preset on_disk = app::load_preset(saved);
+  const std::string saved_chains = on_disk.chain.spec() + " | " + on_disk.compare_chain.spec();
+  EXPECT_EQ(after_save, "gaussian:radius=3 | copy");
+  EXPECT_EQ(saved_chains.rfind("gaussian.", 0), 0u) << saved_chains;
+  EXPECT_NE(saved_chains.find(":radius=3:"), std::string::npos) << saved_chains;
+  EXPECT_NE(saved_chains.find(" | copy."), std::string::npos) << saved_chains;
+  EXPECT_TRUE(on_disk.compare);
+  EXPECT_EQ(on_disk.display.tonemapper, passes::Tonemapper::Agx);
+  EXPECT_EQ(after_other_edits, "bilateral:radius=1");
+  EXPECT_EQ(status_loaded, "loaded " + saved);
+  EXPECT_EQ(after_load, saved_chains + " compare");
+  EXPECT_EQ(exposure_after_load, 2.0f);
+  EXPECT_EQ(tonemapper_after_load, passes::Tonemapper::Agx);
+  EXPECT_NE(status_broken.find("schema"), std::string::npos) << status_broken;
+  EXPECT_EQ(after_broken, after_load);  // refused whole: nothing changed
+  // The first build, compare on, the other chain, the load (the refused file builds nothing).
+  EXPECT_EQ(r.graph_builds, 4u);
+}
