@@ -50,6 +50,13 @@ struct WindowFamily {
   std::function<vk::Buffer(const vk::Context&, const ParamValues&)> full2d_data;
 };
 
+// A comp.running method's workgroup (running sums down strips): a thread for each column of a strip
+// `cols` outputs wide and its apron of r on either side, in whole warps of 32; at most
+// WINDOW_RUNNING_MAX_THREADS (window_config.h: group_prefix.glsl keeps a total a subgroup).
+constexpr uint32_t running_threads(uint32_t cols, int r) {
+  return (cols + 2 * uint32_t(r) + 31) / 32 * 32;
+}
+
 enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };
 
 Method window_method(const WindowFamily& family, WindowMethod which);

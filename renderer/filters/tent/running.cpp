@@ -4,6 +4,7 @@
 #include "filters/precision.h"
 #include "filters/tent/tent.h"
 #include "filters/tent/tent_config.h"
+#include "filters/window_methods.h"
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
@@ -13,8 +14,9 @@ namespace filterlab::filters::tent {
 namespace {
 
 uint32_t threads(int r) {
-  return (TENT_RUNNING_COLS + 2 * uint32_t(r) + 31) / 32 * 32;
+  return running_threads(TENT_RUNNING_COLS, r);
 }
+static_assert(running_threads(TENT_RUNNING_COLS, TENT_RUNNING_MAX_RADIUS) <= WINDOW_RUNNING_MAX_THREADS);
 
 // A strip's first row fetches 2r + 1 texels a column; the rows below, four each. Strips at least four
 // windows tall keep the first row's share small.

@@ -3,6 +3,7 @@
 #include "filters/device_checks.h"
 #include "filters/precision.h"
 #include "filters/variance/variance_config.h"
+#include "filters/window_methods.h"
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
@@ -12,8 +13,10 @@ namespace filterlab::filters::variance {
 namespace {
 
 uint32_t threads(int r) {
-  return (VARIANCE_RUNNING_COLS + 2 * uint32_t(r) + 31) / 32 * 32;
+  return running_threads(VARIANCE_RUNNING_COLS, r);
 }
+static_assert(running_threads(VARIANCE_RUNNING_COLS, VARIANCE_RUNNING_MAX_RADIUS) <=
+              WINDOW_RUNNING_MAX_THREADS);
 
 // A strip's first row fetches 2r + 1 texels a column; the rows below, two each. Strips at least four
 // windows tall keep the first row's share under half of the rest.

@@ -34,6 +34,13 @@
 #define WINDOW_LINE_K 4
 #define WINDOW_MAX_TERMS 2
 
+// comp.running (running sums down strips): a group walks down a strip of columns, one thread a column of the
+// strip and its apron, rounded up to a multiple of 32 threads and at most 256 (running_threads in
+// renderer/filters/window_methods.h); group_prefix.glsl keeps a total for each of its subgroups, of
+// 8 or more invocations.
+#define WINDOW_RUNNING_MAX_THREADS 256
+#define WINDOW_RUNNING_MAX_SUBGROUPS 32
+
 // Specialization constants: the radius; a family numbers its own from WINDOW_FAMILY_CONSTANT, below
 // the drivers' own.
 #define WINDOW_RADIUS_ID 0

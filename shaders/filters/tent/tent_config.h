@@ -13,7 +13,6 @@
 // are specialization constants.
 #define TENT_RUNNING_COLS 128
 #define TENT_RUNNING_MAX_RADIUS 32
-#define TENT_RUNNING_MAX_SUBGROUPS 32  // a group of up to 256 threads in subgroups of 8 or more
 #define TENT_RUNNING_THREADS_ID (WINDOW_FAMILY_CONSTANT + 3)
 #define TENT_RUNNING_ROWS_ID (WINDOW_FAMILY_CONSTANT + 4)
 

@@ -22,9 +22,9 @@
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "filters/tent/tent_config.h"
+#define GROUP_PREFIX_SLOTS 3
+#include "filters/common/group_prefix.glsl"
 
 layout(local_size_x_id = TENT_RUNNING_THREADS_ID) in;
 layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
@@ -40,19 +40,8 @@ const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
 // Per row (two rows' worth: one is written while the one before may still be read), entry k + 1
 // holding the prefix through column k and entry 0 being 0: the prefixes of the column values the
 // row's tent takes (tented), of the boxes of R + 1 of them (windowed), and of the values its box
-// takes (boxed; rank 2 only). And each subgroup's totals, for each scan.
+// takes (boxed; rank 2 only).
 shared vec4 tented[2][SPAN + 1], windowed[2][SPAN + 1], boxed[2][SPAN + 1];
-shared vec4 total[3][TENT_RUNNING_MAX_SUBGROUPS];
-
-// The inclusive prefix over the group's threads of v (threads past the span give 0), through the
-// subgroups' totals in total[which]: two barriers.
-vec4 group_prefix(vec4 v, int which) {
-  vec4 p = subgroupInclusiveAdd(v);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) total[which][gl_SubgroupID] = p;
-  barrier();
-  for (uint s = 0; s < gl_SubgroupID; ++s) p += total[which][s];
-  return p;
-}
 
 vec4 value(ivec2 p) {
   return texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
@@ -98,8 +87,9 @@ void main() {
     const vec4 c = RANK2 != 0 ? s0 : column_tent;  // what the row's tent takes
     const vec4 c_box = RANK2 != 0 ? column_tent : vec4(0.0);
     const int slot = y & 1;
-    const vec4 p = group_prefix(feeds ? c : vec4(0.0), 0);
-    const vec4 p_box = group_prefix(feeds ? c_box : vec4(0.0), 1);
+    // The row's inclusive prefixes over the threads (columns). Threads past the span add nothing.
+    vec4 p = feeds ? c : vec4(0.0), p_box = feeds ? c_box : vec4(0.0);
+    group_prefix2(p, p_box, 0);
     if (feeds) {
       tented[slot][t + 1] = p;
       boxed[slot][t + 1] = p_box;

@@ -26,7 +26,6 @@
 // specialization constants (the ids below, clear of the taa family's, which include this file).
 #define VARIANCE_RUNNING_COLS 128
 #define VARIANCE_RUNNING_MAX_RADIUS 32
-#define VARIANCE_RUNNING_MAX_SUBGROUPS 32  // a group of up to 256 threads in subgroups of 8 or more
 #define VARIANCE_RUNNING_THREADS_ID (WINDOW_FAMILY_CONSTANT + 10)
 #define VARIANCE_RUNNING_ROWS_ID (WINDOW_FAMILY_CONSTANT + 11)
 

@@ -13,9 +13,9 @@
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "filters/variance/variance_config.h"
+#define GROUP_PREFIX_SLOTS 2
+#include "filters/common/group_prefix.glsl"
 
 layout(local_size_x_id = VARIANCE_RUNNING_THREADS_ID) in;
 layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
@@ -28,9 +28,8 @@ layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly unifor
 const int COLS = VARIANCE_RUNNING_COLS;
 const int SPAN = COLS + 2 * RADIUS;  // input columns of a strip
 // The prefix of the row, two rows' worth (a row is written while the one before may still be read),
-// entry 0 of each being 0; and each subgroup's total.
+// entry 0 of each being 0.
 shared vec4 prefix[2][SPAN + 1], prefix_sq[2][SPAN + 1];
-shared vec4 total[VARIANCE_RUNNING_MAX_SUBGROUPS], total_sq[VARIANCE_RUNNING_MAX_SUBGROUPS];
 
 vec4 value(ivec2 p) {
   const vec4 c = texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
@@ -67,19 +66,9 @@ void main() {
       sum += enters - leaves;
       sum_sq += enters * enters - leaves * leaves;
     }
-    // The row's inclusive prefix over the threads (columns): within each subgroup, then past the
-    // totals of the subgroups before it. Threads past the span add nothing.
-    vec4 p = subgroupInclusiveAdd(feeds ? sum : vec4(0.0));
-    vec4 p_sq = subgroupInclusiveAdd(feeds ? sum_sq : vec4(0.0));
-    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1) {
-      total[gl_SubgroupID] = p;
-      total_sq[gl_SubgroupID] = p_sq;
-    }
-    barrier();
-    for (uint s = 0; s < gl_SubgroupID; ++s) {
-      p += total[s];
-      p_sq += total_sq[s];
-    }
+    // The row's inclusive prefix over the threads (columns). Threads past the span add nothing.
+    vec4 p = feeds ? sum : vec4(0.0), p_sq = feeds ? sum_sq : vec4(0.0);
+    group_prefix2(p, p_sq, 0);
     const int slot = y & 1;
     if (feeds) {
       prefix[slot][t + 1] = p;
