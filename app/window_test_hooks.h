@@ -2,7 +2,7 @@
 // The WindowOptions test hooks, which make a window run deterministic: close, minimize and resize
 // the window at given frames as a user would, and let a probe see (and edit) the state before
 // each frame.
-#include "ui/panel.h"
+#include "ui/panel_actions.h"
 #include "window_options.h"
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // metrics, viewport source, scene, timings, device and shader status. It edits AppState and
 // reports what the loop must do; it never touches the graph itself.
 #include "app_state.h"
+#include "ui/panel_actions.h"
 #include "ui/timing_history.h"
 #include "vk/context.h"
 #include "vk/pipeline_library.h"
@@ -28,12 +29,6 @@ struct PanelInputs {
   VkExtent2D extent{};
   std::string present_mode;
   bool hot_reload = false;
-};
-
-struct PanelActions {
-  bool screenshot = false;
-  std::optional<std::string> open;  // a glTF scene or an image to show in place of the scene
-  std::optional<std::string> save_preset, load_preset;  // the view to or from a preset file
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);

@@ -39,8 +39,8 @@ Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_siz
   return subgroup_operation_in_compute(device, "shuffle", min_size, threads, "");
 }
 
-Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads) {
-  return subgroup_operation_in_compute(device, "arithmetic", 1, threads, "");
+Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads, uint32_t min_size) {
+  return subgroup_operation_in_compute(device, "arithmetic", min_size, threads, "");
 }
 
 Support compute_derivatives(const vk::Context& device) {

@@ -17,7 +17,9 @@ Support subgroup_shuffles_in_compute(const vk::Context& device, uint32_t min_siz
 // For compute shaders that scan across a subgroup (subgroupInclusiveAdd, say): unavailable unless the
 // device has arithmetic subgroup operations in compute shaders and its subgroups fit a group of
 // `threads`.
-Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads);
+// `min_size`: the smallest subgroup the shader can take (one that keeps a total a subgroup in a
+// fixed array, say).
+Support subgroup_arithmetic_in_compute(const vk::Context& device, uint32_t threads, uint32_t min_size = 1);
 
 // For compute shaders that take derivatives over quads of invocations: unavailable unless the
 // device has compute-shader derivatives and the context enabled them.

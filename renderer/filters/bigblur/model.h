@@ -1,7 +1,8 @@
 #pragma once
 // Double-precision CPU models of bigblur's pyramid methods, the same definitions as their shaders
-// (shaders/filters/bigblur/chain_down.comp, chain_up.comp, mip_poisson.comp): what tests/gpu/bigblur_test.cpp holds
-// the GPU to. The exact Gaussian's reference is the family's (common::reference_blur).
+// (shaders/filters/bigblur/chain_down.comp, chain_up.comp, mip_poisson.comp): what
+// tests/gpu/bigblur_test.cpp holds the GPU to. The exact Gaussian's reference is the family's
+// (common::reference_blur).
 #include "common/reference.h"
 #include "filters/bigblur/design.h"
 

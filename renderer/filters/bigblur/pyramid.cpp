@@ -15,11 +15,14 @@
 namespace filterlab::filters::bigblur {
 namespace {
 
+enum class Direction { Down, Up };
+
 // One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes a texel a
 // thread from filtered taps; an up pass 2 x 2 from the coarse texels staged in shared memory
 // (chain_up.comp).
-void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, bool up, const char* variant,
-                VkFormat format, const std::string& from, const std::string& to) {
+void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction direction,
+                const char* variant, VkFormat format, const std::string& from, const std::string& to) {
+  const bool up = direction == Direction::Up;
   const uint32_t side = up ? 2 * BIGBLUR_GROUP : BIGBLUR_GROUP;
   passes::SimplePass(
       env, to,
@@ -29,6 +32,17 @@ void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, bool up, 
       .store(BINDING_DESTINATION, to)
       .dispatch_over(to, side, side)
       .add_to(graph);
+}
+
+// A chain's cost per pixel of the input, every level's passes together (the levels add up to 4/3
+// of the input): down, `down_taps` filtered fetches a coarse texel; up (chain_up.comp), a group's
+// 20 x 20 coarse texels fetched and stored once for its 32 x 32 outputs, 25 reads of them for each
+// 2 x 2, and in fp32 each output staged through shared memory on its way out.
+MethodCost chain_cost(const ParamValues& v, double down_taps) {
+  const double tile = (BIGBLUR_GROUP + 4.0) * (BIGBLUR_GROUP + 4.0) / (4.0 * BIGBLUR_GROUP * BIGBLUR_GROUP);
+  const double staged = v.choice("precision") == "fp32" ? 1.0 : 0.0;
+  return MethodCost{(down_taps / 4 + tile) * 4.0 / 3, (25.0 / 4 + staged) * 4.0 / 3,
+                    (tile + staged) * 4.0 / 3};
 }
 
 // Levels 1..count of `input`, each declared half the one before; returns their names (level 0 first).
@@ -127,12 +141,12 @@ class ChainBlur : public Filter {
     const char* down_variant = chain_ == Chain::Dual ? "dual_down" : "cod13";
     const char* up_variant = chain_ == Chain::Dual ? "dual_up" : "tent";
     for (size_t k = 1; k < down.size(); ++k)
-      chain_pass(graph, env_, false, down_variant, format_, down[k - 1], down[k]);
+      chain_pass(graph, env_, Direction::Down, down_variant, format_, down[k - 1], down[k]);
     std::string from = down.back();
     for (int k = levels_ - 1; k >= 0; --k) {
       const std::string to = k == 0 ? name : name + ".up" + std::to_string(k);
       graph.declare_image(to, {format_, graph::SizeRule::relative_to(down[size_t(k)])});
-      chain_pass(graph, env_, true, up_variant, format_, from, to);
+      chain_pass(graph, env_, Direction::Up, up_variant, format_, from, to);
       from = to;
     }
     return name;
@@ -187,13 +201,13 @@ std::vector<Method> pyramid_methods() {
       temporal_method(),
       pyramid_method(
           "comp.dual_filter", "dual filtering (Bjorge 2015): k levels down by 5 taps, back up by 8",
-          [](const ParamValues&) { return MethodCost{5.0 / 4 * 4.0 / 3 + 8.0 * 4.0 / 3}; },
+          [](const ParamValues& v) { return chain_cost(v, 5); },
           [](const FilterEnv& env) -> std::unique_ptr<Filter> {
             return std::make_unique<ChainBlur>(env, Chain::Dual);
           }),
       pyramid_method(
           "comp.cod13", "Jimenez 2014's chain: k levels down by the 13-tap filter, back up by a 3x3 tent",
-          [](const ParamValues&) { return MethodCost{13.0 / 4 * 4.0 / 3 + 9.0 * 4.0 / 3}; },
+          [](const ParamValues& v) { return chain_cost(v, 13); },
           [](const FilterEnv& env) -> std::unique_ptr<Filter> {
             return std::make_unique<ChainBlur>(env, Chain::Cod13);
           }),

@@ -40,8 +40,9 @@ std::vector<uint32_t> constants(const ParamValues& v) {
 }
 
 // `filterlab evaluate`'s configurations (issue #20's measurement): no AA, TAA with each
-// rectification, variance clipping at gamma 0.75, 1 and 1.25 (the default method), and variance
-// clipping at gamma 1 by every other method the device runs.
+// rectification, variance clipping at gamma 0.75, 1 and 1.25 (the default method), with the
+// history from 5 taps and bilinear, and variance clipping at gamma 1 by every other method the
+// device runs.
 std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
   std::vector<Evaluation::Config> out = {{"no AA", "", {}},
                                          {"TAA, no rectification", "taa:rectify=none", {}},

@@ -74,7 +74,9 @@ Method running_method() {
     return MethodCost{span * (4 + (2 * r + 1) / rows(int(r))), 10.0, 3 * span};
   };
   m.support = [](const vk::Context& device, const ParamValues&) -> Support {
-    const Support scans = subgroup_arithmetic_in_compute(device, threads(TENT_RUNNING_MAX_RADIUS));
+    // group_prefix.glsl keeps a total for each subgroup, WINDOW_RUNNING_MAX_SUBGROUPS at most.
+    const Support scans = subgroup_arithmetic_in_compute(
+        device, threads(TENT_RUNNING_MAX_RADIUS), WINDOW_RUNNING_MAX_THREADS / WINDOW_RUNNING_MAX_SUBGROUPS);
     if (!scans.available()) return scans;
     return {{}, TENT_RUNNING_MAX_RADIUS};
   };

@@ -85,7 +85,10 @@ Method running_method() {
     if (out != "mean" && out != "stddev")
       return {"computes the mean and stddev only (sums slide; min and max do not)"};
     if (v.choice("shape") != "square") return {"slides square windows only"};
-    const Support scans = subgroup_arithmetic_in_compute(device, threads(VARIANCE_RUNNING_MAX_RADIUS));
+    // group_prefix.glsl keeps a total for each subgroup, WINDOW_RUNNING_MAX_SUBGROUPS at most.
+    const Support scans =
+        subgroup_arithmetic_in_compute(device, threads(VARIANCE_RUNNING_MAX_RADIUS),
+                                       WINDOW_RUNNING_MAX_THREADS / WINDOW_RUNNING_MAX_SUBGROUPS);
     if (!scans.available()) return scans;
     return {{}, VARIANCE_RUNNING_MAX_RADIUS};
   };

@@ -12,9 +12,9 @@
 // one weight a texel (KERNEL). Same definition as the taps (texel centres at i + 0.5, clamp to
 // edge); only rounding differs.
 //! variant dual_up.fp16 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba16f
-//! variant dual_up.fp32 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba32f
+//! variant dual_up.fp32 CHAIN_DUAL_UP STAGED_STORES OUTPUT_FORMAT=rgba32f
 //! variant tent.fp16 CHAIN_TENT OUTPUT_FORMAT=rgba16f
-//! variant tent.fp32 CHAIN_TENT OUTPUT_FORMAT=rgba32f
+//! variant tent.fp32 CHAIN_TENT STAGED_STORES OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "filters/bigblur/bigblur_config.h"
@@ -44,12 +44,14 @@ int kernel_index(int e, int o) {
 }
 
 // The group's coarse texels: its own BIGBLUR_GROUP^2 and two more on every side, as fp32 whatever
-// the level's format (a tile of packed halves, unpacked at each read, measured no faster in fp16),
-// and its 2 BIGBLUR_GROUP square of outputs.
+// the level's format (a tile of packed halves, unpacked at each read, measured no faster in fp16);
+// with STAGED_STORES its 2 BIGBLUR_GROUP square of outputs too.
 const int TILE = BIGBLUR_GROUP + 4;
 shared vec4 tile[TILE * TILE];
+#if defined(STAGED_STORES)
 const int OUT_SIDE = 2 * BIGBLUR_GROUP;
 shared vec4 outputs[OUT_SIDE * OUT_SIDE];
+#endif
 
 void main() {
   const ivec2 size = textureSize(source, 0);
@@ -60,19 +62,21 @@ void main() {
 
   const ivec2 at = ivec2(gl_LocalInvocationID.xy) + 2;               // k's place in the tile
   vec4 sum[4] = vec4[](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));  // outputs 2k + (e & 1, e >> 1)
-  [[unroll]] for (int y = -2; y <= 2; ++y) [[unroll]] for (int x = -2; x <= 2; ++x) {
-    const vec4 texel = tile[(at.y + y) * TILE + at.x + x];
-    [[unroll]] for (int e = 0; e < 4; ++e) {
-      const int ix = kernel_index(e & 1, x), iy = kernel_index(e >> 1, y);
-      if (ix >= 0 && iy >= 0 && KERNEL[iy * 4 + ix] != 0.0) sum[e] += KERNEL[iy * 4 + ix] * texel;
+  [[unroll]] for (int y = -2; y <= 2; ++y) {
+    [[unroll]] for (int x = -2; x <= 2; ++x) {
+      const vec4 texel = tile[(at.y + y) * TILE + at.x + x];
+      [[unroll]] for (int e = 0; e < 4; ++e) {
+        const int ix = kernel_index(e & 1, x), iy = kernel_index(e >> 1, y);
+        if (ix >= 0 && iy >= 0 && KERNEL[iy * 4 + ix] != 0.0) sum[e] += KERNEL[iy * 4 + ix] * texel;
+      }
     }
   }
+#if defined(STAGED_STORES)
   // The outputs go out through shared memory, so that each store of a warp writes 32 neighbouring
-  // texels of a row rather than every other one of two rows (much faster in fp32, the same in fp16:
-  // docs/families/bigblur.md).
+  // texels of a row rather than every other one of two rows: much faster in fp32, a little slower
+  // in fp16 (its 16 KB more of shared memory; docs/families/bigblur-tried.md).
   const ivec2 l = ivec2(gl_LocalInvocationID.xy);
-  [[unroll]] for (int e = 0; e < 4; ++e) outputs[(2 * l.y + (e >> 1)) * OUT_SIDE + 2 * l.x + (e & 1)] =
-      sum[e];
+  [[unroll]] for (int e = 0; e < 4; ++e) outputs[(2 * l.y + (e >> 1)) * OUT_SIDE + 2 * l.x + (e & 1)] = sum[e];
   barrier();
   const ivec2 first = ivec2(gl_WorkGroupID.xy) * OUT_SIDE;
   [[unroll]] for (int i = 0; i < 4; ++i) {
@@ -80,4 +84,11 @@ void main() {
     const ivec2 p = first + ivec2(j % OUT_SIDE, j / OUT_SIDE);
     if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, KERNEL_SCALE * outputs[j]);
   }
+#else
+  const ivec2 k = ivec2(gl_GlobalInvocationID.xy);
+  [[unroll]] for (int e = 0; e < 4; ++e) {
+    const ivec2 p = 2 * k + ivec2(e & 1, e >> 1);
+    if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, KERNEL_SCALE * sum[e]);
+  }
+#endif
 }
