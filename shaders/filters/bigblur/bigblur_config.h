@@ -14,8 +14,8 @@
 #define BIGBLUR_GROUP 16
 #define BIGBLUR_LINE_GROUP 64
 // comp.recursive cuts each line into blocks of this many texels, a thread each (recursive.comp).
-// On the H100 at 4K, fp16: 32 took 1531 us, 64 914, 128 744 but 1.6e-3 of error at sigma 256 (the
-// block's carry matrix compounds over fewer, longer steps); docs/families/bigblur.md.
+// Shorter blocks were slower (a longer scan across them), longer ones missed the 1e-3 bound at sigma
+// 256 (the block's carry matrix compounds over fewer, longer steps): docs/families/bigblur-tried.md.
 #define BIGBLUR_BLOCK 64
 
 // comp.mip_poisson: at most BIGBLUR_MAX_SAMPLES disk points (the family's buffer: vec2 each, in the

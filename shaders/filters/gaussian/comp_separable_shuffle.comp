@@ -12,9 +12,9 @@
 //      so that each stores whole texels of the output rows of its phase's parity.
 //
 // Why: comp.separable_stream stages every batch through shared memory between two barriers, with
-// five groups of 128 threads per SM; with its filters cut to the centre tap it still took 1.18x the
-// copy floor on the H100 (docs/families/gaussian-tried.md). Here subgroups run on their own. Why a patch of
-// two rows and not one row of 32 lanes: that was this method's first shape, up to 1.5x slower on
+// five groups of 128 threads per SM; with its filters cut to the centre tap it still stayed above
+// the copy floor on the H100 (docs/families/gaussian-tried.md). Here subgroups run on their own. Why a patch of
+// two rows and not one row of 32 lanes: that was this method's first shape, measured slower on
 // the H100 (docs/families/gaussian-tried.md), as copies whose subgroups read single rows of 32 texels
 // were (docs/copy-floor.md).
 //

@@ -26,9 +26,8 @@
 // The barrier before step 2 of the next batch also orders step 3's reads before the next writes.
 // Why a window in registers and not a ring of 2r + B rows of sums in shared memory (the previous
 // design): on the H100 the Vulkan driver gives a group no more than about 100 KiB of shared memory
-// per SM, so a group's shared memory decides how many groups are resident. Padding the ring design
-// from 17.3 to 26 KiB at r = 8 (3 groups per SM instead of 5) made it 1.4x slower
-// (docs/families/gaussian-tried.md). Here a group needs B rows of texels and B rows of sums, whatever the radius.
+// per SM, so a group's shared memory decides how many groups are resident: padding the ring design
+// so that fewer groups fit made it much slower (docs/families/gaussian-tried.md). Here a group needs B rows of texels and B rows of sums, whatever the radius.
 // Shared memory holds the image's precision: fp16 chains keep texels and horizontal sums as packed
 // halves (the input is already half, and the sums are rounded as comp.separable_shared rounds its
 // fp16 intermediate image); accumulation is fp32 throughout.

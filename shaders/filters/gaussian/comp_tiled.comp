@@ -18,9 +18,9 @@
 //     and its image stores are 32 consecutive texels.
 // Where this departs from AMD's kernel (4x4 outputs per thread, a thread's own four rows of sums
 // kept in registers, only the neighbours' rows through local memory), it is for RGBA on an NVIDIA
-// GPU: 16 RGBA sums in registers plus the fetches in flight took 120 registers at r = 1, 158 at
-// r = 2 and 252 (spilling) at r = 4, and a 4x4 block's stores hit every 32-byte sector four times.
-// AMD's layout measured 1.4-1.7x slower at r = 2 and 4 on an H200 (docs/families/gaussian-tried.md). Every
+// GPU: 16 RGBA sums in registers plus the fetches in flight need far more registers as r grows
+// (spilling at r = 4), and a 4x4 block's stores hit every 32-byte sector four times. AMD's layout
+// measured slower at r = 2 and 4 on an H200 (docs/families/gaussian-tried.md). Every
 // sum is still computed once, and with four adjacent columns per task every fetched texel feeds up
 // to four sums.
 //

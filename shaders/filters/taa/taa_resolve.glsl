@@ -27,8 +27,8 @@ layout(set = 0, binding = BINDING_DEPTH) uniform sampler2D depth;
 #define WINDOW_READ
 const int TILE_SIDE = TAA_SHARED_GROUP + 2;
 // Shared memory is carved out of the L1 that caches the history's taps: the smaller the tile, the
-// faster the resolve (a second vec4 tile of the colour in window space measured 5% slower overall,
-// 34% slower without the Catmull-Rom; docs/families/taa.md). The fp16 variants keep the colour
+// faster the resolve (a second vec4 tile of the colour in window space measured slower, more so
+// without the Catmull-Rom; docs/families/taa-tried.md). The fp16 variants keep the colour
 // as packed halves (TILE_HALF): the scene's colour is RGBA16F, so nothing is lost there, and an
 // fp32 input loses no more than the fp16 output's own rounding.
 #if defined(TILE_HALF)

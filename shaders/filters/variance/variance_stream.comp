@@ -67,7 +67,8 @@ void main() {
     barrier();
     // Thread t: column t % COLS of the strip, rows t / COLS, + 2, + 4, ... of the batch, so that a
     // warp's stores are adjacent pixels of a row (a run of adjacent outputs a thread, sliding
-    // along the row, read less shared memory but stored with a stride and measured 3x slower).
+    // along the row, read less shared memory but stored with a stride and measured slower:
+    // docs/families/variance.md).
     const int x = t % COLS;
     for (int k = t / COLS; k < BATCH; k += VARIANCE_STREAM_THREADS / COLS) {
       vec4 s = vec4(0.0), s2 = vec4(0.0);
