@@ -1,8 +1,8 @@
 #version 460
 // The box pyramid in one dispatch (renderer/passes/pyramid_pass.h), after AMD's single-pass
 // downsampler (FidelityFX SPD): each group reads a PYRAMID_TILE-square tile of level 0 once and
-// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (level 1 from level 0, a warp a row of it, so
-// that its fetches and stores are whole rows; the others from the level above in shared memory). In
+// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (level 1 from level 0 read in runs of whole
+// rows, pairs added across lanes; the others from the level above in shared memory). In
 // the full variants, the last group to finish its tile reads level PYRAMID_LOCAL_LEVELS back and
 // makes the rest, and sets the count back to 0 for the next dispatch. The hand-over is the memory model's
 // fence-atomic pattern at device scope: each group's image writes (coherent), a release fence
@@ -19,6 +19,8 @@
 //! variant full.fp32 PYRAMID_LEVELS=14 OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 #include "passes/passes_config.h"
 
 layout(local_size_x = PYRAMID_THREADS) in;
@@ -166,30 +168,37 @@ void main() {
   const ivec2 tile = ivec2(gl_WorkGroupID.xy);
   const ivec2 size0 = level_size(0), size1 = level_size(1);
 
-  // Level 1: the tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0; a warp takes a
-  // row of them, so that its fetches and stores are whole rows, and a thread's sixteen fetches go
-  // out together (one at a time, the group waited on each: 46 registers left an H100 SM five groups,
-  // and the dispatch took twice the per-level passes' time). Past an odd edge the last texel repeats.
-  // (One bilinear tap at the corner would fetch the same, but llvmpipe's taps there missed the mean
-  // by up to 6000 ulps in fp32.)
-  const int side1 = PYRAMID_TILE / 2, per_thread = side1 * side1 / PYRAMID_THREADS;
-  vec4 texels[per_thread][4];
-  [[unroll]] for (int j = 0; j < per_thread; ++j) {
-    const int i = int(gl_LocalInvocationIndex) + j * PYRAMID_THREADS;
-    const ivec2 g = min(tile * side1 + ivec2(i % side1, i / side1), size1 - 1);
-    const ivec2 a = 2 * g, b = min(a + 1, size0 - 1);
-    texels[j][0] = texelFetch(source, a, 0);
-    texels[j][1] = texelFetch(source, ivec2(b.x, a.y), 0);
-    texels[j][2] = texelFetch(source, ivec2(a.x, b.y), 0);
-    texels[j][3] = texelFetch(source, b, 0);
+  // Level 1: the tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0. A row of 32
+  // threads reads two rows of level 0 as four runs of 32 neighbouring texels, so that every fetch of
+  // a warp covers whole 32-byte sectors (at every other texel, as when a thread read its own 2 x 2
+  // block, the H100 fetched at half the rate: docs/families/bigblur.md). Neighbours (2m, 2m + 1)
+  // are lanes of one subgroup (threads numbered by subgroup position), which add their pairs by a
+  // shuffle; the even lane keeps the texel. A thread's sixteen fetches go out together. Past an odd
+  // edge the last texel repeats (the clamp).
+  const int side1 = PYRAMID_TILE / 2, rows_per_pass = PYRAMID_THREADS / side1, passes = side1 / rows_per_pass;
+  const int t = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+  const int column = t % side1;
+  vec4 texels[passes][2][2];  // [pass][half of the row][row of the pair]
+  [[unroll]] for (int j = 0; j < passes; ++j) {
+    const int y1 = min(tile.y * side1 + t / side1 + j * rows_per_pass, size1.y - 1);
+    [[unroll]] for (int h = 0; h < 2; ++h) {
+      const int x0 = min(tile.x * PYRAMID_TILE + h * side1 + column, size0.x - 1);
+      texels[j][h][0] = texelFetch(source, ivec2(x0, 2 * y1), 0);
+      texels[j][h][1] = texelFetch(source, ivec2(x0, min(2 * y1 + 1, size0.y - 1)), 0);
+    }
   }
-  [[unroll]] for (int j = 0; j < per_thread; ++j) {
-    const int i = int(gl_LocalInvocationIndex) + j * PYRAMID_THREADS;
-    const ivec2 g = tile * side1 + ivec2(i % side1, i / side1);
-    if (any(greaterThanEqual(g, size1))) continue;
-    const vec4 v = box(texels[j][0], texels[j][1], texels[j][2], texels[j][3]);
-    store_level(1, g, v);
-    hold(1, i, v);
+  [[unroll]] for (int j = 0; j < passes; ++j) {
+    const int row = t / side1 + j * rows_per_pass;
+    [[unroll]] for (int h = 0; h < 2; ++h) {
+      const vec4 top = texels[j][h][0], bottom = texels[j][h][1];
+      const vec4 top_pair = subgroupShuffleXor(top, 1u), bottom_pair = subgroupShuffleXor(bottom, 1u);
+      const int x1 = h * (side1 / 2) + column / 2;
+      const ivec2 g = tile * side1 + ivec2(x1, row);
+      if ((column & 1) == 1 || any(greaterThanEqual(g, size1))) continue;
+      const vec4 v = box(top, top_pair, bottom, bottom_pair);
+      store_level(1, g, v);
+      hold(1, row * side1 + x1, v);
+    }
   }
   group_barrier();
 

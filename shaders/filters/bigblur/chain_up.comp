@@ -17,6 +17,8 @@
 //! variant tent.fp32 CHAIN_TENT STAGED_STORES OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 #include "filters/bigblur/bigblur_config.h"
 
 layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
@@ -60,7 +62,11 @@ void main() {
     tile[i] = texelFetch(source, clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1), 0);
   barrier();
 
-  const ivec2 at = ivec2(gl_LocalInvocationID.xy) + 2;               // k's place in the tile
+  // Threads numbered by subgroup position: a subgroup's coarse texels are a run of a row (or whole
+  // rows), whose outputs its stores below write a row at a time.
+  const int lanes = int(gl_SubgroupSize), lane = int(gl_SubgroupInvocationID);
+  const int t = int(gl_SubgroupID) * lanes + lane;
+  const ivec2 at = ivec2(t % BIGBLUR_GROUP, t / BIGBLUR_GROUP) + 2;  // k's place in the tile
   vec4 sum[4] = vec4[](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));  // outputs 2k + (e & 1, e >> 1)
   [[unroll]] for (int y = -2; y <= 2; ++y) {
     [[unroll]] for (int x = -2; x <= 2; ++x) {
@@ -71,24 +77,41 @@ void main() {
       }
     }
   }
+  // The outputs go out a row at a time, so that each store of a warp writes whole 32-byte sectors:
+  // as the 2 x 2 outputs of each thread (every other texel of two rows a store) the H100 wrote at
+  // half the rate (docs/families/bigblur.md).
 #if defined(STAGED_STORES)
-  // The outputs go out through shared memory, so that each store of a warp writes 32 neighbouring
-  // texels of a row rather than every other one of two rows: much faster in fp32, a little slower
-  // in fp16 (its 16 KB more of shared memory; docs/families/bigblur-tried.md).
-  const ivec2 l = ivec2(gl_LocalInvocationID.xy);
+  // In fp32, through shared memory: a warp stores 32 neighbouring texels of a row. (By shuffles, as
+  // below, fp32 outputs take twice the shuffles and measured slower.)
+  const ivec2 l = ivec2(t % BIGBLUR_GROUP, t / BIGBLUR_GROUP);
   [[unroll]] for (int e = 0; e < 4; ++e) outputs[(2 * l.y + (e >> 1)) * OUT_SIDE + 2 * l.x + (e & 1)] = sum[e];
   barrier();
-  const ivec2 first = ivec2(gl_WorkGroupID.xy) * OUT_SIDE;
+  const ivec2 first_output = ivec2(gl_WorkGroupID.xy) * OUT_SIDE;
   [[unroll]] for (int i = 0; i < 4; ++i) {
     const int j = i * BIGBLUR_GROUP * BIGBLUR_GROUP + int(gl_LocalInvocationIndex);
-    const ivec2 p = first + ivec2(j % OUT_SIDE, j / OUT_SIDE);
+    const ivec2 p = first_output + ivec2(j % OUT_SIDE, j / OUT_SIDE);
     if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, KERNEL_SCALE * outputs[j]);
   }
 #else
-  const ivec2 k = ivec2(gl_GlobalInvocationID.xy);
+  // In fp16, by subgroup shuffles of packed halves (the rounding the store would make): store n of
+  // the subgroup writes its outputs n * lanes .. (n + 1) * lanes - 1, row by row of its block (2 rows
+  // of 2 * lanes, or 2 * lanes / 16 rows of 32), each lane taking its texel from the lane that made it.
+  uvec2 made[4];
   [[unroll]] for (int e = 0; e < 4; ++e) {
-    const ivec2 p = 2 * k + ivec2(e & 1, e >> 1);
-    if (all(lessThan(p, imageSize(destination)))) imageStore(destination, p, KERNEL_SCALE * sum[e]);
+    const vec4 v = KERNEL_SCALE * sum[e];
+    made[e] = uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw));
+  }
+  const int block_width = 2 * min(lanes, BIGBLUR_GROUP), first = int(gl_SubgroupID) * lanes;
+  const ivec2 block = 2 * (ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP + ivec2(first % BIGBLUR_GROUP, first / BIGBLUR_GROUP));
+  [[unroll]] for (int n = 0; n < 4; ++n) {
+    const int o = n * lanes + lane, row = o / block_width, col = o % block_width;
+    const uint from = uint((row >> 1) * (block_width >> 1) + (col >> 1));
+    uvec2 got[4];
+    [[unroll]] for (int e = 0; e < 4; ++e) got[e] = subgroupShuffle(made[e], from);
+    const uvec2 texel = got[(col & 1) + 2 * (row & 1)];
+    const ivec2 p = block + ivec2(col, row);
+    if (all(lessThan(p, imageSize(destination))))
+      imageStore(destination, p, vec4(unpackHalf2x16(texel.x), unpackHalf2x16(texel.y)));
   }
 #endif
 }
