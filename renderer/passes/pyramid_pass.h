@@ -3,6 +3,9 @@
 // texel i is the mean of level k's texels 2i and 2i + 1 on each axis (sizes round up; past an odd
 // edge the last texel repeats), each level rounded to the image's format before the next is made.
 // Each level is its own graph image, `prefix.level<k>`, and the one pass writes them all.
+// The shader adds neighbours across lanes by subgroup shuffles: a caller checks that the device has
+// them in compute shaders, in subgroups of 2 to PYRAMID_THREADS invocations
+// (filters::subgroup_shuffles_in_compute).
 #include "graph/graph.h"
 #include "passes/pass_env.h"
 #include "vk/resources.h"

@@ -169,8 +169,8 @@ Method pyramid_method(const char* name, const char* description,
   m.description = description;
   m.cost = std::move(cost);
   m.create = std::move(create);
-  // The pyramid pairs neighbouring texels across lanes as it reads them, and the up passes hand each
-  // output to the lane that stores it, both by subgroup shuffles; the two groups are alike in size.
+  // The pyramid adds neighbouring texels of level 0 across lanes, and the up passes hand each output
+  // to the lane that stores it, both by subgroup shuffles; the two groups are alike in size.
   static_assert(PYRAMID_THREADS == BIGBLUR_GROUP * BIGBLUR_GROUP);
   m.support = [](const vk::Context& device, const ParamValues&) {
     return subgroup_shuffles_in_compute(device, 2, PYRAMID_THREADS);
