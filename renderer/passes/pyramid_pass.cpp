@@ -43,7 +43,9 @@ std::vector<std::string> PyramidPass::add_to(graph::RenderGraph& graph, const st
     });
     pass.graph_buffer(BINDING_PYRAMID_COUNTER, counter, graph::BufferUsage::StorageReadWriteCompute);
   }
-  pass.dispatch_over(input, PYRAMID_TILE, PYRAMID_TILE).add_to(graph);
+  const uint32_t tiles =
+      format == VK_FORMAT_R32G32B32A32_SFLOAT ? PYRAMID_GROUP_TILES_FLOAT : PYRAMID_GROUP_TILES_HALF;
+  pass.dispatch_over(input, tiles * PYRAMID_TILE, PYRAMID_TILE).add_to(graph);
   return names;
 }
 

@@ -44,12 +44,17 @@
 #define FIT_GROUP 16
 // The box pyramid in one dispatch (pyramid.comp, renderer/passes/pyramid_pass.h): level k + 1's
 // texel i is the mean of level k's texels 2i and 2i + 1 on each axis (sizes round up; past an odd
-// edge the last texel repeats). A group of PYRAMID_THREADS threads turns a PYRAMID_TILE-square tile
-// of level 0 into its share of levels 1..PYRAMID_LOCAL_LEVELS; the last group to finish (an atomic
+// edge the last texel repeats). A group of PYRAMID_THREADS threads turns each PYRAMID_TILE-square tile
+// of level 0 it takes into its share of levels 1..PYRAMID_LOCAL_LEVELS; the last group to finish (an atomic
 // count of the groups, which it sets back to 0) makes the rest, up to PYRAMID_MAX_LEVELS (a 16384
 // side's 1 x 1).
 #define PYRAMID_THREADS 256
 #define PYRAMID_TILE 64
+// Tiles a group makes, side by side in x, one after another (the next one's fetches in flight during
+// this one's levels 2..): two where the levels are RGBA16F, one where they are RGBA32F (two measured
+// slower there: docs/families/bigblur.md).
+#define PYRAMID_GROUP_TILES_HALF 2
+#define PYRAMID_GROUP_TILES_FLOAT 1
 #define PYRAMID_LOCAL_LEVELS 6  // log2(PYRAMID_TILE)
 #define PYRAMID_MAX_LEVELS 14
 #define BINDING_PYRAMID_SOURCE 0   // sampler2D: level 0, texelFetch

@@ -1,9 +1,9 @@
 #version 460
 // The box pyramid in one dispatch (renderer/passes/pyramid_pass.h), after AMD's single-pass
-// downsampler (FidelityFX SPD): each group reads a PYRAMID_TILE-square tile of level 0 once and
-// writes its share of levels 1..PYRAMID_LOCAL_LEVELS (level 1 from level 0 read in runs of whole
-// rows, pairs added across lanes; the others from the level above in shared memory). In
-// the full variants, the last group to finish its tile reads level PYRAMID_LOCAL_LEVELS back and
+// downsampler (FidelityFX SPD): each group reads GROUP_TILES PYRAMID_TILE-square tiles of level 0
+// once each and writes their share of levels 1..PYRAMID_LOCAL_LEVELS (level 1 from level 0 read in
+// runs of whole rows, pairs added across lanes; the others from the level above in shared memory).
+// In the full variants, the last group to finish its tiles reads level PYRAMID_LOCAL_LEVELS back and
 // makes the rest, and sets the count back to 0 for the next dispatch. The hand-over is the memory model's
 // fence-atomic pattern at device scope: each group's image writes (coherent), a release fence
 // (memoryBarrierImage) and a workgroup barrier, then one atomic add; the last group's add, then an
@@ -164,29 +164,36 @@ void reduce(int k, bool from_shared, ivec2 src_origin, int src_stride, ivec2 ori
 shared uint groups_before;
 #endif
 
-void main() {
-  const ivec2 tile = ivec2(gl_WorkGroupID.xy);
-  const ivec2 size0 = level_size(0), size1 = level_size(1);
+// Level 1: a tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0. A row of 32
+// threads reads two rows of level 0 as four runs of 32 neighbouring texels, so that every fetch of a
+// warp covers whole 32-byte sectors (at every other texel, as when a thread read its own 2 x 2
+// block, the H100 fetched at half the rate: docs/families/bigblur.md). Neighbours (2m, 2m + 1) are
+// lanes of one subgroup (threads numbered by subgroup position, `t`), which add their pairs by a
+// shuffle; the even lane keeps the texel. Past an odd edge the last texel repeats (the clamps).
+const int side1 = PYRAMID_TILE / 2, rows_per_pass = PYRAMID_THREADS / side1, passes = side1 / rows_per_pass;
 
-  // Level 1: the tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0. A row of 32
-  // threads reads two rows of level 0 as four runs of 32 neighbouring texels, so that every fetch of
-  // a warp covers whole 32-byte sectors (at every other texel, as when a thread read its own 2 x 2
-  // block, the H100 fetched at half the rate: docs/families/bigblur.md). Neighbours (2m, 2m + 1)
-  // are lanes of one subgroup (threads numbered by subgroup position), which add their pairs by a
-  // shuffle; the even lane keeps the texel. A thread's sixteen fetches go out together. Past an odd
-  // edge the last texel repeats (the clamp).
-  const int side1 = PYRAMID_TILE / 2, rows_per_pass = PYRAMID_THREADS / side1, passes = side1 / rows_per_pass;
-  const int t = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
-  const int column = t % side1;
-  vec4 texels[passes][2][2];  // [pass][half of the row][row of the pair]
+#if defined(STORAGE_HALF)
+const int GROUP_TILES = PYRAMID_GROUP_TILES_HALF;
+#else
+const int GROUP_TILES = PYRAMID_GROUP_TILES_FLOAT;
+#endif
+
+// A thread's sixteen fetches of a tile, issued together.
+void fetch_level0(ivec2 tile, int t, out vec4 texels[passes][2][2]) {  // [pass][half of the row][row of the pair]
+  const ivec2 size0 = level_size(0), size1 = level_size(1);
   [[unroll]] for (int j = 0; j < passes; ++j) {
     const int y1 = min(tile.y * side1 + t / side1 + j * rows_per_pass, size1.y - 1);
     [[unroll]] for (int h = 0; h < 2; ++h) {
-      const int x0 = min(tile.x * PYRAMID_TILE + h * side1 + column, size0.x - 1);
+      const int x0 = min(tile.x * PYRAMID_TILE + h * side1 + t % side1, size0.x - 1);
       texels[j][h][0] = texelFetch(source, ivec2(x0, 2 * y1), 0);
       texels[j][h][1] = texelFetch(source, ivec2(x0, min(2 * y1 + 1, size0.y - 1)), 0);
     }
   }
+}
+
+void make_level1(ivec2 tile, int t, vec4 texels[passes][2][2]) {
+  const ivec2 size1 = level_size(1);
+  const int column = t % side1;
   [[unroll]] for (int j = 0; j < passes; ++j) {
     const int row = t / side1 + j * rows_per_pass;
     [[unroll]] for (int h = 0; h < 2; ++h) {
@@ -200,13 +207,27 @@ void main() {
       hold(1, row * side1 + x1, v);
     }
   }
-  group_barrier();
+}
 
-  // Levels 2..PYRAMID_LOCAL_LEVELS of the tile, in shared memory.
-  for (int k = 2; k <= PYRAMID_LOCAL_LEVELS; ++k) {
-    const int side = PYRAMID_TILE >> k;
-    reduce(k, true, tile * (2 * side), 2 * side, tile * side, ivec2(side), true);
+void main() {
+  // The group's GROUP_TILES tiles side by side, one after another: the next tile's fetches
+  // go out before this one's levels 2.. (shared memory and barriers, no fetches), so that they are in
+  // flight meanwhile. A tile past the image's edge makes nothing (every store checks its level's size).
+  const int t = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+  const ivec2 first_tile = ivec2(gl_WorkGroupID.xy) * ivec2(GROUP_TILES, 1);
+  vec4 texels[passes][2][2];
+  fetch_level0(first_tile, t, texels);
+  [[unroll]] for (int i = 0; i < GROUP_TILES; ++i) {
+    const ivec2 tile = first_tile + ivec2(i, 0);
+    make_level1(tile, t, texels);
+    if (i + 1 < GROUP_TILES) fetch_level0(tile + ivec2(1, 0), t, texels);
     group_barrier();
+    // Levels 2..PYRAMID_LOCAL_LEVELS of the tile, in shared memory.
+    for (int k = 2; k <= PYRAMID_LOCAL_LEVELS; ++k) {
+      const int side = PYRAMID_TILE >> k;
+      reduce(k, true, tile * (2 * side), 2 * side, tile * side, ivec2(side), true);
+      group_barrier();
+    }
   }
 
 #if PYRAMID_LEVELS > PYRAMID_LOCAL_LEVELS
