@@ -122,7 +122,7 @@ void hold(int k, int i, vec4 v) {
 
 // What this group's threads wrote to shared memory, seen by all of them. (Not a fence on the images:
 // on the H100 that waits for every store to reach the device, and with one per level the
-// dispatch ran at a third of the per-level passes' speed.)
+// dispatch measured far slower than the per-level passes.)
 void group_barrier() {
   memoryBarrierShared();
   barrier();
@@ -167,7 +167,7 @@ shared uint groups_before;
 // Level 1: a tile's (PYRAMID_TILE / 2)^2 texels, each from 2 x 2 texels of level 0. A row of 32
 // threads reads two rows of level 0 as four runs of 32 neighbouring texels, so that every fetch of a
 // warp covers whole 32-byte sectors (at every other texel, as when a thread read its own 2 x 2
-// block, the H100 fetched at half the rate: docs/families/bigblur.md). Neighbours (2m, 2m + 1) are
+// block, it measured much slower on the H100: docs/copy-floor.md). Neighbours (2m, 2m + 1) are
 // lanes of one subgroup (threads numbered by subgroup position, `t`), which add their pairs by a
 // shuffle; the even lane keeps the texel. Past an odd edge the last texel repeats (the clamps).
 const int side1 = PYRAMID_TILE / 2, rows_per_pass = PYRAMID_THREADS / side1, passes = side1 / rows_per_pass;
@@ -201,10 +201,11 @@ void make_level1(ivec2 tile, int t, vec4 texels[passes][2][2]) {
       const vec4 top_pair = subgroupShuffleXor(top, 1u), bottom_pair = subgroupShuffleXor(bottom, 1u);
       const int x1 = h * (side1 / 2) + column / 2;
       const ivec2 g = tile * side1 + ivec2(x1, row);
-      if ((column & 1) == 1 || any(greaterThanEqual(g, size1))) continue;
-      const vec4 v = box(top, top_pair, bottom, bottom_pair);
-      store_level(1, g, v);
-      hold(1, row * side1 + x1, v);
+      if ((column & 1) == 0 && all(lessThan(g, size1))) {
+        const vec4 v = box(top, top_pair, bottom, bottom_pair);
+        store_level(1, g, v);
+        hold(1, row * side1 + x1, v);
+      }
     }
   }
 }

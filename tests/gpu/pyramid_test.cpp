@@ -144,8 +144,8 @@ TEST_F(Pyramid, EveryLevelIsTheBoxMeanOfTheLevelAboveAsStored) {
     }
 }
 
-// A frame's size: groups of 64 x 64 in a 30 x 17 grid, their tiles cut by the edge, and a tail of
-// eight levels through the last group.
+// A frame's size: tiles of 64 x 64 in a 30 x 17 grid (two a group in fp16, so 15 x 17 groups), the
+// tiles cut by the edge, and a tail of eight levels through the last group.
 TEST_F(Pyramid, AFullHdFrame) {
   check(1920, 1080, VK_FORMAT_R16G16B16A16_SFLOAT, PYRAMID_MAX_LEVELS);
   check(1921, 1079, VK_FORMAT_R32G32B32A32_SFLOAT, PYRAMID_MAX_LEVELS);

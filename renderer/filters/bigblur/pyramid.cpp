@@ -21,7 +21,7 @@ enum class Direction { Down, Up };
 
 // One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes a texel a
 // thread from filtered taps; an up pass 2 x 2 from the coarse texels staged in shared memory, stored
-// a row at a time through subgroup shuffles (chain_up.comp).
+// a row at a time (fp16 through subgroup shuffles, fp32 through shared memory: chain_up.comp).
 void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction direction,
                 const char* variant, VkFormat format, const std::string& from, const std::string& to) {
   const bool up = direction == Direction::Up;
@@ -38,11 +38,14 @@ void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction
 
 // A chain's cost per pixel of the input, every level's passes together (the levels add up to 4/3
 // of the input): down, `down_taps` filtered fetches a coarse texel; up (chain_up.comp), a group's
-// 20 x 20 coarse texels fetched and stored once for its 32 x 32 outputs, and 25 reads of them for
-// each 2 x 2 (the outputs then travel by shuffles, not shared memory).
-MethodCost chain_cost(const ParamValues&, double down_taps) {
+// 20 x 20 coarse texels fetched and stored once for its 32 x 32 outputs, 25 reads of them for each
+// 2 x 2, and in fp32 each output staged through shared memory on its way out (fp16 outputs travel by
+// shuffles).
+MethodCost chain_cost(const ParamValues& v, double down_taps) {
   const double tile = (BIGBLUR_GROUP + 4.0) * (BIGBLUR_GROUP + 4.0) / (4.0 * BIGBLUR_GROUP * BIGBLUR_GROUP);
-  return MethodCost{(down_taps / 4 + tile) * 4.0 / 3, 25.0 / 4 * 4.0 / 3, tile * 4.0 / 3};
+  const double staged = v.choice("precision") == "fp32" ? 1.0 : 0.0;
+  return MethodCost{(down_taps / 4 + tile) * 4.0 / 3, (25.0 / 4 + staged) * 4.0 / 3,
+                    (tile + staged) * 4.0 / 3};
 }
 
 // Levels 1..count of `input`, each declared half the one before; returns their names (level 0 first).

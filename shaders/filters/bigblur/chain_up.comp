@@ -78,8 +78,8 @@ void main() {
     }
   }
   // The outputs go out a row at a time, so that each store of a warp writes whole 32-byte sectors:
-  // as the 2 x 2 outputs of each thread (every other texel of two rows a store) the H100 wrote at
-  // half the rate (docs/families/bigblur.md).
+  // as the 2 x 2 outputs of each thread (every other texel of two rows a store) they measured much
+  // slower on the H100 (docs/copy-floor.md).
 #if defined(STAGED_STORES)
   // In fp32, through shared memory: a warp stores 32 neighbouring texels of a row. (By shuffles, as
   // below, fp32 outputs take twice the shuffles and measured slower.)
@@ -102,7 +102,8 @@ void main() {
     made[e] = uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw));
   }
   const int block_width = 2 * min(lanes, BIGBLUR_GROUP), first = int(gl_SubgroupID) * lanes;
-  const ivec2 block = 2 * (ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP + ivec2(first % BIGBLUR_GROUP, first / BIGBLUR_GROUP));
+  const ivec2 first_texel = ivec2(first % BIGBLUR_GROUP, first / BIGBLUR_GROUP);  // in the group
+  const ivec2 block = 2 * (ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP + first_texel);
   [[unroll]] for (int n = 0; n < 4; ++n) {
     const int o = n * lanes + lane, row = o / block_width, col = o % block_width;
     const uint from = uint((row >> 1) * (block_width >> 1) + (col >> 1));
