@@ -20,19 +20,23 @@ namespace {
 enum class Direction { Down, Up };
 
 // One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes a texel a
-// thread from filtered taps; an up pass 2 x 2 from the coarse texels staged in shared memory, stored
-// a row at a time (fp16 through subgroup shuffles, fp32 through shared memory: chain_up.comp).
+// thread from filtered taps (the dual filter's in fp16: BIGBLUR_DUAL_DOWN_ROWS_HALF down a column);
+// an up pass 2 x 2 from the coarse texels staged in shared memory, stored a row at a time (fp16
+// through subgroup shuffles, fp32 through shared memory: chain_up.comp).
 void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction direction,
                 const char* variant, VkFormat format, const std::string& from, const std::string& to) {
   const bool up = direction == Direction::Up;
   const uint32_t side = up ? 2 * BIGBLUR_GROUP : BIGBLUR_GROUP;
+  const uint32_t rows = std::string(variant) != "dual_down"       ? 1
+                        : format == VK_FORMAT_R32G32B32A32_SFLOAT ? BIGBLUR_DUAL_DOWN_ROWS_FLOAT
+                                                                  : BIGBLUR_DUAL_DOWN_ROWS_HALF;
   passes::SimplePass(
       env, to,
       passes::ComputeShader{std::string("filters/bigblur/") + (up ? "chain_up" : "chain_down") + ".comp#" +
                             variant + "." + precision_variant(format)})
       .sample(BINDING_SOURCE, from, up ? graph::Sampling::Nearest : graph::Sampling::Linear)
       .store(BINDING_DESTINATION, to)
-      .dispatch_over(to, side, side)
+      .dispatch_over(to, side, side * rows)
       .add_to(graph);
 }
 
@@ -210,7 +214,11 @@ std::vector<Method> pyramid_methods() {
       temporal_method(),
       pyramid_method(
           "comp.dual_filter", "dual filtering (Bjorge 2015): k levels down by 5 taps, back up by 8",
-          [](const ParamValues& v) { return chain_cost(v, 5); },
+          [](const ParamValues& v) {
+            const int rows =
+                v.choice("precision") == "fp32" ? BIGBLUR_DUAL_DOWN_ROWS_FLOAT : BIGBLUR_DUAL_DOWN_ROWS_HALF;
+            return chain_cost(v, 3.0 + 2.0 / rows);
+          },
           [](const FilterEnv& env) -> std::unique_ptr<Filter> {
             return std::make_unique<ChainBlur>(env, Chain::Dual);
           }),

@@ -13,6 +13,11 @@
 // one thread a line, BIGBLUR_LINE_GROUP lines a group.
 #define BIGBLUR_GROUP 16
 #define BIGBLUR_LINE_GROUP 64
+// The dual filter's down passes make this many outputs a thread, down a column (chain_down.comp):
+// neighbouring outputs share their corner taps. In fp32 one: four (and eight) measured much slower
+// there (docs/families/bigblur.md).
+#define BIGBLUR_DUAL_DOWN_ROWS_HALF 4
+#define BIGBLUR_DUAL_DOWN_ROWS_FLOAT 1
 // comp.recursive cuts each line into blocks of this many texels, a thread each (recursive.comp).
 // Shorter blocks were slower (a longer scan across them), longer ones missed the 1e-3 bound at sigma
 // 256 (the block's carry matrix compounds over fewer, longer steps): docs/families/bigblur-tried.md.

@@ -9,12 +9,15 @@
 //   cod13      down: Jimenez 2014's 13 taps (four overlapping 2x2 boxes and a central one, each a
 //              bilinear tap at a texel corner, weighted 1/2 centre, 1/8 each corner box)
 //   dual_down  down: Bjorge 2015, a bilinear tap at the block's centre (weight 4/8) and at its four
-//              diagonal corners (1/8 each)
+//              diagonal corners (1/8 each). A corner tap is shared by the outputs above and below
+//              it, so in fp16 a thread makes BIGBLUR_DUAL_DOWN_ROWS_HALF outputs down a column
+//              and takes each shared tap once: 3 + 2 / rows taps an output rather than 5.
 //! variant cod13.fp16 CHAIN_COD13 OUTPUT_FORMAT=rgba16f
 //! variant cod13.fp32 CHAIN_COD13 OUTPUT_FORMAT=rgba32f
-//! variant dual_down.fp16 CHAIN_DUAL_DOWN OUTPUT_FORMAT=rgba16f
+//! variant dual_down.fp16 CHAIN_DUAL_DOWN OUTPUT_FORMAT=rgba16f HALF_OUTPUT
 //! variant dual_down.fp32 CHAIN_DUAL_DOWN OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "filters/bigblur/bigblur_config.h"
 
 layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
@@ -24,18 +27,41 @@ layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly 
 // A bilinear tap at `at`, in source texels (texel centres at i + 0.5).
 vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)), 0.0); }
 
+#if defined(CHAIN_COD13)
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, imageSize(destination)))) return;
   const vec2 c = 2.0 * vec2(p) + 1.0;  // the 2x2 block's centre, a texel corner
-#if defined(CHAIN_COD13)
   const vec4 inner = tap(c + vec2(-1, -1)) + tap(c + vec2(1, -1)) + tap(c + vec2(-1, 1)) + tap(c + vec2(1, 1));
   const vec4 corners = tap(c + vec2(-2, -2)) + tap(c + vec2(2, -2)) + tap(c + vec2(-2, 2)) + tap(c + vec2(2, 2));
   const vec4 edges = tap(c + vec2(0, -2)) + tap(c + vec2(-2, 0)) + tap(c + vec2(2, 0)) + tap(c + vec2(0, 2));
   const vec4 v = 0.125 * inner + 0.03125 * corners + 0.0625 * edges + 0.125 * tap(c);
-#else
-  const vec4 v = 0.5 * tap(c) + 0.125 * (tap(c + vec2(-1, -1)) + tap(c + vec2(1, -1)) + tap(c + vec2(-1, 1)) +
-                                         tap(c + vec2(1, 1)));
-#endif
   imageStore(destination, p, v);
 }
+#else
+#if defined(HALF_OUTPUT)
+const int ROWS = BIGBLUR_DUAL_DOWN_ROWS_HALF;
+#else
+const int ROWS = BIGBLUR_DUAL_DOWN_ROWS_FLOAT;
+#endif
+
+void main() {
+  // Outputs (x, first + i), i < ROWS; output y's corner taps sit on the source's rows 2y and 2y + 2.
+  const int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * ROWS;
+  const ivec2 size = imageSize(destination);
+  if (x >= size.x || first >= size.y) return;
+  const float cx = 2.0 * float(x) + 1.0;  // the 2x2 blocks' centres, on texel corners
+  vec4 left[ROWS + 1], right[ROWS + 1];
+  [[unroll]] for (int i = 0; i <= ROWS; ++i) {
+    left[i] = tap(vec2(cx - 1.0, 2.0 * float(first + i)));
+    right[i] = tap(vec2(cx + 1.0, 2.0 * float(first + i)));
+  }
+  [[unroll]] for (int i = 0; i < ROWS; ++i) {
+    const ivec2 p = ivec2(x, first + i);
+    if (p.y >= size.y) break;
+    const vec4 corners = left[i] + right[i] + left[i + 1] + right[i + 1];  // top left, right, bottom left, right
+    const vec4 v = 0.5 * tap(vec2(cx, 2.0 * float(p.y) + 1.0)) + 0.125 * corners;
+    imageStore(destination, p, v);
+  }
+}
+#endif
