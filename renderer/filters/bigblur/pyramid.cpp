@@ -19,17 +19,22 @@ namespace {
 
 enum class Direction { Down, Up };
 
-// One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes a texel a
-// thread from filtered taps (the dual filter's in fp16: BIGBLUR_DUAL_DOWN_ROWS_HALF down a column);
-// an up pass 2 x 2 from the coarse texels staged in shared memory, stored a row at a time (fp16
-// through subgroup shuffles, fp32 through shared memory: chain_up.comp).
+// Outputs a thread of a down pass makes down a column (chain_down.comp), sharing taps.
+uint32_t down_rows(const std::string& variant, VkFormat format) {
+  const bool fp32 = format == VK_FORMAT_R32G32B32A32_SFLOAT;
+  if (variant == "dual_down") return fp32 ? BIGBLUR_DUAL_DOWN_ROWS_FLOAT : BIGBLUR_DUAL_DOWN_ROWS_HALF;
+  return fp32 ? BIGBLUR_COD13_DOWN_ROWS_FLOAT : BIGBLUR_COD13_DOWN_ROWS_HALF;
+}
+
+// One pass of a chain: `to` from `from` by the shader's `variant`. A down pass makes texels down a
+// column from filtered taps (down_rows); an up pass 2 x 2 from the coarse texels staged in shared
+// memory, stored a row at a time (fp16 through subgroup shuffles, fp32 through shared memory:
+// chain_up.comp).
 void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction direction,
                 const char* variant, VkFormat format, const std::string& from, const std::string& to) {
   const bool up = direction == Direction::Up;
   const uint32_t side = up ? 2 * BIGBLUR_GROUP : BIGBLUR_GROUP;
-  const uint32_t rows = std::string(variant) != "dual_down"       ? 1
-                        : format == VK_FORMAT_R32G32B32A32_SFLOAT ? BIGBLUR_DUAL_DOWN_ROWS_FLOAT
-                                                                  : BIGBLUR_DUAL_DOWN_ROWS_HALF;
+  const uint32_t rows = up ? 1 : down_rows(variant, format);
   passes::SimplePass(
       env, to,
       passes::ComputeShader{std::string("filters/bigblur/") + (up ? "chain_up" : "chain_down") + ".comp#" +
@@ -214,17 +219,17 @@ std::vector<Method> pyramid_methods() {
       temporal_method(),
       pyramid_method(
           "comp.dual_filter", "dual filtering (Bjorge 2015): k levels down by 5 taps, back up by 8",
-          [](const ParamValues& v) {
-            const int rows =
-                v.choice("precision") == "fp32" ? BIGBLUR_DUAL_DOWN_ROWS_FLOAT : BIGBLUR_DUAL_DOWN_ROWS_HALF;
-            return chain_cost(v, 3.0 + 2.0 / rows);
+          [](const ParamValues& v) {  // 2 (r + 1) corner taps and r centres for r outputs
+            return chain_cost(v, 3.0 + 2.0 / down_rows("dual_down", precision_format(v)));
           },
           [](const FilterEnv& env) -> std::unique_ptr<Filter> {
             return std::make_unique<ChainBlur>(env, Chain::Dual);
           }),
       pyramid_method(
           "comp.cod13", "Jimenez 2014's chain: k levels down by the 13-tap filter, back up by a 3x3 tent",
-          [](const ParamValues& v) { return chain_cost(v, 13); },
+          [](const ParamValues& v) {  // 3 (r + 2) outer and 2 (r + 1) inner taps for r outputs
+            return chain_cost(v, 5.0 + 8.0 / down_rows("cod13", precision_format(v)));
+          },
           [](const FilterEnv& env) -> std::unique_ptr<Filter> {
             return std::make_unique<ChainBlur>(env, Chain::Cod13);
           }),

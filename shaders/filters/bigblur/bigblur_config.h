@@ -18,6 +18,10 @@
 // there (docs/families/bigblur.md).
 #define BIGBLUR_DUAL_DOWN_ROWS_HALF 4
 #define BIGBLUR_DUAL_DOWN_ROWS_FLOAT 1
+// The same for the 13-tap chain's down passes, whose outer taps are shared by three outputs in a
+// column and inner ones by two.
+#define BIGBLUR_COD13_DOWN_ROWS_HALF 4
+#define BIGBLUR_COD13_DOWN_ROWS_FLOAT 4
 // comp.recursive cuts each line into blocks of this many texels, a thread each (recursive.comp).
 // Shorter blocks were slower (a longer scan across them), longer ones missed the 1e-3 bound at sigma
 // 256 (the block's carry matrix compounds over fewer, longer steps): docs/families/bigblur-tried.md.

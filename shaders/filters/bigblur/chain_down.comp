@@ -4,15 +4,15 @@
 // levels shaders/passes/pyramid.comp). A level's texel i covers the texels 2i and 2i + 1 of the finer
 // level (its size is rounded up: past the edge, clamp to edge), so in level-0 pixels, texel i of
 // level k covers [2^k i, 2^k (i + 1)) whatever the sizes. Offsets below are in texels of the source.
-// Every tap sits on a texel corner, so each is a 2x2 box mean from one filtered fetch: 1.25 (dual)
-// or 3.25 (13-tap) fetches per source texel.
+// Every tap sits on a texel corner, so each is a 2x2 box mean from one filtered fetch. Outputs in a
+// column share taps, so a thread makes ROWS outputs down a column and takes each tap once, adding
+// them in the definition's order.
 //   cod13      down: Jimenez 2014's 13 taps (four overlapping 2x2 boxes and a central one, each a
-//              bilinear tap at a texel corner, weighted 1/2 centre, 1/8 each corner box)
+//              bilinear tap at a texel corner, weighted 1/2 centre, 1/8 each corner box): the outer
+//              ones shared by three outputs, the inner by two, 5 + 8 / rows taps an output
 //   dual_down  down: Bjorge 2015, a bilinear tap at the block's centre (weight 4/8) and at its four
-//              diagonal corners (1/8 each). A corner tap is shared by the outputs above and below
-//              it, so in fp16 a thread makes BIGBLUR_DUAL_DOWN_ROWS_HALF outputs down a column
-//              and takes each shared tap once: 3 + 2 / rows taps an output rather than 5.
-//! variant cod13.fp16 CHAIN_COD13 OUTPUT_FORMAT=rgba16f
+//              diagonal corners (1/8 each), each corner shared by two outputs: 3 + 2 / rows taps
+//! variant cod13.fp16 CHAIN_COD13 OUTPUT_FORMAT=rgba16f HALF_OUTPUT
 //! variant cod13.fp32 CHAIN_COD13 OUTPUT_FORMAT=rgba32f
 //! variant dual_down.fp16 CHAIN_DUAL_DOWN OUTPUT_FORMAT=rgba16f HALF_OUTPUT
 //! variant dual_down.fp32 CHAIN_DUAL_DOWN OUTPUT_FORMAT=rgba32f
@@ -28,15 +28,36 @@ layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly 
 vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)), 0.0); }
 
 #if defined(CHAIN_COD13)
+#if defined(HALF_OUTPUT)
+const int ROWS = BIGBLUR_COD13_DOWN_ROWS_HALF;
+#else
+const int ROWS = BIGBLUR_COD13_DOWN_ROWS_FLOAT;
+#endif
+
 void main() {
-  const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-  if (any(greaterThanEqual(p, imageSize(destination)))) return;
-  const vec2 c = 2.0 * vec2(p) + 1.0;  // the 2x2 block's centre, a texel corner
-  const vec4 inner = tap(c + vec2(-1, -1)) + tap(c + vec2(1, -1)) + tap(c + vec2(-1, 1)) + tap(c + vec2(1, 1));
-  const vec4 corners = tap(c + vec2(-2, -2)) + tap(c + vec2(2, -2)) + tap(c + vec2(-2, 2)) + tap(c + vec2(2, 2));
-  const vec4 edges = tap(c + vec2(0, -2)) + tap(c + vec2(-2, 0)) + tap(c + vec2(2, 0)) + tap(c + vec2(0, 2));
-  const vec4 v = 0.125 * inner + 0.03125 * corners + 0.0625 * edges + 0.125 * tap(c);
-  imageStore(destination, p, v);
+  // Outputs (x, first + i), i < ROWS. Output y's outer taps (corners, edges, centre) sit on the
+  // source's rows 2y - 1, 2y + 1 and 2y + 3, at x offsets -2, 0, 2; its inner ones on rows 2y and
+  // 2y + 2, at -1 and 1. Each is taken once for the column.
+  const int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * ROWS;
+  const ivec2 size = imageSize(destination);
+  if (x >= size.x || first >= size.y) return;
+  const float cx = 2.0 * float(x) + 1.0;  // the 2x2 blocks' centres, on texel corners
+  vec4 outer[ROWS + 2][3], inner[ROWS + 1][2];
+  [[unroll]] for (int j = 0; j < ROWS + 2; ++j)
+    [[unroll]] for (int k = 0; k < 3; ++k) outer[j][k] = tap(vec2(cx + float(2 * k - 2), 2.0 * float(first + j) - 1.0));
+  [[unroll]] for (int j = 0; j < ROWS + 1; ++j)
+    [[unroll]] for (int k = 0; k < 2; ++k) inner[j][k] = tap(vec2(cx + float(2 * k - 1), 2.0 * float(first + j)));
+  [[unroll]] for (int i = 0; i < ROWS; ++i) {
+    const ivec2 p = ivec2(x, first + i);
+    if (p.y >= size.y) break;
+    // Each sum in the order of the taps' definition: top left, top right, bottom left, bottom right;
+    // the edges top, left, right, bottom.
+    const vec4 inner_sum = inner[i][0] + inner[i][1] + inner[i + 1][0] + inner[i + 1][1];
+    const vec4 corners = outer[i][0] + outer[i][2] + outer[i + 2][0] + outer[i + 2][2];
+    const vec4 edges = outer[i][1] + outer[i + 1][0] + outer[i + 1][2] + outer[i + 2][1];
+    const vec4 v = 0.125 * inner_sum + 0.03125 * corners + 0.0625 * edges + 0.125 * outer[i + 1][1];
+    imageStore(destination, p, v);
+  }
 }
 #else
 #if defined(HALF_OUTPUT)
