@@ -27,10 +27,7 @@ TEST(Window, RendersThroughResizesAndAMinimizeAndPresentsExactlyTheHeadlessFinal
   window.test_minimize_at = 60;
   window.test_minimize_waits = 6;
 
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 120u);
   EXPECT_EQ(r.present_mode, "fifo");  // the default
   EXPECT_TRUE(r.note.empty()) << r.note;
@@ -119,10 +116,7 @@ TEST(Window, ScreenshotOfASingleFrameWithoutAChain) {
   app::WindowOptions window = presentation_only();
   window.frames = 1;
   window.screenshot = dir + "/one.png";
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 1u);
   EXPECT_EQ(r.builds.size(), 1u);
   const io::ImageU8 shot = io::read_png(dir + "/one.png");
@@ -138,10 +132,7 @@ TEST(Window, ClosingTheWindowEndsTheRunAndStillTakesTheScreenshot) {
   app::WindowOptions window = presentation_only();  // no frame count: runs until closed
   window.test_close_at = 5;
   window.screenshot = dir + "/closed.png";
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  app::WindowResult r = run_window_without_messages(run, window);
   // Frames 0-4, then one more for the screenshot once the close was seen.
   EXPECT_EQ(r.frames, 6u);
   ASSERT_TRUE(r.screenshot_written);

@@ -35,6 +35,17 @@ inline std::string with_stderr_captured(const std::function<void()>& body) {
   return testing::internal::GetCapturedStderr();
 }
 
+// Runs the window app, stderr captured, and expects no validation message: neither counted by the
+// app nor printed (teardown's included).
+inline app::WindowResult run_window_without_messages(const runtime::RunOptions& run,
+                                                     const app::WindowOptions& window) {
+  app::WindowResult r;
+  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  return r;
+}
+
 inline double green_variance(const io::ImageU8& image) {
   double sum = 0, sum2 = 0;
   const size_t n = size_t(image.width) * image.height;

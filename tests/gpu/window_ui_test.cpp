@@ -266,10 +266,7 @@ TEST(WindowUi, ViewSettingsApplyToTheFrameRightAfterTheyChange) {
         p.request_screenshot = true;
       }
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_EQ(r.screenshots.size(), edits.size());
   Edit before{0, run.display.exposure, Channel::All};
   for (size_t i = 0; i < edits.size(); ++i) {
@@ -375,10 +372,7 @@ TEST(WindowUi, ChainEditsRebuildTheGraphAndEditsTheDeviceCannotRunAreRefused) {
       case 20: g.chain_a.entries.push_back({filters::parse_chain("copy")[0], true}); break;
     }
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 24u);
   EXPECT_NE(refusal.find("radius"), std::string::npos) << refusal;
   EXPECT_EQ(chain_after_refusal, "gaussian.frag.full2d:radius=2");
@@ -429,10 +423,7 @@ TEST(WindowUi, TheSceneAndAStillImageSwitchWithoutARestart) {
         break;
     }
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 16u);
   EXPECT_NE(refusal.find("a still image has no"), std::string::npos) << refusal;
   EXPECT_EQ(shown_after_refusal, "picture copy");
@@ -459,10 +450,7 @@ TEST(WindowUi, ARoiOutsideTheViewIsRefusedAndAResizeTurnsOffTheStepItLeaves) {
     if (p.frame == 4) refusal = p.chain_error, chain_after_refusal = g.chain_a.spec();
     if (p.frame == 14) after_resize = p.chain_error, enabled_after_resize = g.chain_a.entries[0].enabled;
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 16u);
   EXPECT_NE(refusal.find("not applied: gaussian: dst_roi 20x20+150+0 does not fit in the 160x120 image"),
             std::string::npos)
@@ -499,10 +487,7 @@ TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
     if (p.frame == 15) std::ofstream(tonemap, std::ios::trunc) << original;
     if (p.frame == 20) errors_after_fix = p.pipelines->errors().size();
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 30u);
   ASSERT_EQ(errors_while_broken.size(), 1u);
   EXPECT_NE(errors_while_broken[0].file.find("tonemap.comp"), std::string::npos)
@@ -568,10 +553,7 @@ TEST(WindowUi, ThePresetButtonsSaveAndLoadTheWholeView) {
         break;
     }
   };
-  app::WindowResult r;
-  const std::string messages = with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
-  EXPECT_EQ(messages.find("validation"), std::string::npos) << messages;
+  const app::WindowResult r = run_window_without_messages(run, window);
   EXPECT_EQ(r.frames, 24u);
   EXPECT_EQ(status_saved, "saved " + saved);
   ASSERT_TRUE(std::filesystem::exists(saved));

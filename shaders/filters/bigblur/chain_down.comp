@@ -27,62 +27,66 @@ layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly 
 // A bilinear tap at `at`, in source texels (texel centres at i + 0.5).
 vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)), 0.0); }
 
+// A thread's ROWS outputs (x, first + i) down a column: take_taps() fetches every tap they read,
+// once, and made(i) makes output i from them.
 #if defined(CHAIN_COD13)
-#if defined(HALF_OUTPUT)
-const int ROWS = BIGBLUR_COD13_DOWN_ROWS_HALF;
+#define ROWS_HALF BIGBLUR_COD13_DOWN_ROWS_HALF
+#define ROWS_FLOAT BIGBLUR_COD13_DOWN_ROWS_FLOAT
 #else
-const int ROWS = BIGBLUR_COD13_DOWN_ROWS_FLOAT;
+#define ROWS_HALF BIGBLUR_DUAL_DOWN_ROWS_HALF
+#define ROWS_FLOAT BIGBLUR_DUAL_DOWN_ROWS_FLOAT
+#endif
+#if defined(HALF_OUTPUT)
+const int ROWS = ROWS_HALF;
+#else
+const int ROWS = ROWS_FLOAT;
 #endif
 
-void main() {
-  // Outputs (x, first + i), i < ROWS. Output y's outer taps (corners, edges, centre) sit on the
-  // source's rows 2y - 1, 2y + 1 and 2y + 3, at x offsets -2, 0, 2; its inner ones on rows 2y and
-  // 2y + 2, at -1 and 1. Each is taken once for the column.
-  const int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * ROWS;
-  const ivec2 size = imageSize(destination);
-  if (x >= size.x || first >= size.y) return;
-  const float cx = 2.0 * float(x) + 1.0;  // the 2x2 blocks' centres, on texel corners
-  vec4 outer[ROWS + 2][3], inner[ROWS + 1][2];
+#if defined(CHAIN_COD13)
+// Output y's outer taps (corners, edges, centre) sit on the source's rows 2y - 1, 2y + 1 and 2y + 3,
+// at x offsets -2, 0, 2 from its centre; its inner ones on rows 2y and 2y + 2, at -1 and 1.
+vec4 outer[ROWS + 2][3], inner[ROWS + 1][2];
+
+void take_taps(float cx, int first) {
   [[unroll]] for (int j = 0; j < ROWS + 2; ++j)
     [[unroll]] for (int k = 0; k < 3; ++k) outer[j][k] = tap(vec2(cx + float(2 * k - 2), 2.0 * float(first + j) - 1.0));
   [[unroll]] for (int j = 0; j < ROWS + 1; ++j)
     [[unroll]] for (int k = 0; k < 2; ++k) inner[j][k] = tap(vec2(cx + float(2 * k - 1), 2.0 * float(first + j)));
-  [[unroll]] for (int i = 0; i < ROWS; ++i) {
-    const ivec2 p = ivec2(x, first + i);
-    if (p.y >= size.y) break;
-    // Each sum in the order of the taps' definition: top left, top right, bottom left, bottom right;
-    // the edges top, left, right, bottom.
-    const vec4 inner_sum = inner[i][0] + inner[i][1] + inner[i + 1][0] + inner[i + 1][1];
-    const vec4 corners = outer[i][0] + outer[i][2] + outer[i + 2][0] + outer[i + 2][2];
-    const vec4 edges = outer[i][1] + outer[i + 1][0] + outer[i + 1][2] + outer[i + 2][1];
-    const vec4 v = 0.125 * inner_sum + 0.03125 * corners + 0.0625 * edges + 0.125 * outer[i + 1][1];
-    imageStore(destination, p, v);
-  }
+}
+
+// Each sum in the order of the taps' definition: top left, top right, bottom left, bottom right; the
+// edges top, left, right, bottom.
+vec4 made(int i) {
+  const vec4 inner_sum = inner[i][0] + inner[i][1] + inner[i + 1][0] + inner[i + 1][1];
+  const vec4 corners = outer[i][0] + outer[i][2] + outer[i + 2][0] + outer[i + 2][2];
+  const vec4 edges = outer[i][1] + outer[i + 1][0] + outer[i + 1][2] + outer[i + 2][1];
+  return 0.125 * inner_sum + 0.03125 * corners + 0.0625 * edges + 0.125 * outer[i + 1][1];
 }
 #else
-#if defined(HALF_OUTPUT)
-const int ROWS = BIGBLUR_DUAL_DOWN_ROWS_HALF;
-#else
-const int ROWS = BIGBLUR_DUAL_DOWN_ROWS_FLOAT;
-#endif
+// Output y's corner taps sit on the source's rows 2y and 2y + 2, its centre tap on 2y + 1.
+vec4 left[ROWS + 1], right[ROWS + 1], centre[ROWS];
 
-void main() {
-  // Outputs (x, first + i), i < ROWS; output y's corner taps sit on the source's rows 2y and 2y + 2.
-  const int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * ROWS;
-  const ivec2 size = imageSize(destination);
-  if (x >= size.x || first >= size.y) return;
-  const float cx = 2.0 * float(x) + 1.0;  // the 2x2 blocks' centres, on texel corners
-  vec4 left[ROWS + 1], right[ROWS + 1];
+void take_taps(float cx, int first) {
   [[unroll]] for (int i = 0; i <= ROWS; ++i) {
     left[i] = tap(vec2(cx - 1.0, 2.0 * float(first + i)));
     right[i] = tap(vec2(cx + 1.0, 2.0 * float(first + i)));
   }
-  [[unroll]] for (int i = 0; i < ROWS; ++i) {
-    const ivec2 p = ivec2(x, first + i);
-    if (p.y >= size.y) break;
-    const vec4 corners = left[i] + right[i] + left[i + 1] + right[i + 1];  // top left, right, bottom left, right
-    const vec4 v = 0.5 * tap(vec2(cx, 2.0 * float(p.y) + 1.0)) + 0.125 * corners;
-    imageStore(destination, p, v);
-  }
+  [[unroll]] for (int i = 0; i < ROWS; ++i) centre[i] = tap(vec2(cx, 2.0 * float(first + i) + 1.0));
+}
+
+vec4 made(int i) {
+  const vec4 corners = left[i] + right[i] + left[i + 1] + right[i + 1];  // top left, right, bottom left, right
+  return 0.5 * centre[i] + 0.125 * corners;
 }
 #endif
+
+void main() {
+  const int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * ROWS;
+  const ivec2 size = imageSize(destination);
+  if (x >= size.x || first >= size.y) return;
+  take_taps(2.0 * float(x) + 1.0, first);  // the 2x2 blocks' centres, on texel corners
+  [[unroll]] for (int i = 0; i < ROWS; ++i) {
+    if (first + i >= size.y) break;
+    imageStore(destination, ivec2(x, first + i), made(i));
+  }
+}
