@@ -129,16 +129,10 @@ struct Views {
   vec4 history, mask;
 };
 
-// The resolved colour at p, from the window sums of p's neighbourhood (window_value space).
-vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, out Views views) {
-  const vec4 current = current_colour(p);
-  views.history = current;
-  views.mask = vec4(1.0, 0.0, 0.0, 1.0);
-  if (camera.history_invalid != 0u) return current;
-  const ivec2 size = textureSize(source, 0);
-  // The motion of the closest pixel of the 3x3 (depth 0 is near): edges keep their history. Nine
-  // fetches (four textureGathers measured slower on the H100, docs/families/taa.md), or nine reads
-  // of the shared tile.
+// Where p's centre was in the previous frame: moved back by the motion of the closest pixel of its
+// 3x3 (depth 0 is near), so that edges keep their history. Nine fetches (four textureGathers
+// measured slower on the H100, docs/families/taa-tried.md), or nine reads of the shared tile.
+vec2 reprojected(ivec2 p) {
   ivec2 closest = p;
   float nearest = 2.0;
   for (int y = -1; y <= 1; ++y)
@@ -149,10 +143,43 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, out Views views) {
         closest = p + ivec2(x, y);
       }
     }
-  closest = clamp(closest, ivec2(0), size - 1);
-  const vec2 at = vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;  // where p was
-  if (any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(size)))) return current;
-  vec4 h = HISTORY_FILTER == TAA_BILINEAR ? textureLod(history, at / vec2(size), 0) : catmull_rom(at);
+  closest = clamp(closest, ivec2(0), textureSize(source, 0) - 1);
+  return vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;
+}
+
+bool on_screen(vec2 at) {
+  return all(greaterThanEqual(at, vec2(0.0))) && all(lessThanEqual(at, vec2(textureSize(source, 0))));
+}
+
+// The history at `at`: Catmull-Rom or bilinear (clamped to the edge). The history is the size of
+// the source.
+vec4 history_at(vec2 at) {
+  return HISTORY_FILTER == TAA_BILINEAR ? textureLod(history, at / vec2(textureSize(source, 0)), 0) : catmull_rom(at);
+}
+
+// Which goes first: the history's taps or the statistics (which every pixel of a quad computes
+// together, in uniform control flow). Taps first, their trip to memory overlaps the statistics'
+// arithmetic. From the shared tile with Catmull-Rom taps and variance clipping (the defaults) that
+// measured faster on the H100, and the resolve needed fewer registers (40 rather than 48: more
+// groups at a time). With a bilinear history, min/max statistics or none, and for the quad methods
+// and the fetch loop, taps first measured slower, so there the statistics go first, as before
+// (docs/families/taa-tried.md).
+#if defined(TAA_SHARED)
+const bool TAPS_FIRST = RECTIFY == TAA_VARIANCE && HISTORY_FILTER != TAA_BILINEAR;
+#else
+const bool TAPS_FIRST = false;
+#endif
+
+// The resolved colour at p, from the window sums of p's neighbourhood (window_value space) and the
+// history: h, sampled at `at` before the statistics (TAPS_FIRST), or sampled here.
+vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, vec2 at, vec4 h, out Views views) {
+  const vec4 current = current_colour(p);
+  views.history = current;
+  views.mask = vec4(1.0, 0.0, 0.0, 1.0);
+  if (camera.history_invalid != 0u) return current;
+  if (!TAPS_FIRST) at = reprojected(p);
+  if (!on_screen(at)) return current;
+  if (!TAPS_FIRST) h = history_at(at);
   const float reprojected_luma = luma(h.rgb);
   if (RECTIFY != TAA_NONE) {
     h = window_value(h);
@@ -176,8 +203,10 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, out Views views) {
   return (wc * current + wh * h) / (wc + wh);
 }
 
-// The statistics every pixel of a quad computes together (uniform control flow), then its resolve.
 vec4 taa(ivec2 p, out Views views) {
+  const bool sample_first = TAPS_FIRST && camera.history_invalid == 0u;
+  const vec2 at = sample_first ? reprojected(p) : vec2(-1.0);
+  const vec4 h = sample_first ? history_at(at) : vec4(0.0);
   const vec4 centre = window_read(p), anchor = window_read(quad_anchor(p));
   Acc stats = acc_empty(centre);
   if (RECTIFY != TAA_NONE) {
@@ -187,7 +216,7 @@ vec4 taa(ivec2 p, out Views views) {
     stats = window_sum(p, centre, anchor);
 #endif
   }
-  return resolve(p, stats, centre, anchor, views);
+  return resolve(p, stats, centre, anchor, at, h, views);
 }
 
 #endif
