@@ -17,7 +17,9 @@
 namespace filterlab::filters::bigblur {
 namespace {
 
-enum class Direction { Down, Up };
+// Down: a level from the finer one. Up: 2x from the coarser one. Through: the dual filter's middle
+// pass, 2x from the level below the finer one, made on the way (chain_up.comp's FUSED_DOWN).
+enum class Direction { Down, Up, Through };
 
 // Outputs a thread of a down pass makes down a column (chain_down.comp), sharing taps.
 uint32_t down_rows(const std::string& variant, VkFormat format) {
@@ -32,14 +34,15 @@ uint32_t down_rows(const std::string& variant, VkFormat format) {
 // chain_up.comp).
 void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction direction,
                 const char* variant, VkFormat format, const std::string& from, const std::string& to) {
-  const bool up = direction == Direction::Up;
+  const bool up = direction != Direction::Down;
   const uint32_t side = up ? 2 * BIGBLUR_GROUP : BIGBLUR_GROUP;
   const uint32_t rows = up ? 1 : down_rows(variant, format);
   passes::SimplePass(
       env, to,
       passes::ComputeShader{std::string("filters/bigblur/") + (up ? "chain_up" : "chain_down") + ".comp#" +
                             variant + "." + precision_variant(format)})
-      .sample(BINDING_SOURCE, from, up ? graph::Sampling::Nearest : graph::Sampling::Linear)
+      .sample(BINDING_SOURCE, from,
+              direction == Direction::Up ? graph::Sampling::Nearest : graph::Sampling::Linear)
       .store(BINDING_DESTINATION, to)
       .dispatch_over(to, side, side * rows)
       .add_to(graph);
@@ -49,7 +52,8 @@ void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction
 // of the input): down, `down_taps` filtered fetches a coarse texel; up (chain_up.comp), a group's
 // 20 x 20 coarse texels fetched and stored once for its 32 x 32 outputs, 25 reads of them for each
 // 2 x 2, and in fp32 each output staged through shared memory on its way out (fp16 outputs travel by
-// shuffles).
+// shuffles). Every level counts as stored: the dual filter's deepest level, made inside its middle
+// pass from 5 taps a staged texel instead, is at most a sixteenth of the sum from two levels on.
 MethodCost chain_cost(const ParamValues& v, double down_taps) {
   const double tile = (BIGBLUR_GROUP + 4.0) * (BIGBLUR_GROUP + 4.0) / (4.0 * BIGBLUR_GROUP * BIGBLUR_GROUP);
   const double staged = v.choice("precision") == "fp32" ? 1.0 : 0.0;
@@ -138,7 +142,8 @@ class MipPoisson : public Filter {
   vk::Buffer disk_;
 };
 
-// k levels down, then back up to the input's size.
+// k levels down, then back up to the input's size. The dual filter makes its deepest level inside
+// its first up pass (Direction::Through): one dispatch fewer, and that level is never stored.
 class ChainBlur : public Filter {
  public:
   ChainBlur(const FilterEnv& env, Chain chain)
@@ -149,7 +154,9 @@ class ChainBlur : public Filter {
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
                      const std::string& name) override {
-    const std::vector<std::string> down = declare_levels(graph, format_, inputs.color, name, levels_);
+    const bool fused = chain_ == Chain::Dual;
+    const std::vector<std::string> down =
+        declare_levels(graph, format_, inputs.color, name, fused ? levels_ - 1 : levels_);
     const char* down_variant = chain_ == Chain::Dual ? "dual_down" : "cod13";
     const char* up_variant = chain_ == Chain::Dual ? "dual_up" : "tent";
     for (size_t k = 1; k < down.size(); ++k)
@@ -158,7 +165,9 @@ class ChainBlur : public Filter {
     for (int k = levels_ - 1; k >= 0; --k) {
       const std::string to = k == 0 ? name : name + ".up" + std::to_string(k);
       graph.declare_image(to, {format_, graph::SizeRule::relative_to(down[size_t(k)])});
-      chain_pass(graph, env_, Direction::Up, up_variant, format_, from, to);
+      const bool through = fused && k == levels_ - 1;
+      chain_pass(graph, env_, through ? Direction::Through : Direction::Up, through ? "dual_mid" : up_variant,
+                 format_, from, to);
       from = to;
     }
     return name;

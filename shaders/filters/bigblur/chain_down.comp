@@ -24,8 +24,7 @@ layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // bilinear, clamp to edge
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
-// A bilinear tap at `at`, in source texels (texel centres at i + 0.5).
-vec4 tap(vec2 at) { return textureLod(source, at / vec2(textureSize(source, 0)), 0.0); }
+#include "filters/bigblur/chain_taps.glsl"
 
 // A thread's ROWS outputs (x, first + i) down a column: take_taps() fetches every tap they read,
 // once, and made(i) makes output i from them.
@@ -74,10 +73,7 @@ void take_taps(float cx, int first) {
   [[unroll]] for (int i = 0; i < ROWS; ++i) centre[i] = tap(vec2(cx, 2.0 * float(first + i) + 1.0));
 }
 
-vec4 made(int i) {
-  const vec4 corners = left[i] + right[i] + left[i + 1] + right[i + 1];  // top left, right, bottom left, right
-  return 0.5 * centre[i] + 0.125 * corners;
-}
+vec4 made(int i) { return dual_down(centre[i], left[i], right[i], left[i + 1], right[i + 1]); }
 #endif
 
 void main() {

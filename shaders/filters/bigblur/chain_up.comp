@@ -11,8 +11,16 @@
 // k from the 4 x 4 of the 5 x 5 texels around it that each output reads, with the taps folded into
 // one weight a texel (KERNEL). Same definition as the taps (texel centres at i + 0.5, clamp to
 // edge); only rounding differs.
+// The dual filter's middle pass (FUSED_DOWN, the dual_mid variants) is its deepest down pass and
+// its first up pass in one: the coarse level is never stored, the group makes the texels of it that
+// it stages from the finer level by the down pass's taps (chain_taps.glsl), rounded to halves in
+// fp16 (HALF_LEVEL: the level's precision, rounded to nearest; a store to a half image may round
+// otherwise, so fp16 outputs can move by a half-ulp or two against the two passes'). That saves a
+// dispatch and the level's write and read, for the down taps of the tile's apron done twice.
 //! variant dual_up.fp16 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba16f
 //! variant dual_up.fp32 CHAIN_DUAL_UP STAGED_STORES OUTPUT_FORMAT=rgba32f
+//! variant dual_mid.fp16 CHAIN_DUAL_UP FUSED_DOWN HALF_LEVEL OUTPUT_FORMAT=rgba16f
+//! variant dual_mid.fp32 CHAIN_DUAL_UP FUSED_DOWN STAGED_STORES OUTPUT_FORMAT=rgba32f
 //! variant tent.fp16 CHAIN_TENT OUTPUT_FORMAT=rgba16f
 //! variant tent.fp32 CHAIN_TENT STAGED_STORES OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
@@ -22,7 +30,12 @@
 #include "filters/bigblur/bigblur_config.h"
 
 layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
+#if defined(FUSED_DOWN)
+layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // the finer level: bilinear
+#include "filters/bigblur/chain_taps.glsl"
+#else
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // the coarser level
+#endif
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
 // The taps folded into one weight a coarse texel, for output 2k (even in x and y): texels k + o,
@@ -55,11 +68,29 @@ const int OUT_SIDE = 2 * BIGBLUR_GROUP;
 shared vec4 outputs[OUT_SIDE * OUT_SIDE];
 #endif
 
+// Coarse texel q (inside the coarse level).
+vec4 coarse_texel(ivec2 q) {
+#if defined(FUSED_DOWN)
+  const vec4 v = dual_down_texel(q);
+#if defined(HALF_LEVEL)
+  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+#else
+  return v;
+#endif
+#else
+  return texelFetch(source, q, 0);
+#endif
+}
+
 void main() {
+#if defined(FUSED_DOWN)
+  const ivec2 size = (textureSize(source, 0) + 1) / 2;  // the coarse level's, rounded up
+#else
   const ivec2 size = textureSize(source, 0);
+#endif
   const ivec2 origin = ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP - 2;
   for (int i = int(gl_LocalInvocationIndex); i < TILE * TILE; i += BIGBLUR_GROUP * BIGBLUR_GROUP)
-    tile[i] = texelFetch(source, clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1), 0);
+    tile[i] = coarse_texel(clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1));
   barrier();
 
   // Threads numbered by subgroup position: a subgroup's coarse texels are a run of a row (or whole
