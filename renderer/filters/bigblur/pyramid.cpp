@@ -2,7 +2,8 @@
 // engines use for large blurs, dual filtering (Bjorge 2015) and the 13-tap chain (Jimenez 2014).
 // Each level is its own image, half the size of the one before (rounded up), `name.level<k>`:
 // comp.mip_poisson's box levels all come from one dispatch (passes/pyramid_pass.h), the chains' levels
-// one pass each (shaders/filters/bigblur/chain_down.comp and chain_up.comp).
+// one pass each (shaders/filters/bigblur/chain_down.comp and chain_up.comp), except the dual filter's
+// deepest level, which its middle pass makes and uses without storing it.
 #include "filters/bigblur/bigblur_config.h"
 #include "filters/bigblur/design.h"
 #include "filters/bigblur/methods.h"
@@ -52,8 +53,9 @@ void chain_pass(graph::RenderGraph& graph, const passes::PassEnv& env, Direction
 // of the input): down, `down_taps` filtered fetches a coarse texel; up (chain_up.comp), a group's
 // 20 x 20 coarse texels fetched and stored once for its 32 x 32 outputs, 25 reads of them for each
 // 2 x 2, and in fp32 each output staged through shared memory on its way out (fp16 outputs travel by
-// shuffles). Every level counts as stored: the dual filter's deepest level, made inside its middle
-// pass from 5 taps a staged texel instead, is at most a sixteenth of the sum from two levels on.
+// shuffles). Every level counts as stored, the dual filter's deepest one too, which its middle pass
+// makes from 5 taps a staged texel instead: 4^-k of the input at k levels, so overcounted most at
+// k = 1.
 MethodCost chain_cost(const ParamValues& v, double down_taps) {
   const double tile = (BIGBLUR_GROUP + 4.0) * (BIGBLUR_GROUP + 4.0) / (4.0 * BIGBLUR_GROUP * BIGBLUR_GROUP);
   const double staged = v.choice("precision") == "fp32" ? 1.0 : 0.0;

@@ -1,6 +1,7 @@
 // bigblur's chains' down taps, shared by the down passes (chain_down.comp) and the dual filter's
 // middle pass, which makes the deepest level's texels itself (chain_up.comp, FUSED_DOWN). Offsets
 // in texels of `source`, the finer level: texel i of the coarser level covers 2i and 2i + 1 of it.
+// The including shader declares `source` (bilinear, clamp to edge) first.
 #ifndef FILTERLAB_CHAIN_TAPS_GLSL
 #define FILTERLAB_CHAIN_TAPS_GLSL
 

@@ -14,7 +14,7 @@
 // The dual filter's middle pass (FUSED_DOWN, the dual_mid variants) is its deepest down pass and
 // its first up pass in one: the coarse level is never stored, the group makes the texels of it that
 // it stages from the finer level by the down pass's taps (chain_taps.glsl), rounded to halves in
-// fp16 (HALF_LEVEL: the level's precision, rounded to nearest; a store to a half image may round
+// fp16 as packHalf2x16 rounds (HALF_LEVEL: the level's precision; a store to a half image may round
 // otherwise, so fp16 outputs can move by a half-ulp or two against the two passes'). That saves a
 // dispatch and the level's write and read, for the down taps of the tile's apron done twice.
 //! variant dual_up.fp16 CHAIN_DUAL_UP OUTPUT_FORMAT=rgba16f
@@ -30,11 +30,10 @@
 #include "filters/bigblur/bigblur_config.h"
 
 layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
+// The coarser level, or with FUSED_DOWN the finer one (sampled bilinearly by its down taps).
+layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 #if defined(FUSED_DOWN)
-layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // the finer level: bilinear
 #include "filters/bigblur/chain_taps.glsl"
-#else
-layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;  // the coarser level
 #endif
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 

@@ -147,9 +147,7 @@ vec2 reprojected(ivec2 p) {
   return vec2(p) + 0.5 - texelFetch(motion, closest, 0).xy;
 }
 
-bool on_screen(vec2 at) {
-  return all(greaterThanEqual(at, vec2(0.0))) && all(lessThanEqual(at, vec2(textureSize(source, 0))));
-}
+bool off_screen(vec2 at) { return any(lessThan(at, vec2(0.0))) || any(greaterThan(at, vec2(textureSize(source, 0)))); }
 
 // The history at `at`: Catmull-Rom or bilinear (clamped to the edge). The history is the size of
 // the source.
@@ -160,10 +158,9 @@ vec4 history_at(vec2 at) {
 // Which goes first: the history's taps or the statistics (which every pixel of a quad computes
 // together, in uniform control flow). Taps first, their trip to memory overlaps the statistics'
 // arithmetic. From the shared tile with Catmull-Rom taps and variance clipping (the defaults) that
-// measured faster on the H100, and the resolve needed fewer registers (40 rather than 48: more
-// groups at a time). With a bilinear history, min/max statistics or none, and for the quad methods
-// and the fetch loop, taps first measured slower, so there the statistics go first, as before
-// (docs/families/taa-tried.md).
+// measured faster on the H100, and the resolve needed fewer registers. With a bilinear history,
+// the min/max clamp or no statistics, and for the quad methods and the fetch loop, taps first
+// measured slower, so there the statistics go first, as before (docs/families/taa-tried.md).
 #if defined(TAA_SHARED)
 const bool TAPS_FIRST = RECTIFY == TAA_VARIANCE && HISTORY_FILTER != TAA_BILINEAR;
 #else
@@ -178,7 +175,7 @@ vec4 resolve(ivec2 p, Acc stats, vec4 centre, vec4 anchor, vec2 at, vec4 h, out 
   views.mask = vec4(1.0, 0.0, 0.0, 1.0);
   if (camera.history_invalid != 0u) return current;
   if (!TAPS_FIRST) at = reprojected(p);
-  if (!on_screen(at)) return current;
+  if (off_screen(at)) return current;
   if (!TAPS_FIRST) h = history_at(at);
   const float reprojected_luma = luma(h.rgb);
   if (RECTIFY != TAA_NONE) {
