@@ -21,6 +21,7 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#include "half.glsl"
 #include "passes/passes_config.h"
 
 layout(local_size_x = PYRAMID_THREADS) in;
@@ -90,7 +91,7 @@ ivec2 level_size(int k) {
 // A value as its level stores it.
 vec4 stored(vec4 v) {
 #if defined(STORAGE_HALF)
-  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+  return rounded_to_half(v);
 #else
   return v;
 #endif

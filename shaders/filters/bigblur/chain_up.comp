@@ -34,6 +34,7 @@ layout(local_size_x = BIGBLUR_GROUP, local_size_y = BIGBLUR_GROUP) in;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 #if defined(FUSED_DOWN)
 #include "filters/bigblur/chain_taps.glsl"
+#include "half.glsl"
 #endif
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly image2D destination;
 
@@ -72,7 +73,7 @@ vec4 coarse_texel(ivec2 q) {
 #if defined(FUSED_DOWN)
   const vec4 v = dual_down_texel(q);
 #if defined(HALF_LEVEL)
-  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+  return rounded_to_half(v);
 #else
   return v;
 #endif
