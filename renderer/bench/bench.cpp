@@ -66,6 +66,7 @@ constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
 
 struct Timed {
   runtime::Summary gpu_us;
+  Steadiness steadiness;
   std::vector<std::pair<std::string, double>> pass_median_us;
   io::ImageF output;                                        // of input 0
   std::vector<std::pair<uint32_t, io::ImageF>> converging;  // kConvergenceFrames: output of a fresh run
@@ -189,6 +190,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   }
   Timed timed;
   timed.gpu_us = runtime::summarize(frame_us);
+  timed.steadiness = steadiness(frame_us);
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
   timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
@@ -460,6 +462,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.gpu_us = timed.gpu_us;
         c.repeat_medians_us = repeat_medians;
         c.stability = stability(repeat_medians);
+        c.steadiness = timed.steadiness;
         c.pass_median_us = timed.pass_median_us;
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
@@ -632,7 +635,9 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"passes", passes},
                   {"repeat_medians_us", c.repeat_medians_us},
                   {"spread", c.stability.spread},
-                  {"unstable", c.stability.unstable}};
+                  {"unstable", c.stability.unstable},
+                  {"off_level_frames", c.steadiness.off_level},
+                  {"unsteady", c.steadiness.unsteady}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -719,6 +724,13 @@ std::string format_bench_table(const BenchResult& result) {
       for (double us : c.repeat_medians_us) out << " " << std::lround(us * 10) / 10.0;
       out << " us\n";
     }
+  for (const CaseResult& c : result.cases)
+    if (c.steadiness.unsteady)
+      out << "unsteady " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
+          << c.precision << ": " << std::lround(100 * c.steadiness.off_level)
+          << "% of its frames lie more than " << std::lround(100 * kLevelBand) << "% from their median ("
+          << std::lround(c.gpu_us.min) << " to " << std::lround(c.gpu_us.max)
+          << " us): its median is of no one level\n";
   for (const Skipped& s : result.skipped)
     out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
         << s.reason << "\n";
@@ -731,6 +743,17 @@ Stability stability(const std::vector<double>& medians_us, double max_spread) {
   const auto [lo, hi] = std::minmax_element(medians_us.begin(), medians_us.end());
   s.spread = *lo > 0 ? (*hi - *lo) / *lo : 0.0;
   s.unstable = s.spread > max_spread;
+  return s;
+}
+
+Steadiness steadiness(const std::vector<double>& frame_us, double band, double max_off_level) {
+  Steadiness s;
+  if (frame_us.empty()) return s;
+  const double median = runtime::summarize(frame_us).median;
+  const auto off = std::count_if(frame_us.begin(), frame_us.end(),
+                                 [&](double us) { return std::abs(us - median) > band * median; });
+  s.off_level = double(off) / double(frame_us.size());
+  s.unsteady = s.off_level > max_off_level;
   return s;
 }
 

@@ -30,3 +30,55 @@ TEST(BenchStability, ASpreadOverTenPercentIsFlagged) {
   EXPECT_FALSE(stability({110.0, 100.0}).unstable);
   EXPECT_DOUBLE_EQ(kMaxSpread, 0.10);
 }
+
+// Within one run: a case whose frames step between levels is unsteady (issue #36: fft.vkfft's
+// frames went from about 3684 to 1043 us partway through a case on the H100).
+using filterlab::bench::kLevelBand;
+using filterlab::bench::kMaxOffLevel;
+using filterlab::bench::steadiness;
+
+namespace {
+// n frames at `level`, scattered by up to +-2% in a fixed pattern.
+std::vector<double> frames_at(double level, size_t n) {
+  std::vector<double> v;
+  for (size_t i = 0; i < n; ++i) v.push_back(level * (1.0 + 0.02 * double(int(i * 7 % 5) - 2) / 2.0));
+  return v;
+}
+}  // namespace
+
+TEST(BenchSteadiness, FramesAtOneLevelAreSteady) {
+  EXPECT_FALSE(steadiness({}).unsteady);
+  const auto s = steadiness(frames_at(1044.0, 50));
+  EXPECT_EQ(s.off_level, 0.0);
+  EXPECT_FALSE(s.unsteady);
+  EXPECT_DOUBLE_EQ(kLevelBand, 0.10);
+  EXPECT_DOUBLE_EQ(kMaxOffLevel, 0.10);
+}
+
+TEST(BenchSteadiness, AFewStrayFramesDoNotMakeACaseUnsteady) {
+  std::vector<double> v = frames_at(1044.0, 50);
+  v[10] = 1976.0;  // one frame between two levels, as the H100 showed at a step
+  v[30] = 3000.0;
+  const auto s = steadiness(v);
+  EXPECT_NEAR(s.off_level, 2.0 / 50.0, 1e-12);
+  EXPECT_FALSE(s.unsteady);
+}
+
+TEST(BenchSteadiness, AStepBetweenLevelsIsFlagged) {
+  // 40 frames at the slow level, then 10 at the fast one: the median is a slow frame, and the fast
+  // fifth lies 72% below it.
+  std::vector<double> v = frames_at(3684.0, 40);
+  for (double us : frames_at(1043.0, 10)) v.push_back(us);
+  const auto s = steadiness(v);
+  EXPECT_NEAR(s.off_level, 10.0 / 50.0, 1e-12);
+  EXPECT_TRUE(s.unsteady);
+  // The line: 5 of 50 frames off the level is steady, 6 is not; a frame just inside the band is on it.
+  std::vector<double> edge = frames_at(1000.0, 50);
+  for (size_t i = 0; i < 5; ++i) edge[i] = 1500.0;
+  EXPECT_FALSE(steadiness(edge).unsteady);
+  edge[5] = 1500.0;
+  EXPECT_TRUE(steadiness(edge).unsteady);
+  std::vector<double> inside = frames_at(1000.0, 50);
+  for (size_t i = 0; i < 20; ++i) inside[i] = 1095.0;
+  EXPECT_FALSE(steadiness(inside).unsteady);
+}
