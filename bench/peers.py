@@ -600,11 +600,14 @@ def weights_check(lib, make_call, radius, sigma, kernel, weights, precision="fp6
 
 
 def summarize(samples):
-    """As headless::summarize: percentiles by linear interpolation between order statistics."""
+    """As runtime::summarize: percentiles by linear interpolation between order statistics, and the
+    share of the samples more than 10% from the median (bench's unsteady: more than 10% of them)."""
     s = np.asarray(samples, dtype=np.float64)
-    return {"median_us": float(np.percentile(s, 50)), "p5_us": float(np.percentile(s, 5)),
+    median = float(np.percentile(s, 50))
+    off_level = float(np.mean(np.abs(s - median) > 0.10 * abs(median)))
+    return {"median_us": median, "p5_us": float(np.percentile(s, 5)),
             "p95_us": float(np.percentile(s, 95)), "min_us": float(s.min()), "max_us": float(s.max()),
-            "frames": int(s.size)}
+            "frames": int(s.size), "off_level_frames": off_level, "unsteady": off_level > 0.10}
 
 
 class Timing:
@@ -855,6 +858,7 @@ def base_case(filter_name, method, width, height, precision, radius=None, sigma=
             "fetches_per_pixel": 0.0,
             "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
             "repeat_medians_us": [], "spread": 0.0, "unstable": False,  # one run each (bench --repeat)
+            "off_level_frames": 0.0, "unsteady": False,
             "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
 

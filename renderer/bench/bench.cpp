@@ -66,7 +66,6 @@ constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
 
 struct Timed {
   runtime::Summary gpu_us;
-  Steadiness steadiness;
   std::vector<std::pair<std::string, double>> pass_median_us;
   io::ImageF output;                                        // of input 0
   std::vector<std::pair<uint32_t, io::ImageF>> converging;  // kConvergenceFrames: output of a fresh run
@@ -190,7 +189,6 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   }
   Timed timed;
   timed.gpu_us = runtime::summarize(frame_us);
-  timed.steadiness = steadiness(frame_us);
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
   timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
@@ -462,7 +460,6 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.gpu_us = timed.gpu_us;
         c.repeat_medians_us = repeat_medians;
         c.stability = stability(repeat_medians);
-        c.steadiness = timed.steadiness;
         c.pass_median_us = timed.pass_median_us;
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
@@ -636,8 +633,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"repeat_medians_us", c.repeat_medians_us},
                   {"spread", c.stability.spread},
                   {"unstable", c.stability.unstable},
-                  {"off_level_frames", c.steadiness.off_level},
-                  {"unsteady", c.steadiness.unsteady}};
+                  {"off_level_frames", c.gpu_us.off_level},
+                  {"unsteady", unsteady(c.gpu_us)}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -725,12 +722,11 @@ std::string format_bench_table(const BenchResult& result) {
       out << " us\n";
     }
   for (const CaseResult& c : result.cases)
-    if (c.steadiness.unsteady)
+    if (unsteady(c.gpu_us))
       out << "unsteady " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
-          << c.precision << ": " << std::lround(100 * c.steadiness.off_level)
-          << "% of its frames lie more than " << std::lround(100 * kLevelBand) << "% from their median ("
-          << std::lround(c.gpu_us.min) << " to " << std::lround(c.gpu_us.max)
-          << " us): its median is of no one level\n";
+          << c.precision << ": " << std::lround(100 * c.gpu_us.off_level) << "% of its frames lie more than "
+          << std::lround(100 * runtime::kLevelBand) << "% from their median (" << std::lround(c.gpu_us.min)
+          << " to " << std::lround(c.gpu_us.max) << " us): its median is of no one level\n";
   for (const Skipped& s : result.skipped)
     out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
         << s.reason << "\n";
@@ -746,15 +742,8 @@ Stability stability(const std::vector<double>& medians_us, double max_spread) {
   return s;
 }
 
-Steadiness steadiness(const std::vector<double>& frame_us, double band, double max_off_level) {
-  Steadiness s;
-  if (frame_us.empty()) return s;
-  const double median = runtime::summarize(frame_us).median;
-  const auto off = std::count_if(frame_us.begin(), frame_us.end(),
-                                 [&](double us) { return std::abs(us - median) > band * median; });
-  s.off_level = double(off) / double(frame_us.size());
-  s.unsteady = s.off_level > max_off_level;
-  return s;
+bool unsteady(const runtime::Summary& frames, double max_off_level) {
+  return frames.off_level > max_off_level;
 }
 
 size_t BenchResult::unstable_cases() const {

@@ -70,16 +70,12 @@ struct Stability {
 Stability stability(const std::vector<double>& medians_us, double max_spread = kMaxSpread);
 
 // A case's frames hold one level when few of them lie far from their median: with more than
-// kMaxOffLevel of them further than kLevelBand from it, the device changed speed while the case ran
-// (issue #36: on the H100 fft.vkfft's frames went from 3684 to 1043 us halfway through a case, the
-// same buffers, plans and pipelines throughout), and its median is of no one level.
-inline constexpr double kLevelBand = 0.10, kMaxOffLevel = 0.10;
-struct Steadiness {
-  double off_level = 0;  // the share of the frames further than the band from their median
-  bool unsteady = false;
-};
-Steadiness steadiness(const std::vector<double>& frame_us, double band = kLevelBand,
-                      double max_off_level = kMaxOffLevel);
+// kMaxOffLevel of them further than runtime::kLevelBand from it (Summary::off_level), the device
+// changed speed while the case ran (issue #36: on the H100 fft.vkfft's frames went from 3684 to
+// 1043 us halfway through a case, the same buffers, plans and pipelines throughout), and its median
+// is of no one level.
+inline constexpr double kMaxOffLevel = 0.10;
+bool unsteady(const runtime::Summary& frames, double max_off_level = kMaxOffLevel);
 
 struct CaseError {
   double max_abs = 0, mse = 0, ssim = 0;
@@ -99,7 +95,6 @@ struct CaseResult {
   runtime::Summary gpu_us;                // per frame: the sum of the method's passes (the first repeat's)
   std::vector<double> repeat_medians_us;  // every repeat's median, the first included
   Stability stability;
-  Steadiness steadiness;  // of the first run's frames (the one gpu_us summarizes)
   std::vector<std::pair<std::string, double>> pass_median_us;
   double gpixels_per_s = 0;
   double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision

@@ -172,8 +172,13 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
                         const std::filesystem::path& path) {
   using nlohmann::json;
   auto summary = [](const Summary& s) {
-    return json{{"median", s.median}, {"p5", s.p5},   {"p95", s.p95},
-                {"min", s.min},       {"max", s.max}, {"count", s.count}};
+    return json{{"median", s.median},
+                {"p5", s.p5},
+                {"p95", s.p95},
+                {"min", s.min},
+                {"max", s.max},
+                {"count", s.count},
+                {"off_level", s.off_level}};
   };
   const vk::DeviceReport& d = result.device;
   json j;

@@ -21,6 +21,10 @@ Summary summarize(std::vector<double> samples) {
   s.p95 = percentile(0.95);
   s.min = samples.front();
   s.max = samples.back();
+  const double band = kLevelBand * std::abs(s.median);
+  s.off_level = double(std::count_if(samples.begin(), samples.end(),
+                                     [&](double v) { return std::abs(v - s.median) > band; })) /
+                double(samples.size());
   return s;
 }
 

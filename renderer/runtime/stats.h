@@ -4,9 +4,14 @@
 
 namespace filterlab::runtime {
 
+// How far from the median a sample may lie and still be at the median's level: frames of one level
+// scatter by a few percent; a device that changes speed puts whole runs of frames further out.
+inline constexpr double kLevelBand = 0.10;
+
 struct Summary {
   double median = 0, p5 = 0, p95 = 0, min = 0, max = 0;
   size_t count = 0;
+  double off_level = 0;  // the share of the samples further than kLevelBand from the median
 };
 
 // Percentiles by linear interpolation between order statistics.

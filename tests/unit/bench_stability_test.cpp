@@ -33,9 +33,10 @@ TEST(BenchStability, ASpreadOverTenPercentIsFlagged) {
 
 // Within one run: a case whose frames step between levels is unsteady (issue #36: fft.vkfft's
 // frames went from about 3684 to 1043 us partway through a case on the H100).
-using filterlab::bench::kLevelBand;
 using filterlab::bench::kMaxOffLevel;
-using filterlab::bench::steadiness;
+using filterlab::bench::unsteady;
+using filterlab::runtime::kLevelBand;
+using filterlab::runtime::summarize;
 
 namespace {
 // n frames at `level`, scattered by up to +-2% in a fixed pattern.
@@ -47,10 +48,10 @@ std::vector<double> frames_at(double level, size_t n) {
 }  // namespace
 
 TEST(BenchSteadiness, FramesAtOneLevelAreSteady) {
-  EXPECT_FALSE(steadiness({}).unsteady);
-  const auto s = steadiness(frames_at(1044.0, 50));
+  EXPECT_FALSE(unsteady(summarize({})));
+  const auto s = summarize(frames_at(1044.0, 50));
   EXPECT_EQ(s.off_level, 0.0);
-  EXPECT_FALSE(s.unsteady);
+  EXPECT_FALSE(unsteady(s));
   EXPECT_DOUBLE_EQ(kLevelBand, 0.10);
   EXPECT_DOUBLE_EQ(kMaxOffLevel, 0.10);
 }
@@ -59,9 +60,9 @@ TEST(BenchSteadiness, AFewStrayFramesDoNotMakeACaseUnsteady) {
   std::vector<double> v = frames_at(1044.0, 50);
   v[10] = 1976.0;  // one frame between two levels, as the H100 showed at a step
   v[30] = 3000.0;
-  const auto s = steadiness(v);
+  const auto s = summarize(v);
   EXPECT_NEAR(s.off_level, 2.0 / 50.0, 1e-12);
-  EXPECT_FALSE(s.unsteady);
+  EXPECT_FALSE(unsteady(s));
 }
 
 TEST(BenchSteadiness, AStepBetweenLevelsIsFlagged) {
@@ -69,16 +70,16 @@ TEST(BenchSteadiness, AStepBetweenLevelsIsFlagged) {
   // fifth lies 72% below it.
   std::vector<double> v = frames_at(3684.0, 40);
   for (double us : frames_at(1043.0, 10)) v.push_back(us);
-  const auto s = steadiness(v);
+  const auto s = summarize(v);
   EXPECT_NEAR(s.off_level, 10.0 / 50.0, 1e-12);
-  EXPECT_TRUE(s.unsteady);
+  EXPECT_TRUE(unsteady(s));
   // The line: 5 of 50 frames off the level is steady, 6 is not; a frame just inside the band is on it.
   std::vector<double> edge = frames_at(1000.0, 50);
   for (size_t i = 0; i < 5; ++i) edge[i] = 1500.0;
-  EXPECT_FALSE(steadiness(edge).unsteady);
+  EXPECT_FALSE(unsteady(summarize(edge)));
   edge[5] = 1500.0;
-  EXPECT_TRUE(steadiness(edge).unsteady);
+  EXPECT_TRUE(unsteady(summarize(edge)));
   std::vector<double> inside = frames_at(1000.0, 50);
   for (size_t i = 0; i < 20; ++i) inside[i] = 1095.0;
-  EXPECT_FALSE(steadiness(inside).unsteady);
+  EXPECT_FALSE(unsteady(summarize(inside)));
 }
