@@ -248,8 +248,8 @@ bench options:
   --inputs K          resident input images rotated every frame (default 3)
   --repeat N          time each case N times, each with its own allocations (default 1); a case whose
                       medians spread more than 10% is listed as unstable (and "unstable" in the JSON);
-                      in any run, a case with more than 10% of its frames over 10% from their median
-                      is listed as unsteady: its median is of no one level
+                      a case with a run of 20+ frames, more than 10% of them over 10% from their
+                      median, is listed as unsteady: its median is of no one level
   --no-error          skip the error against the CPU reference
   --tune              time every exact method (times only; fp16 and fp32 unless --precision) and write
                       the table the family's `auto` method picks from on this device:

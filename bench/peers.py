@@ -604,10 +604,10 @@ def summarize(samples):
     share of the samples more than 10% from the median (bench's unsteady: more than 10% of them)."""
     s = np.asarray(samples, dtype=np.float64)
     median = float(np.percentile(s, 50))
-    off_level = float(np.mean(np.abs(s - median) > 0.10 * abs(median)))
+    share = float(np.mean(np.abs(s - median) > 0.10 * median)) if median > 0 else 0.0
     return {"median_us": median, "p5_us": float(np.percentile(s, 5)),
             "p95_us": float(np.percentile(s, 95)), "min_us": float(s.min()), "max_us": float(s.max()),
-            "frames": int(s.size), "off_level_frames": off_level, "unsteady": off_level > 0.10}
+            "frames": int(s.size), "off_level_share": share, "unsteady": s.size >= 20 and share > 0.10}
 
 
 class Timing:
@@ -858,7 +858,7 @@ def base_case(filter_name, method, width, height, precision, radius=None, sigma=
             "fetches_per_pixel": 0.0,
             "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
             "repeat_medians_us": [], "spread": 0.0, "unstable": False,  # one run each (bench --repeat)
-            "off_level_frames": 0.0, "unsteady": False,
+            "off_level_share": 0.0, "unsteady": False,
             "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
 

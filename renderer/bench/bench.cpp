@@ -441,13 +441,17 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         report(step.label() + " " + step.params.spec() + suffix);
         Timed timed;
         std::vector<double> repeat_medians;
+        runtime::Summary least_steady;
         try {
           timed = time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr);
           repeat_medians.push_back(timed.gpu_us.median);
-          for (uint32_t r = 1; r < options.repeats; ++r)
-            repeat_medians.push_back(
-                time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr)
-                    .gpu_us.median);
+          least_steady = timed.gpu_us;
+          for (uint32_t r = 1; r < options.repeats; ++r) {
+            const runtime::Summary again =
+                time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr).gpu_us;
+            repeat_medians.push_back(again.median);
+            if (again.off_level_share() > least_steady.off_level_share()) least_steady = again;
+          }
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
           result.skipped.push_back(
               {step.method->name, step.params.spec(), schema_values(step), size, precision, e.what()});
@@ -460,6 +464,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.gpu_us = timed.gpu_us;
         c.repeat_medians_us = repeat_medians;
         c.stability = stability(repeat_medians);
+        c.least_steady_run = least_steady;
         c.pass_median_us = timed.pass_median_us;
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
@@ -633,8 +638,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"repeat_medians_us", c.repeat_medians_us},
                   {"spread", c.stability.spread},
                   {"unstable", c.stability.unstable},
-                  {"off_level_frames", c.gpu_us.off_level},
-                  {"unsteady", unsteady(c.gpu_us)}};
+                  {"off_level_share", c.least_steady_run.off_level_share()},
+                  {"unsteady", unsteady(c.least_steady_run)}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -722,11 +727,12 @@ std::string format_bench_table(const BenchResult& result) {
       out << " us\n";
     }
   for (const CaseResult& c : result.cases)
-    if (unsteady(c.gpu_us))
+    if (const runtime::Summary& run = c.least_steady_run; unsteady(run))
       out << "unsteady " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
-          << c.precision << ": " << std::lround(100 * c.gpu_us.off_level) << "% of its frames lie more than "
-          << std::lround(100 * runtime::kLevelBand) << "% from their median (" << std::lround(c.gpu_us.min)
-          << " to " << std::lround(c.gpu_us.max) << " us): its median is of no one level\n";
+          << c.precision << ": " << run.off_level << " of " << run.count << " frames of a run lie more than "
+          << std::lround(100 * runtime::kLevelBand) << "% from their median of " << std::lround(run.median)
+          << " us (" << std::lround(run.min) << " to " << std::lround(run.max)
+          << "): the median is of no one level\n";
   for (const Skipped& s : result.skipped)
     out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
         << s.reason << "\n";
@@ -743,7 +749,7 @@ Stability stability(const std::vector<double>& medians_us, double max_spread) {
 }
 
 bool unsteady(const runtime::Summary& frames, double max_off_level) {
-  return frames.off_level > max_off_level;
+  return frames.count >= kMinLevelFrames && frames.off_level_share() > max_off_level;
 }
 
 size_t BenchResult::unstable_cases() const {

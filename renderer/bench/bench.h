@@ -69,12 +69,13 @@ struct Stability {
 };
 Stability stability(const std::vector<double>& medians_us, double max_spread = kMaxSpread);
 
-// A case's frames hold one level when few of them lie far from their median: with more than
+// A run's frames hold one level when few of them lie far from their median: with more than
 // kMaxOffLevel of them further than runtime::kLevelBand from it (Summary::off_level), the device
-// changed speed while the case ran (issue #36: on the H100 fft.vkfft's frames went from 3684 to
-// 1043 us halfway through a case, the same buffers, plans and pipelines throughout), and its median
-// is of no one level.
+// changed speed while the run went on (issue #36: fft.vkfft's frames on the H100 stepped between
+// levels within one run, its buffers, plans and pipelines the same throughout), and its median is
+// of no one level. Under kMinLevelFrames frames there is no verdict: one stray frame would decide it.
 inline constexpr double kMaxOffLevel = 0.10;
+inline constexpr size_t kMinLevelFrames = 20;
 bool unsteady(const runtime::Summary& frames, double max_off_level = kMaxOffLevel);
 
 struct CaseError {
@@ -95,6 +96,7 @@ struct CaseResult {
   runtime::Summary gpu_us;                // per frame: the sum of the method's passes (the first repeat's)
   std::vector<double> repeat_medians_us;  // every repeat's median, the first included
   Stability stability;
+  runtime::Summary least_steady_run;  // of its runs' frame times, the one with the most off their level
   std::vector<std::pair<std::string, double>> pass_median_us;
   double gpixels_per_s = 0;
   double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision

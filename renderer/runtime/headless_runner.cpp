@@ -178,7 +178,7 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
                 {"min", s.min},
                 {"max", s.max},
                 {"count", s.count},
-                {"off_level", s.off_level}};
+                {"off_level_share", s.off_level_share()}};
   };
   const vk::DeviceReport& d = result.device;
   json j;

@@ -21,10 +21,12 @@ Summary summarize(std::vector<double> samples) {
   s.p95 = percentile(0.95);
   s.min = samples.front();
   s.max = samples.back();
-  const double band = kLevelBand * std::abs(s.median);
-  s.off_level = double(std::count_if(samples.begin(), samples.end(),
-                                     [&](double v) { return std::abs(v - s.median) > band; })) /
-                double(samples.size());
+  // A level is a positive time; samples around a median of 0 (passes that did no work) have none.
+  if (s.median > 0) {
+    const double band = kLevelBand * s.median;
+    s.off_level = size_t(std::count_if(samples.begin(), samples.end(),
+                                       [&](double v) { return std::abs(v - s.median) > band; }));
+  }
   return s;
 }
 

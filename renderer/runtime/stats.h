@@ -11,7 +11,8 @@ inline constexpr double kLevelBand = 0.10;
 struct Summary {
   double median = 0, p5 = 0, p95 = 0, min = 0, max = 0;
   size_t count = 0;
-  double off_level = 0;  // the share of the samples further than kLevelBand from the median
+  size_t off_level = 0;  // how many samples lie further than kLevelBand from the median
+  double off_level_share() const { return count ? double(off_level) / double(count) : 0.0; }
 };
 
 // Percentiles by linear interpolation between order statistics.

@@ -30,10 +30,13 @@ TEST(Stats, MedianAndPercentilesInterpolate) {
   EXPECT_DOUBLE_EQ(runtime::summarize({1, 2, 3, 4}).median, 2.5);
   EXPECT_EQ(runtime::summarize({}).count, 0u);
   // {1..5}: median 3, band 0.3: only 3 itself is at the median's level.
-  EXPECT_DOUBLE_EQ(s.off_level, 4.0 / 5.0);
-  EXPECT_DOUBLE_EQ(runtime::summarize({}).off_level, 0.0);
+  EXPECT_EQ(s.off_level, 4u);
+  EXPECT_DOUBLE_EQ(s.off_level_share(), 4.0 / 5.0);
+  EXPECT_DOUBLE_EQ(runtime::summarize({}).off_level_share(), 0.0);
   // Within 10% of the median is on its level, beyond it off (100 +- 10 and 111).
-  EXPECT_DOUBLE_EQ(runtime::summarize({90, 100, 100, 110, 111}).off_level, 1.0 / 5.0);
+  EXPECT_EQ(runtime::summarize({90, 100, 100, 110, 111}).off_level, 1u);
+  // Around a median of 0 (passes that did no work) there is no level to be off.
+  EXPECT_EQ(runtime::summarize({0, 0, 0, 5}).off_level, 0u);
 }
 
 TEST(Stats, IdleFramesAreCountedApartNotAsZeroSamples) {
