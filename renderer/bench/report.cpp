@@ -37,6 +37,7 @@ struct Case {
   json error;
   std::optional<double> registers;    // per thread, the most of the case's pipelines, where the driver told
   std::string flagged;                // bench/peers.py: why a peer's error is far off the reference
+  std::string timing_note;            // bench's verdicts on its time: unstable over runs, unsteady within one
   std::string capture_png, diff_png;  // the files' bytes, checked (report_capture); empty when none
 };
 
@@ -401,6 +402,13 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
         }
       }
       if (c.contains("flagged") && c["flagged"].is_string()) k.flagged = c["flagged"].get<std::string>();
+      // A time that is not one number says so beside it (older files have neither verdict).
+      if (value(c, "unstable", false, w))
+        k.timing_note = "unstable: runs spread " + number(100 * value(c, "spread", 0.0, w)) + "%";
+      if (value(c, "unsteady", false, w))
+        k.timing_note += std::string(k.timing_note.empty() ? "" : "; ") +
+                         "unsteady: " + number(100 * value(c, "off_level_share", 0.0, w)) +
+                         "% of a run's frames off its level";
       if (c.contains("capture")) k.capture_png = report_capture(path, "capture", c["capture"], capture_roots);
       if (c.contains("diff")) k.diff_png = report_capture(path, "diff", c["diff"], capture_roots);
       cases.push_back(k);
@@ -667,10 +675,11 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
            << (c.flagged.empty() ? "" : " <span class=\"note\">(flagged: " + escape(c.flagged) + ")</span>")
            << "</td><td>" << escape(c.stage) << "</td><td>" << (c.exact ? "yes" : "no") << "</td><td>"
            << (x_is_size ? std::to_string(c.size.value_or(0)) : escape(params_text(c))) << "</td><td>"
-           << number(c.median_us, 4) << "</td><td>" << number(c.copy_ratio) << "</td><td>"
-           << (c.registers ? number(*c.registers) : "—") << "</td><td>" << field("max_abs") << "</td><td>"
-           << field("mse") << "</td><td>" << field("ssim") << "</td><td>"
-           << inline_png(c.capture_png, c.method + " output") << "</td><td>"
+           << number(c.median_us, 4)
+           << (c.timing_note.empty() ? "" : " <span class=\"note\">(" + escape(c.timing_note) + ")</span>")
+           << "</td><td>" << number(c.copy_ratio) << "</td><td>" << (c.registers ? number(*c.registers) : "—")
+           << "</td><td>" << field("max_abs") << "</td><td>" << field("mse") << "</td><td>" << field("ssim")
+           << "</td><td>" << inline_png(c.capture_png, c.method + " output") << "</td><td>"
            << inline_png(c.diff_png, c.method + " error") << "</td></tr>\n";
     }
     body << "</table>\n";

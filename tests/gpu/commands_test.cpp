@@ -837,6 +837,35 @@ TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
   EXPECT_NE(html.find("<td>—</td>", tiled), std::string::npos) << "no statistics: a dash";
 }
 
+// A case whose time is not one number says so beside its median in the report's table: bench's
+// verdicts over its runs (unstable) and within one (unsteady); a case with neither says nothing.
+TEST(Commands, ReportMarksTimesThatAreNotOneNumber) {
+  const std::string dir = test::temp_dir("report-verdicts");
+  auto bench = test::run_binary(
+      "bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
+      "--warmup 1 --warmup-ms 0 --no-error --quiet --json " +
+      dir + "/b.json");
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  json j = read_json(dir + "/b.json");
+  for (json& c : j["cases"]) {
+    const bool marked = c["method"] == "frag.separable";
+    c["unstable"] = marked;
+    c["spread"] = marked ? 0.5 : 0.0;
+    c["unsteady"] = marked;
+    c["off_level_share"] = marked ? 0.25 : 0.0;
+  }
+  std::ofstream(dir + "/b.json") << j.dump();
+  auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  std::ifstream in(dir + "/report.html");
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("(unstable: runs spread 50%; unsteady: 25% of a run's frames off its level)"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("unstable: runs spread 0%"), std::string::npos);
+  EXPECT_EQ(html.find("unsteady: 0%"), std::string::npos);
+}
+
 TEST(Commands, ReportRejectsBadInput) {
   const std::string dir = test::temp_dir("report-bad");
   { std::ofstream(dir + "/not.json") << "{ nope"; }
