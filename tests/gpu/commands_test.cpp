@@ -806,17 +806,35 @@ TEST(Commands, ReportLoadsInChromiumWithEveryPlot) {
   while (std::getline(console, line)) EXPECT_EQ(line.find("CONSOLE"), std::string::npos) << line;
 }
 
+namespace {
+
+// A small bench's JSON (two gaussian methods at 29x17) in `dir`, for a test to doctor.
+json small_bench_json(const std::string& dir) {
+  auto bench = test::run_binary(
+      "bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
+      "--warmup 1 --warmup-ms 0 --no-error --quiet --json " +
+      dir + "/b.json");
+  EXPECT_EQ(bench.exit_code, 0) << bench.output;
+  return read_json(dir + "/b.json");
+}
+
+// The report's HTML of `j`, written to `dir` first.
+std::string report_of(const std::string& dir, const json& j) {
+  std::ofstream(dir + "/b.json") << j.dump();
+  auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
+  EXPECT_EQ(report.exit_code, 0) << report.output;
+  std::ifstream in(dir + "/report.html");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
 // Lavapipe on Debian 12 gives no compiler statistics, so they are written into the JSON here as
 // NVIDIA's driver names them (seen on the H100); the report shows each case's registers per thread,
 // the most of its pipelines, and a dash where there are none.
 TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
   const std::string dir = test::temp_dir("report-registers");
-  auto bench = test::run_binary(
-      "bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
-      "--warmup 1 --warmup-ms 0 --no-error --quiet --json " +
-      dir + "/b.json");
-  ASSERT_EQ(bench.exit_code, 0) << bench.output;
-  json j = read_json(dir + "/b.json");
+  json j = small_bench_json(dir);
   for (json& c : j["cases"]) {
     if (c["method"] != "frag.separable") continue;
     ASSERT_EQ(c["pipelines"].size(), 2u);
@@ -824,11 +842,7 @@ TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
     c["pipelines"][1]["statistics"] = {
         {"Fragment Shader: Register Count", 123.0}};  // a graphics pipeline's stage
   }
-  std::ofstream(dir + "/b.json") << j.dump();
-  auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
-  ASSERT_EQ(report.exit_code, 0) << report.output;
-  std::ifstream in(dir + "/report.html");
-  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string html = report_of(dir, j);
   EXPECT_NE(html.find("<th>registers</th>"), std::string::npos);
   EXPECT_NE(html.find("<td>123</td>"), std::string::npos) << "the most of the method's two pipelines";
   EXPECT_EQ(html.find("<td>77</td>"), std::string::npos);
@@ -841,12 +855,7 @@ TEST(Commands, ReportShowsRegistersWhereTheDriverToldThem) {
 // verdicts over its runs (unstable) and within one (unsteady); a case with neither says nothing.
 TEST(Commands, ReportMarksTimesThatAreNotOneNumber) {
   const std::string dir = test::temp_dir("report-verdicts");
-  auto bench = test::run_binary(
-      "bench --sizes 29x17 --radii 1 --methods frag.separable,comp.tiled --frames 3 "
-      "--warmup 1 --warmup-ms 0 --no-error --quiet --json " +
-      dir + "/b.json");
-  ASSERT_EQ(bench.exit_code, 0) << bench.output;
-  json j = read_json(dir + "/b.json");
+  json j = small_bench_json(dir);
   for (json& c : j["cases"]) {
     const bool marked = c["method"] == "frag.separable";
     c["unstable"] = marked;
@@ -854,11 +863,7 @@ TEST(Commands, ReportMarksTimesThatAreNotOneNumber) {
     c["unsteady"] = marked;
     c["off_level_share"] = marked ? 0.25 : 0.0;
   }
-  std::ofstream(dir + "/b.json") << j.dump();
-  auto report = test::run_binary("report " + dir + "/b.json --out " + dir + "/report.html");
-  ASSERT_EQ(report.exit_code, 0) << report.output;
-  std::ifstream in(dir + "/report.html");
-  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string html = report_of(dir, j);
   EXPECT_NE(html.find("(unstable: runs spread 50%; unsteady: 25% of a run's frames off its level)"),
             std::string::npos)
       << html;
