@@ -57,6 +57,13 @@ constexpr uint32_t running_threads(uint32_t cols, int r) {
   return (cols + 2 * uint32_t(r) + 31) / 32 * 32;
 }
 
+// A comp.running method's strip height: 16 rows up to r = 8, 32 beyond. A walk down a strip waits on
+// each row's fetches in turn, so more and shorter strips in flight pay for their first row's extra
+// fetches (2r + 1 a column against two); docs/families/variance.md has the measurements.
+constexpr int running_rows(int r) {
+  return r <= 8 ? 16 : 32;
+}
+
 enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };
 
 Method window_method(const WindowFamily& family, WindowMethod which);

@@ -8,8 +8,6 @@
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
-#include <algorithm>
-
 namespace filterlab::filters::tent {
 namespace {
 
@@ -17,12 +15,6 @@ uint32_t threads(int r) {
   return running_threads(TENT_RUNNING_COLS, r);
 }
 static_assert(running_threads(TENT_RUNNING_COLS, TENT_RUNNING_MAX_RADIUS) <= WINDOW_RUNNING_MAX_THREADS);
-
-// A strip's first row fetches 2r + 1 texels a column; the rows below, four each. Strips at least four
-// windows tall keep the first row's share small.
-int rows(int r) {
-  return std::max(64, 4 * (2 * r + 1));
-}
 
 class Running : public Filter {
  public:
@@ -39,14 +31,14 @@ class Running : public Filter {
                                            .set(TENT_A_ID, float(weights_.a))
                                            .set(TENT_B_ID, float(weights_.b))
                                            .set(TENT_RUNNING_THREADS_ID, threads(r))
-                                           .set(TENT_RUNNING_ROWS_ID, rows(r))
+                                           .set(TENT_RUNNING_ROWS_ID, running_rows(r))
                                            .words();
     passes::SimplePass(env_, name,
                        passes::ComputeShader{
                            std::string("filters/tent/tent_running.comp#") + precision_variant(format_), spec})
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name)
-        .dispatch_over(name, TENT_RUNNING_COLS, uint32_t(rows(r)))
+        .dispatch_over(name, TENT_RUNNING_COLS, uint32_t(running_rows(r)))
         .add_to(graph);
     return name;
   }
@@ -71,7 +63,7 @@ Method running_method() {
     const double span = (cols + 2 * r) / cols;
     // Per output: the walk's four fetches and the first row's share, a column each; three prefixes
     // written a column, and up to ten reads of them.
-    return MethodCost{span * (4 + (2 * r + 1) / rows(int(r))), 10.0, 3 * span};
+    return MethodCost{span * (4 + (2 * r + 1) / running_rows(int(r))), 10.0, 3 * span};
   };
   m.support = [](const vk::Context& device, const ParamValues&) -> Support {
     // group_prefix.glsl keeps a total for each subgroup, WINDOW_RUNNING_MAX_SUBGROUPS at most.

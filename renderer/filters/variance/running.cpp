@@ -7,8 +7,6 @@
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
-#include <algorithm>
-
 namespace filterlab::filters::variance {
 namespace {
 
@@ -17,12 +15,6 @@ uint32_t threads(int r) {
 }
 static_assert(running_threads(VARIANCE_RUNNING_COLS, VARIANCE_RUNNING_MAX_RADIUS) <=
               WINDOW_RUNNING_MAX_THREADS);
-
-// A strip's first row fetches 2r + 1 texels a column; the rows below, two each. Strips at least four
-// windows tall keep the first row's share under half of the rest.
-int rows(int r) {
-  return std::max(64, 4 * (2 * r + 1));
-}
 
 class Running : public Filter {
  public:
@@ -41,7 +33,7 @@ class Running : public Filter {
                                            .set(WINDOW_RADIUS_ID, radius_)
                                            .set(VARIANCE_SPACE_ID, space_)
                                            .set(VARIANCE_RUNNING_THREADS_ID, threads(radius_))
-                                           .set(VARIANCE_RUNNING_ROWS_ID, rows(radius_))
+                                           .set(VARIANCE_RUNNING_ROWS_ID, running_rows(radius_))
                                            .words();
     passes::SimplePass(
         env_, name,
@@ -50,7 +42,7 @@ class Running : public Filter {
         .sample(BINDING_SOURCE, inputs.color)
         .store(BINDING_DESTINATION, name + ".mean")
         .store(BINDING_DESTINATION_2, name + ".stddev")
-        .dispatch_over(name + ".mean", VARIANCE_RUNNING_COLS, uint32_t(rows(radius_)))
+        .dispatch_over(name + ".mean", VARIANCE_RUNNING_COLS, uint32_t(running_rows(radius_)))
         .add_to(graph);
     graph.alias_image(name, name + "." + output_);  // the one that continues the chain
     return name;
@@ -78,7 +70,7 @@ Method running_method() {
     const double span = (cols + 2 * r) / cols;
     // Per output: the slide's two fetches and the first row's share, a column each; the prefix's
     // write a column and the window's two reads, of the sum and of the squares.
-    return MethodCost{span * (2 + (2 * r + 1) / rows(int(r))), 2 * 2.0, 2 * span};
+    return MethodCost{span * (2 + (2 * r + 1) / running_rows(int(r))), 2 * 2.0, 2 * span};
   };
   m.support = [](const vk::Context& device, const ParamValues& v) -> Support {
     const std::string& out = v.choice("output");

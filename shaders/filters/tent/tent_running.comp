@@ -2,9 +2,10 @@
 // tent comp.running: the tent with work that does not grow with the radius. Along each axis the
 // tent's weights are a(i) = A - B|i| on |i| <= R (tent_window.glsl), so a window needs two sums: the
 // box sum S0 = sum v and the ramp sum S1 = sum |i| v. A group owns a strip TENT_RUNNING_COLS outputs
-// wide and `ROWS` tall; thread t walks down input column t of the strip and its apron keeping S0 and
-// S1 of the column and the half-windows L (the R texels above the centre row, itself included) and
-// U (the R below), so that each step down is a few adds:
+// wide and `ROWS` tall (running_rows in renderer/filters/window_methods.h); thread t walks down input
+// column t of the strip and its apron keeping S0 and S1 of the column and the half-windows L (the R
+// texels above the centre row, itself included) and U (the R below), so that each step down is a
+// few adds:
 //   S1 += L - U + R v(y + 1 + R) - R v(y - R),  S0 += v(y + 1 + R) - v(y - R),
 //   L += v(y + 1) - v(y + 1 - R),  U += v(y + 1 + R) - v(y + 1).
 // Along the row, the window sums come from inclusive prefixes over the columns (subgroup scans,

@@ -1,7 +1,7 @@
 #version 460
 // variance comp.running: the mean and standard deviation of a square window with work that does not
 // grow with the radius. A group owns a strip VARIANCE_RUNNING_COLS outputs wide and `ROWS` tall
-// (renderer/filters/variance/running.cpp picks it from the radius); thread t keeps the vertical sums
+// (running_rows in renderer/filters/window_methods.h); thread t keeps the vertical sums
 // (of d and d^2, d = x - anchor) of input column t of the strip and its apron and slides them down
 // a row at a time, as comp.stream does. Along the row, the threads' sums are turned into an
 // inclusive prefix (subgroup scans, then the subgroups' totals through shared memory), and each
@@ -59,6 +59,7 @@ void main() {
       sum_sq += d * d;
     }
   const float n = float((2 * RADIUS + 1) * (2 * RADIUS + 1));
+  vec4 held_mean = vec4(0.0), held_stddev = vec4(0.0);  // an even row's outputs, stored with the next
   for (int y = corner.y; y < last; ++y) {
     if (feeds) {
       const vec4 enters = value(ivec2(column, y + RADIUS)) - anchor;
@@ -80,9 +81,22 @@ void main() {
       const vec4 s = prefix[slot][t + 2 * RADIUS + 1] - prefix[slot][t];
       const vec4 s_sq = prefix_sq[slot][t + 2 * RADIUS + 1] - prefix_sq[slot][t];
       const vec4 mean_d = s / n;
+      const vec4 mean = anchor + mean_d, stddev = sqrt(max(s_sq / n - mean_d * mean_d, vec4(0.0)));
       const ivec2 at = ivec2(corner.x + t, y);
-      imageStore(mean_image, at, anchor + mean_d);
-      imageStore(stddev_image, at, sqrt(max(s_sq / n - mean_d * mean_d, vec4(0.0))));
+      // Rows 2k and 2k + 1 share the 32-byte sectors of an optimally tiled image (NVIDIA's layout),
+      // and a sector written half at a time, a row's walk apart, costs far more than one written
+      // whole: an even row's outputs wait for the odd row below, and the two go out back to back.
+      if ((y & 1) == 0 && y + 1 < last) {
+        held_mean = mean;
+        held_stddev = stddev;
+      } else {
+        if ((y & 1) == 1 && y > corner.y) {
+          imageStore(mean_image, at - ivec2(0, 1), held_mean);
+          imageStore(stddev_image, at - ivec2(0, 1), held_stddev);
+        }
+        imageStore(mean_image, at, mean);
+        imageStore(stddev_image, at, stddev);
+      }
     }
   }
 }
