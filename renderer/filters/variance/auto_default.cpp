@@ -1,7 +1,7 @@
 // variance.auto's built-in table (filters/auto_method.h): what it picks on a device without a
 // table of its own. Written by `filterlab bench --filter variance --tune` at 3840x2160, radius 1-32,
-// on an NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-27; sitting 2 of
-// bench/results/h100-2026-11-27-pyramid-running/): per precision and radius, the exact methods
+// on an NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-27; call c5 of
+// bench/results/h100-2026-11-27-running-stores/): per precision and radius, the exact methods
 // fastest first.
 #include "filters/variance/variance.h"
 
@@ -9,13 +9,13 @@ namespace filterlab::filters::variance {
 
 const char* auto_default_table() {
   return R"({"schema": "filterlab.tune/1", "device": "NVIDIA H100 80GB HBM3", "driver": "580.159.04",
-  "date": "2026-11-27T09:03:58Z", "size": [3840, 2160], "families": {"variance": {"key": "radius",
+  "date": "2026-11-27T23:47:16Z", "size": [3840, 2160], "families": {"variance": {"key": "radius",
   "fp16": {
     "1": ["comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative", "comp.stream",
-      "comp.separable_shared", "comp.running", "frag.quad_derivative", "frag.full2d"],
+      "comp.running", "comp.separable_shared", "frag.quad_derivative", "frag.full2d"],
     "2": ["comp.quad_subgroup", "comp.quad_derivative", "comp.stream", "comp.full2d_shared",
-      "comp.separable_shared", "comp.running", "frag.quad_derivative", "frag.full2d"],
-    "3": ["comp.stream", "comp.quad_derivative", "comp.quad_subgroup", "comp.running",
+      "comp.running", "comp.separable_shared", "frag.quad_derivative", "frag.full2d"],
+    "3": ["comp.stream", "comp.quad_derivative", "comp.running", "comp.quad_subgroup",
       "comp.separable_shared", "comp.full2d_shared", "frag.quad_derivative", "frag.full2d"],
     "4": ["comp.stream", "comp.running", "comp.quad_derivative", "comp.quad_subgroup",
       "comp.separable_shared", "comp.full2d_shared", "frag.quad_derivative", "frag.full2d"],
@@ -28,18 +28,18 @@ const char* auto_default_table() {
   },
   "fp32": {
     "1": ["comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative", "comp.stream",
-      "comp.separable_shared", "comp.running", "frag.quad_derivative", "frag.full2d"],
+      "comp.running", "comp.separable_shared", "frag.quad_derivative", "frag.full2d"],
     "2": ["comp.full2d_shared", "comp.stream", "comp.quad_subgroup", "comp.quad_derivative",
-      "comp.separable_shared", "comp.running", "frag.quad_derivative", "frag.full2d"],
-    "3": ["comp.stream", "comp.full2d_shared", "comp.separable_shared", "comp.quad_subgroup",
-      "comp.quad_derivative", "comp.running", "frag.quad_derivative", "frag.full2d"],
-    "4": ["comp.stream", "comp.separable_shared", "comp.full2d_shared", "comp.running",
+      "comp.running", "comp.separable_shared", "frag.quad_derivative", "frag.full2d"],
+    "3": ["comp.stream", "comp.running", "comp.full2d_shared", "comp.separable_shared",
       "comp.quad_subgroup", "comp.quad_derivative", "frag.quad_derivative", "frag.full2d"],
-    "8": ["comp.stream", "comp.running", "comp.separable_shared", "comp.full2d_shared",
+    "4": ["comp.stream", "comp.running", "comp.separable_shared", "comp.full2d_shared",
       "comp.quad_subgroup", "comp.quad_derivative", "frag.quad_derivative", "frag.full2d"],
-    "16": ["comp.stream", "comp.running", "comp.separable_shared", "comp.full2d_shared",
+    "8": ["comp.running", "comp.stream", "comp.separable_shared", "comp.full2d_shared",
       "comp.quad_subgroup", "comp.quad_derivative", "frag.quad_derivative", "frag.full2d"],
-    "32": ["comp.running", "comp.stream", "comp.quad_subgroup", "comp.quad_derivative",
+    "16": ["comp.running", "comp.stream", "comp.separable_shared", "comp.full2d_shared",
+      "comp.quad_subgroup", "comp.quad_derivative", "frag.quad_derivative", "frag.full2d"],
+    "32": ["comp.running", "comp.stream", "comp.quad_derivative", "comp.quad_subgroup",
       "frag.quad_derivative", "frag.full2d"]
   }}}})";
 }
