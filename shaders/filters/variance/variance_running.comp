@@ -1,14 +1,14 @@
 #version 460
 // variance comp.running: the mean and standard deviation of a square window with work that does not
 // grow with the radius. A group owns a strip VARIANCE_RUNNING_COLS outputs wide and `ROWS` tall
-// (running_rows in renderer/filters/window_methods.h); thread t keeps the vertical sums
-// (of d and d^2, d = x - anchor) of input column t of the strip and its apron and slides them down
-// a row at a time, as comp.stream does. Along the row, the threads' sums are turned into an
-// inclusive prefix (subgroup scans, then the subgroups' totals through shared memory), and each
-// output's window is the difference of two prefixes: two reads of shared memory at any radius,
-// where comp.stream reads 2r + 1.
-// Precision: every sum is of d, |d| no more than the strip's range, and a strip's sums restart
-// from fresh fetches (its rows and its span of columns are the blocks); tests/gpu/variance_test.cpp
+// (running_rows in renderer/filters/window_methods.h); thread t keeps the vertical sums (of d and
+// d^2, d = x - anchor) of input column t of the strip and its apron and slides them down a row at a
+// time, as comp.stream does. Along the row, the threads' sums are turned into an inclusive prefix
+// (subgroup scans, then the subgroups' totals through shared memory), and each output's window is
+// the difference of two prefixes: two reads of shared memory at any radius, where comp.stream reads
+// 2r + 1.
+// Precision: every sum is of d, |d| no more than the strip's range, and a strip's sums restart from
+// fresh fetches (its rows and its span of columns are the blocks); tests/gpu/running_sums_test.cpp
 // holds a 16384-wide row of 1000 plus noise to 2x the direct method's error.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
