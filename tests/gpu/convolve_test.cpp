@@ -188,8 +188,8 @@ TEST_F(Convolve, TheSpectrumViewShowsTheKernelsSpectrum) {
     run.read_images = {"convolve.spectrum"};
     const io::ImageF view = runtime::run_headless(run).images.at("convolve.spectrum");
     const cv::Kernel k = cv::make_kernel(filters::resolve(filters::parse_chain(step).at(0)).params);
-    const int nx = int(vkfft::good_size(size.width + k.width - 1, true));
-    const int ny = int(vkfft::good_size(size.height + k.height - 1, false));
+    const int nx = int(vkfft::good_size(size.width + k.width - 1));
+    const int ny = int(vkfft::good_size(size.height + k.height - 1));
     int compared = 0;
     for (uint32_t y = 0; y < size.height; y += 61)
       for (uint32_t x = 0; x < size.width; x += 47) {

@@ -28,8 +28,8 @@ Layout layout_for(const Kernel& k, VkExtent2D image) {
   shader::FftPush& p = l.push;
   p.width = int(image.width);
   p.height = int(image.height);
-  p.fft_width = int(vkfft::good_size(image.width + uint32_t(k.width) - 1, true));
-  p.fft_height = int(vkfft::good_size(image.height + uint32_t(k.height) - 1, false));
+  p.fft_width = int(vkfft::good_size(image.width + uint32_t(k.width) - 1));
+  p.fft_height = int(vkfft::good_size(image.height + uint32_t(k.height) - 1));
   // out(x) = sum over a of k(a) in(x + cx - a): the image starts where the kernel's reach to the left
   // (w - 1 - cx) ends.
   p.offset_x = k.width - 1 - k.centre_x();
