@@ -2,7 +2,6 @@
 
 #include <vkFFT.h>
 
-#include <cmath>
 #include <string>
 
 namespace filterlab::vkfft {
@@ -13,14 +12,8 @@ void check(VkFFTResult result, const char* what) {
                                            std::to_string(int(result)) + ")");
 }
 
-// n without its factors of 2.
-uint32_t odd_part(uint32_t n) {
-  while (n % 2 == 0) n /= 2;
-  return n;
-}
-
 bool smooth(uint32_t n) {
-  for (uint32_t p : {3u, 5u, 7u})
+  for (uint32_t p : {2u, 3u, 5u, 7u})
     while (n % p == 0) n /= p;
   return n == 1;
 }
@@ -32,24 +25,10 @@ uint64_t spectrum_bytes(uint32_t width, uint32_t height, uint32_t planes) {
 }
 
 uint32_t good_size(uint32_t at_least) {
-  // VkFFT's time a point grows with a size's odd part (more radix-3, -5 and -7 passes than radix-2
-  // ones), about kOddBitCost a bit of it, and an odd size is slower still (measured by transform
-  // size on the H100: docs/families/convolve.md). So a larger size can be the faster one: the power
-  // of two above at_least costs its own size, and nothing beyond it can cost less.
-  constexpr double kOddBitCost = 0.011;
-  uint32_t best = 0;
-  double best_cost = 0;
-  const uint32_t from = at_least < 2 ? 2 : at_least;
-  for (uint32_t n = from; n < 2 * from; ++n) {
-    if (n % 2 != 0 || !smooth(odd_part(n))) continue;
-    const double cost = n * (1 + kOddBitCost * std::log2(double(odd_part(n))));
-    if (best == 0 || cost < best_cost) {
-      best = n;
-      best_cost = cost;
-    }
-    if ((n & (n - 1)) == 0) break;  // a power of two: every larger size costs more
-  }
-  return best;
+  // Even on both axes: the real-to-complex axis needs it, and on the other an odd length measured
+  // far slower on the H100 at 4K than the even ones beside it (docs/families/convolve.md).
+  for (uint32_t n = at_least < 2 ? 2 : at_least;; ++n)
+    if (n % 2 == 0 && smooth(n)) return n;
 }
 
 struct R2CPlan::State {

@@ -29,9 +29,8 @@ struct Device {
 // The bytes of the layout above.
 uint64_t spectrum_bytes(uint32_t width, uint32_t height, uint32_t planes);
 
-// The size >= `at_least` that VkFFT transforms fastest by a model of its cost: even, made of the
-// radices it does fastest (2, 3, 5, 7; it also has 11 and 13, and Bluestein's algorithm for the
-// rest), and weighing a size against the odd part that slows each of its points.
+// The smallest even size >= `at_least` made of the radices VkFFT does fastest (2, 3, 5, 7; it also
+// has 11 and 13, and Bluestein's algorithm for the rest).
 uint32_t good_size(uint32_t at_least);
 
 // What a plan does with its buffer.
