@@ -1,7 +1,7 @@
 // tent.auto's built-in table (filters/auto_method.h): what it picks on a device without a
 // table of its own. Written by `filterlab bench --filter tent --tune` at 3840x2160, radius 1-32,
 // on an NVIDIA H100 80GB HBM3 (driver 580.159.04, 2026-11-28; call e1 of
-// bench/results/h100-2026-11-28-taa-history/, comp.running's strips as running_rows gives them): per
+// bench/results/h100-2026-11-28-fft-sizes/, comp.running's strips as running_rows gives them): per
 // precision and radius, the exact methods fastest first.
 #include "filters/tent/tent.h"
 
