@@ -60,11 +60,12 @@ class FftConvolution : public Filter {
                            return layout_for(kernel, e).bytes;
                          })});
     auto push = [this, color](graph::PassContext& ctx) { return layout_for(kernel_, ctx.extent(color)).push; };
-    // A thread a real value (pad) or a complex one (multiply: row_floats / 2 of them a row).
+    // A thread two real values (pad: the transform's width is even) or a complex one (multiply:
+    // row_floats / 2 of them a row).
     auto over = [this, color](bool complex) {
       return [this, color, complex](graph::PassContext& ctx) {
         const shader::FftPush p = layout_for(kernel_, ctx.extent(color)).push;
-        const uint32_t columns = complex ? p.row_floats / 2 : uint32_t(p.fft_width);
+        const uint32_t columns = complex ? p.row_floats / 2 : uint32_t(p.fft_width) / 2;
         return std::array<uint32_t, 2>{(columns + CONVOLVE_GROUP - 1) / CONVOLVE_GROUP,
                                        (uint32_t(p.fft_height) + CONVOLVE_GROUP - 1) / CONVOLVE_GROUP};
       };

@@ -33,6 +33,10 @@ layout(set = 0, binding = BINDING_FAMILY_DATA, std430) buffer Planes {
 layout(set = 0, binding = BINDING_CONVOLVE_KERNEL_SPECTRUM, std430) readonly buffer KernelSpectrum {
   vec2 kernel_spectrum[];
 };
+#elif defined(PAD)
+layout(set = 0, binding = BINDING_FAMILY_DATA, std430) writeonly buffer Planes {
+  vec2 plane_pairs[];  // rows and planes are an even number of floats long
+};
 #else
 layout(set = 0, binding = BINDING_FAMILY_DATA, std430) buffer Planes {
   float planes[];
@@ -47,11 +51,15 @@ layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) uniform writeonly 
 void main() {
   const ivec2 p = ivec2(gl_GlobalInvocationID.xy);
 #if defined(PAD)
-  if (p.x >= push.fft_width || p.y >= push.fft_height) return;
-  const ivec2 at = clamp(p - ivec2(push.offset_x, push.offset_y), ivec2(0), ivec2(push.width, push.height) - 1);
-  const vec4 v = texelFetch(source, at, 0);
-  const uint i = uint(p.y) * push.row_floats + uint(p.x);
-  for (uint c = 0u; c < 4u; ++c) planes[c * push.plane_floats + i] = v[c];
+  // A thread two neighbouring values of a row (the transform's width is even), so that each plane's
+  // store is 8 bytes and a row of a warp's is 128.
+  const ivec2 q = ivec2(2 * p.x, p.y);
+  if (q.x >= push.fft_width || q.y >= push.fft_height) return;
+  const ivec2 origin = ivec2(push.offset_x, push.offset_y), last = ivec2(push.width, push.height) - 1;
+  const vec4 a = texelFetch(source, clamp(q - origin, ivec2(0), last), 0);
+  const vec4 b = texelFetch(source, clamp(q + ivec2(1, 0) - origin, ivec2(0), last), 0);
+  const uint i = (uint(q.y) * push.row_floats + uint(q.x)) / 2u, plane = push.plane_floats / 2u;
+  for (uint c = 0u; c < 4u; ++c) plane_pairs[c * plane + i] = vec2(a[c], b[c]);
 #elif defined(MULTIPLY)
   // A thread a complex value of each plane: row_floats / 2 of them a row.
   const uint columns = push.row_floats / 2u;
