@@ -88,9 +88,19 @@ void main() {
 #else
   const ivec2 size = textureSize(source, 0);
 #endif
+  // Every fetch of the tile goes out before any is stored, so that a thread's second texel does not
+  // wait for its first.
   const ivec2 origin = ivec2(gl_WorkGroupID.xy) * BIGBLUR_GROUP - 2;
-  for (int i = int(gl_LocalInvocationIndex); i < TILE * TILE; i += BIGBLUR_GROUP * BIGBLUR_GROUP)
-    tile[i] = coarse_texel(clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1));
+  const int THREADS = BIGBLUR_GROUP * BIGBLUR_GROUP, ROUNDS = (TILE * TILE + THREADS - 1) / THREADS;
+  vec4 staged[ROUNDS];
+  [[unroll]] for (int r = 0; r < ROUNDS; ++r) {
+    const int i = int(gl_LocalInvocationIndex) + r * THREADS;
+    if (i < TILE * TILE) staged[r] = coarse_texel(clamp(origin + ivec2(i % TILE, i / TILE), ivec2(0), size - 1));
+  }
+  [[unroll]] for (int r = 0; r < ROUNDS; ++r) {
+    const int i = int(gl_LocalInvocationIndex) + r * THREADS;
+    if (i < TILE * TILE) tile[i] = staged[r];
+  }
   barrier();
 
   // Threads numbered by subgroup position: a subgroup's coarse texels are a run of a row (or whole
