@@ -117,9 +117,11 @@ class MipPoisson : public Filter {
       resolve.constants(push_).add_to(graph);
       return name;
     }
-    // The accumulation (RGB, and the frames it holds in alpha), read back next frame.
+    // The accumulation (RGB, and the frames it holds in alpha), read back next frame: fp32 in both
+    // precisions (mip_poisson.comp says why).
     const std::string accumulation = name + ".accumulation";
-    graph.declare_image(accumulation, {format_, graph::SizeRule::relative_to(inputs.color)});
+    graph.declare_image(accumulation,
+                        {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(inputs.color)});
     const passes::CameraFeed* camera = inputs.camera;
     resolve.sample(BINDING_MOTION, inputs.motion)
         .sample_history(BINDING_HISTORY, accumulation, graph::Sampling::Linear)

@@ -11,7 +11,10 @@
 // TEMPORAL (comp.mip_poisson_temporal): the noise moves every frame, and the results accumulate:
 // last frame's accumulation, reprojected by this pixel's motion (bilinear), holds n frames (its
 // alpha); the new one weighs 1 / (n + 1), at least 1 / BIGBLUR_MAX_FRAMES. None is used on the
-// first frame, after a cut or a resize, or where the reprojection leaves the image.
+// first frame, after a cut or a resize, or where the reprojection leaves the image. The accumulation
+// is RGBA32F whatever the output's precision: stored as halves, each frame's rounding (up to half a
+// half-ulp) enters at full weight and decays only at 1 / n a frame, so at n = 64 the error grew with
+// the frames instead of shrinking (docs/families/bigblur.md).
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 //! variant temporal.fp16 TEMPORAL OUTPUT_FORMAT=rgba16f
@@ -38,7 +41,7 @@ layout(constant_id = BIGBLUR_SAMPLES_ID) const uint SAMPLES = 8;
 #if defined(TEMPORAL)
 layout(set = 0, binding = BINDING_MOTION) uniform sampler2D motion;
 layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // bilinear
-layout(set = 0, binding = BINDING_BIGBLUR_ACCUMULATION, OUTPUT_FORMAT) uniform writeonly image2D accumulation;
+layout(set = 0, binding = BINDING_BIGBLUR_ACCUMULATION, rgba32f) uniform writeonly image2D accumulation;
 #endif
 
 void main() {
