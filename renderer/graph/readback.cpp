@@ -44,4 +44,18 @@ io::ImageF to_float_image(const graph::Readback& r) {
   return image;
 }
 
+bool converts_to_float(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_R16G16B16A16_SFLOAT:
+    case VK_FORMAT_R16G16_SFLOAT:
+    case VK_FORMAT_R16_SFLOAT:
+    case VK_FORMAT_R32G32B32A32_SFLOAT:
+    case VK_FORMAT_R32G32_SFLOAT:
+    case VK_FORMAT_R32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_R8G8B8A8_UNORM: return true;
+    default: return false;
+  }
+}
+
 }  // namespace filterlab::graph

@@ -18,5 +18,7 @@ struct Readback {
 // The texels as floats: RGBA16F/32F, RG16F/32F, R16F/32F and D32 keep their channels and values,
 // RGBA8 is value / 255. Throws std::runtime_error for other formats.
 io::ImageF to_float_image(const Readback& readback);
+// Whether to_float_image takes images of this format (a capture checks before any frame runs).
+bool converts_to_float(VkFormat format);
 
 }  // namespace filterlab::graph

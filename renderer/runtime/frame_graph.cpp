@@ -1,7 +1,9 @@
 #include "runtime/frame_graph.h"
 
+#include "graph/readback.h"
 #include "io/image_files.h"
 #include "scene/gltf_scene.h"
+#include "vk/formats.h"
 
 #include <cstdio>
 
@@ -60,6 +62,15 @@ void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::
       for (const std::string& n : graph.image_names()) all += " " + n;
       throw UnknownImageError("no image named '" + name + "' (images:" + all + ")");
     }
+}
+
+void check_images_capturable(const graph::RenderGraph& graph, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    const VkFormat format = graph.image_desc(name).format;
+    if (!graph::converts_to_float(format))
+      throw UnknownImageError("image '" + name + "' cannot be captured: its format (" +
+                              vk::format_name(format) + ") holds no plain values");
+  }
 }
 
 std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps, bool still) {

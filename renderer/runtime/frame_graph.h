@@ -38,6 +38,9 @@ ChainGraph build_chain_graph(graph::RenderGraph& graph, const passes::PassEnv& e
 
 // Throws UnknownImageError, listing the graph's images, for a name the graph does not have.
 void check_images_exist(const graph::RenderGraph& graph, const std::vector<std::string>& names);
+// Throws UnknownImageError for an image whose format a capture cannot convert to floats (a packed
+// accumulation, say).
+void check_images_capturable(const graph::RenderGraph& graph, const std::vector<std::string>& names);
 
 // The images every frame of this chain has, known without a device: the scene's colour, depth and
 // motion (a still image: its colour and "image"), each step's image (filters::step_image_names) and

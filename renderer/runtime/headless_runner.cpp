@@ -76,6 +76,7 @@ RunResult run_headless(const RunOptions& given) {
   for (const Capture& c : options.captures) outputs.push_back(c.image);
   for (const std::string& name : options.read_images) outputs.push_back(name);
   check_images_exist(graph, outputs);
+  check_images_capturable(graph, std::vector<std::string>(outputs.begin() + 1, outputs.end()));
 
   graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
   executor.prepare(graph, outputs, options.size);

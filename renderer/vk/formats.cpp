@@ -25,7 +25,8 @@ uint32_t format_texel_size(VkFormat format) {
     case VK_FORMAT_R16G16_SFLOAT: return 4;
     case VK_FORMAT_R16_SFLOAT: return 2;
     case VK_FORMAT_R16G16B16A16_SFLOAT:
-    case VK_FORMAT_R32G32_SFLOAT: return 8;
+    case VK_FORMAT_R32G32_SFLOAT:
+    case VK_FORMAT_R32G32_UINT: return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
     default: return 0;
   }
@@ -42,6 +43,7 @@ const char* format_name(VkFormat format) {
     case VK_FORMAT_R16G16B16A16_SFLOAT: return "rgba16f";
     case VK_FORMAT_R32_SFLOAT: return "r32f";
     case VK_FORMAT_R32G32_SFLOAT: return "rg32f";
+    case VK_FORMAT_R32G32_UINT: return "rg32ui";
     case VK_FORMAT_R32G32B32A32_SFLOAT: return "rgba32f";
     case VK_FORMAT_D32_SFLOAT: return "d32";
     default: return "other";

@@ -2,6 +2,7 @@
 // GPU tier, through the binary: exit codes and messages for bad input, byte-identical captures.
 #include "gpu_test_util.h"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -36,6 +37,15 @@ TEST(CliExit, UsageErrorsExitWith2) {
   expect_clean_failure("run --headless --chain blur", 2, "unknown filter 'blur'");
   expect_clean_failure("run --headless --size 32x32 --frames 1 --capture nothing=/tmp/x.png", 2,
                        "no image named 'nothing'");
+  // The temporal big blur's fp16 accumulation is packed bits (its RGB is the step's own output).
+  const std::string packed = "/tmp/filterlab-packed-capture.pfm";
+  std::remove(packed.c_str());
+  expect_clean_failure(
+      "run --headless --size 32x32 --frames 1 --chain bigblur.comp.mip_poisson_temporal:precision=fp16 "
+      "--capture bigblur.accumulation=" +
+          packed,
+      2, "image 'bigblur.accumulation' cannot be captured: its format (rg32ui)");
+  EXPECT_FALSE(std::ifstream(packed).good()) << "nothing written";
   expect_clean_failure("run --headless --tonemap filmic", 2, "want aces, reinhard, hable, agx, neutral");
   expect_clean_failure("run --headless --tonemap reinhardd", 2, "did you mean reinhard?");
   expect_clean_failure("run --headless --ev 30", 2, "--ev wants stops from -20 to 20");

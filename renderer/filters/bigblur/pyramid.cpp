@@ -117,14 +117,17 @@ class MipPoisson : public Filter {
       resolve.constants(push_).add_to(graph);
       return name;
     }
-    // The accumulation (RGB, and the frames it holds in alpha), read back next frame: fp32 in both
-    // precisions (mip_poisson.comp says why).
+    // The accumulation (RGB, and the frames it holds), read back next frame: never halves
+    // (mip_poisson.comp says why). In fp16 packed into RG32UI, which no sampler filters: the shader
+    // gathers and filters it.
     const std::string accumulation = name + ".accumulation";
-    graph.declare_image(accumulation,
-                        {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(inputs.color)});
+    const bool packed = format_ == VK_FORMAT_R16G16B16A16_SFLOAT;
+    graph.declare_image(accumulation, {packed ? VK_FORMAT_R32G32_UINT : VK_FORMAT_R32G32B32A32_SFLOAT,
+                                       graph::SizeRule::relative_to(inputs.color)});
     const passes::CameraFeed* camera = inputs.camera;
     resolve.sample(BINDING_MOTION, inputs.motion)
-        .sample_history(BINDING_HISTORY, accumulation, graph::Sampling::Linear)
+        .sample_history(BINDING_HISTORY, accumulation,
+                        packed ? graph::Sampling::Nearest : graph::Sampling::Linear)
         .store(BINDING_BIGBLUR_ACCUMULATION, accumulation)
         .constants_from<shader::PoissonPush>([camera, push = push_](graph::PassContext&) {
           shader::PoissonPush p = push;

@@ -12,16 +12,16 @@
 // last frame's accumulation, reprojected by this pixel's motion (bilinear), holds n frames (its
 // alpha); the new one weighs 1 / (n + 1), at least 1 / BIGBLUR_MAX_FRAMES. None is used on the
 // first frame, after a cut or a resize, or where the reprojection leaves the image. The accumulation
-// is RGBA32F whatever the output's precision: stored as halves, each frame's rounding (up to half a
-// half-ulp) enters at full weight and decays only at 1 / n a frame, so at n = 64 the error grew with
-// the frames instead of shrinking (docs/families/bigblur.md).
+// never is halves: at n = 64 a half drops any change under 3% of the value, and the error grew with
+// the frames instead of shrinking (docs/families/bigblur.md). In fp16 it is packed into 64 bits with
+// 13 mantissa bits a channel (PACKED_ACCUMULATION, packed_accumulation.glsl), in fp32 it is RGBA32F.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
-//! variant temporal.fp16 TEMPORAL OUTPUT_FORMAT=rgba16f
+//! variant temporal.fp16 TEMPORAL PACKED_ACCUMULATION OUTPUT_FORMAT=rgba16f
 //! variant temporal.fp32 TEMPORAL OUTPUT_FORMAT=rgba32f
 //! variant level.fp16 ONE_LEVEL OUTPUT_FORMAT=rgba16f
 //! variant level.fp32 ONE_LEVEL OUTPUT_FORMAT=rgba32f
-//! variant temporal.level.fp16 TEMPORAL ONE_LEVEL OUTPUT_FORMAT=rgba16f
+//! variant temporal.level.fp16 TEMPORAL ONE_LEVEL PACKED_ACCUMULATION OUTPUT_FORMAT=rgba16f
 //! variant temporal.level.fp32 TEMPORAL ONE_LEVEL OUTPUT_FORMAT=rgba32f
 #extension GL_GOOGLE_include_directive : require
 #include "filters/bigblur/bigblur_config.h"
@@ -40,8 +40,14 @@ layout(push_constant) uniform Push { PoissonPush push; };
 layout(constant_id = BIGBLUR_SAMPLES_ID) const uint SAMPLES = 8;
 #if defined(TEMPORAL)
 layout(set = 0, binding = BINDING_MOTION) uniform sampler2D motion;
+#if defined(PACKED_ACCUMULATION)
+#include "filters/bigblur/packed_accumulation.glsl"
+layout(set = 0, binding = BINDING_HISTORY) uniform usampler2D history;  // gathered, filtered here
+layout(set = 0, binding = BINDING_BIGBLUR_ACCUMULATION, rg32ui) uniform writeonly uimage2D accumulation;
+#else
 layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // bilinear
 layout(set = 0, binding = BINDING_BIGBLUR_ACCUMULATION, rgba32f) uniform writeonly image2D accumulation;
+#endif
 #endif
 
 void main() {
@@ -75,13 +81,24 @@ void main() {
   float held = 0.0;
   vec3 before = sum.rgb;
   if (push.history_invalid == 0u && all(greaterThanEqual(was, vec2(0.0))) && all(lessThanEqual(was, size))) {
+#if defined(PACKED_ACCUMULATION)
+    const vec4 h = sample_accumulation(history, was);
+#else
     const vec4 h = textureLod(history, was / size, 0.0);
+#endif
     held = h.a;
     before = h.rgb;
   }
+#if defined(PACKED_ACCUMULATION)
+  // The count is stored whole: a reprojection between texels of different counts rounds it.
+  const float frames = min(round(held) + 1.0, float(BIGBLUR_MAX_FRAMES));
+  const vec3 blended = mix(before, sum.rgb, 1.0 / frames);
+  imageStore(accumulation, p, uvec4(encode_accumulation(blended, uint(frames)), 0u, 0u));
+#else
   const float frames = min(held + 1.0, float(BIGBLUR_MAX_FRAMES));
   const vec3 blended = mix(before, sum.rgb, 1.0 / frames);
   imageStore(accumulation, p, vec4(blended, frames));
+#endif
   sum.rgb = blended;
 #endif
   imageStore(destination, p, sum);
