@@ -1,54 +1,36 @@
 // comp.mip_poisson_temporal's accumulation in fp16: RGB and the frames it holds in 64 bits (RG32UI),
-// so it costs the traffic of an RGBA16F image but keeps 13 mantissa bits a channel, not 10. A half's
-// rounding at n = 64 frames drops any change under 64 half-ulps (3% of the value) and the error grew
-// with the frames; with 13 bits that threshold is eight times smaller. RGBA32F holds it too, at twice
-// the traffic: it is the accumulation in fp32.
+// at the traffic of an RGBA16F image. As halves it drifted: at n = 64 frames a half drops any change
+// under 64 half-ulps (3% of the value), and the error grew with the frames. Here the three channels
+// share an exponent (as RGB9E5 does) and each keeps 17 signed bits: steps of 2^-16 of the largest
+// channel's power of two, so the largest keeps 16 bits where a half keeps 11. RGBA32F holds it too,
+// at twice the traffic: the accumulation in fp32.
 //
-// A channel: a sign and 18 bits of magnitude, a half's layout with three more mantissa bits (5
-// exponent bits with the half's bias, 13 mantissa bits; subnormals below 2^-14, no infinity: the
-// largest code is about 2^16). x: red (bits 0-18), green's low 13 bits (19-31); y: green's high 6
-// bits (0-5), blue (6-24), frames - 1 (25-30; BIGBLUR_MAX_FRAMES <= 64).
+// x: red (bits 0-16), green's low 15 bits (17-31); y: green's high 2 bits (0-1), blue (2-18), the
+// exponent + ACCUMULATION_BIAS (19-23), frames - 1 (24-29; BIGBLUR_MAX_FRAMES <= 64).
 #if BIGBLUR_MAX_FRAMES > 64
 #error "the packed accumulation holds at most 64 frames"
 #endif
 
-const uint ACCUMULATION_MANTISSA = 13;
-const uint ACCUMULATION_MAGNITUDE = (1u << (5 + ACCUMULATION_MANTISSA)) - 1u;
-const float ACCUMULATION_SUBNORMAL_STEP = exp2(-14.0 - float(ACCUMULATION_MANTISSA));
-
-uint encode_channel(float v) {
-  const float a = abs(v);
-  uint magnitude;
-  if (a < exp2(-14.0)) {
-    // Subnormal: steps of 2^-14 / 2^13; rounding up to 2^13 steps lands on the smallest normal code.
-    magnitude = uint(round(a / ACCUMULATION_SUBNORMAL_STEP));
-  } else {
-    // Rebias the exponent from 127 to 15 and round the mantissa to the nearest; a carry moves into
-    // the exponent as it should.
-    const uint drop = 23u - ACCUMULATION_MANTISSA;
-    magnitude = min((floatBitsToUint(a) - (112u << 23) + (1u << (drop - 1u))) >> drop, ACCUMULATION_MAGNITUDE);
-  }
-  return (v < 0.0 ? 1u << (5 + ACCUMULATION_MANTISSA) : 0u) | magnitude;
-}
-
-float decode_channel(uint code) {
-  const uint magnitude = code & ACCUMULATION_MAGNITUDE;
-  const float a = magnitude < (1u << ACCUMULATION_MANTISSA)
-                      ? float(magnitude) * ACCUMULATION_SUBNORMAL_STEP
-                      : uintBitsToFloat((magnitude << (23u - ACCUMULATION_MANTISSA)) + (112u << 23));
-  return (code & (ACCUMULATION_MAGNITUDE + 1u)) != 0u ? -a : a;
-}
+const int ACCUMULATION_BIAS = 14;  // exponents -14 (steps of 2^-30) to 17 (halves' largest is 2^16)
+const float ACCUMULATION_LARGEST = 65535.0;
 
 // frames: a whole number, 1 to BIGBLUR_MAX_FRAMES.
 uvec2 encode_accumulation(vec3 rgb, uint frames) {
-  const uint r = encode_channel(rgb.r), g = encode_channel(rgb.g), b = encode_channel(rgb.b);
-  return uvec2(r | (g << 19), (g >> 13) | (b << 6) | ((frames - 1u) << 25));
+  // The exponent: the largest channel's magnitude is under 2^e (its float exponent + 1).
+  const float largest = max(max(abs(rgb.r), abs(rgb.g)), abs(rgb.b));
+  const int e = clamp(int(floatBitsToUint(largest) >> 23) - 126, -ACCUMULATION_BIAS, 31 - ACCUMULATION_BIAS);
+  const ivec3 q = ivec3(clamp(round(rgb * exp2(float(16 - e))), -ACCUMULATION_LARGEST, ACCUMULATION_LARGEST));
+  const uvec3 u = uvec3(q) & 0x1ffffu;
+  return uvec2(u.r | (u.g << 17), (u.g >> 15) | (u.b << 2) | (uint(e + ACCUMULATION_BIAS) << 19) | ((frames - 1u) << 24));
 }
 
 vec4 decode_accumulation(uvec2 packed) {
-  const uint g = (packed.x >> 19) | ((packed.y & 0x3fu) << 13);
-  return vec4(decode_channel(packed.x & 0x7ffffu), decode_channel(g), decode_channel((packed.y >> 6) & 0x7ffffu),
-              float((packed.y >> 25) & 0x3fu) + 1.0);
+  // 2^(e - 16): the exponent field built directly.
+  const float step = uintBitsToFloat(uint(int((packed.y >> 19) & 0x1fu) - ACCUMULATION_BIAS - 16 + 127) << 23);
+  const int r = bitfieldExtract(int(packed.x), 0, 17);
+  const int g = bitfieldExtract(int((packed.x >> 17) | (packed.y << 15)), 0, 17);
+  const int b = bitfieldExtract(int(packed.y), 2, 17);
+  return vec4(vec3(r, g, b) * step, float((packed.y >> 24) & 0x3fu) + 1.0);
 }
 
 // The accumulation at `at` (level-0 pixels) filtered bilinearly, as a sampler would an RGBA image:
