@@ -13,8 +13,9 @@
 // alpha); the new one weighs 1 / (n + 1), at least 1 / BIGBLUR_MAX_FRAMES. None is used on the
 // first frame, after a cut or a resize, or where the reprojection leaves the image. The accumulation
 // never is halves: at n = 64 a half drops any change under 3% of the value, and the error grew with
-// the frames instead of shrinking (docs/families/bigblur.md). In fp16 it is packed into 64 bits with
-// 13 mantissa bits a channel (PACKED_ACCUMULATION, packed_accumulation.glsl), in fp32 it is RGBA32F.
+// the frames instead of shrinking (docs/families/bigblur.md). In fp16 it is packed into 64 bits, a
+// shared exponent and 17 bits a channel (PACKED_ACCUMULATION, packed_accumulation.glsl); in fp32 it
+// is RGBA32F.
 //! variant fp16 OUTPUT_FORMAT=rgba16f
 //! variant fp32 OUTPUT_FORMAT=rgba32f
 //! variant temporal.fp16 TEMPORAL PACKED_ACCUMULATION OUTPUT_FORMAT=rgba16f
