@@ -72,11 +72,13 @@ RunResult run_headless(const RunOptions& given) {
 
   graph::RenderGraph graph;
   const ChainGraph chain = build_chain_graph(graph, env, options, steps);
+  std::vector<std::string> read_back;
+  for (const Capture& c : options.captures) read_back.push_back(c.image);
+  read_back.insert(read_back.end(), options.read_images.begin(), options.read_images.end());
   std::vector<std::string> outputs = {passes::TonemapPass::kOutput};
-  for (const Capture& c : options.captures) outputs.push_back(c.image);
-  for (const std::string& name : options.read_images) outputs.push_back(name);
+  outputs.insert(outputs.end(), read_back.begin(), read_back.end());
   check_images_exist(graph, outputs);
-  check_images_capturable(graph, std::vector<std::string>(outputs.begin() + 1, outputs.end()));
+  check_images_capturable(graph, read_back);
 
   graph::Executor executor(ctx, kFramesInFlight, options.gpu_timing);
   executor.prepare(graph, outputs, options.size);
