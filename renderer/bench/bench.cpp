@@ -1,4 +1,6 @@
 #include "bench/bench.h"
+#include "bench/clock_watch.h"
+#include "config.h"
 
 #include "filters/auto_method.h"
 
@@ -9,6 +11,7 @@
 #include "io/image_files.h"
 #include "passes/camera_feed.h"
 #include "passes/scene_pass.h"
+#include "passes/simple_pass.h"
 #include "passes/upload_pass.h"
 #include "runtime/capture.h"
 #include "runtime/frame_ring.h"
@@ -64,8 +67,14 @@ io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, 
 // The frames after which a method that reads its history is measured.
 constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
 
+// The clock probe's pass and its 1 x 1 image, in every instance's graph after the method's passes.
+const std::string kClockProbe = "bench.clock";
+
 struct Timed {
   runtime::Summary gpu_us;
+  runtime::Summary clock_probe_us;  // the timed frames' probes (clock_watch.h)
+  bool clock_settled = true;        // the warm-up ended with the clock at the top, not at the limit
+  double warmup_ms = 0;
   std::vector<std::pair<std::string, double>> pass_median_us;
   io::ImageF output;                                        // of input 0
   std::vector<std::pair<uint32_t, io::ImageF>> converging;  // kConvergenceFrames: output of a fresh run
@@ -98,11 +107,13 @@ SceneFrame scene_frame(const vk::Context& ctx, const vk::ShaderSource& shaders, 
 // runs instance f mod K, so consecutive frames never find their data in the caches.
 Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
                   const std::vector<io::ImageF>& inputs, VkFormat format, const filters::ResolvedStep& step,
-                  const BenchOptions& options, const SceneFrame* scene = nullptr) {
+                  const BenchOptions& options, ClockWatch& clock, const SceneFrame* scene = nullptr) {
   // A library that never watches files: the filter builds its pipelines in it, so they can be listed,
   // and the instances share them.
   vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
   passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
+  // The clock probe's pipeline is its own, not among the method's.
+  const passes::PassEnv probe_env{ctx, shaders, runtime::kFramesInFlight};
   if (step.needs(filters::Input::Depth) && !scene)
     throw filters::ChainError(step.label() +
                               " reads the scene's depth, which bench's still inputs have none of");
@@ -140,8 +151,17 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
       filter_inputs.motion = "motion";
     }
     instance->output = filter->add_to(instance->graph, filter_inputs, step.family->name);
+    // The clock probe, once the method's output is complete (it reads a texel of it).
+    instance->graph.declare_image(kClockProbe, {VK_FORMAT_R32_SFLOAT, graph::SizeRule::absolute(1, 1)});
+    passes::SimplePass(probe_env, kClockProbe, passes::ComputeShader{"bench/clock_probe.comp", {}})
+        .sample(BINDING_SOURCE, instance->output, graph::Sampling::Nearest)
+        .store(BINDING_DESTINATION, kClockProbe)
+        .dispatch([](graph::PassContext&) {
+          return std::array<uint32_t, 2>{1, 1};
+        })
+        .add_to(instance->graph);
     instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
-    instance->executor->prepare(instance->graph, {instance->output}, size);
+    instance->executor->prepare(instance->graph, {instance->output, kClockProbe}, size);
     return instance;
   };
   std::vector<std::unique_ptr<Instance>> instances;
@@ -152,12 +172,20 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   std::vector<double> frame_us;
   std::map<std::string, std::vector<double>> pass_us;
   std::vector<std::string> pass_order;
+  std::vector<double> probe_us;
+  clock.start_case();
   auto collect = [&](uint64_t frame) {
     auto timings = instances[frame % count]->executor->timings(frame % runtime::kFramesInFlight);
-    if (!timings || frame < timed_from) return;
+    if (!timings) return;
+    for (const graph::PassTiming& t : *timings)
+      if (t.name == kClockProbe) {
+        clock.observe(t.gpu_ms * 1000.0);
+        if (frame >= timed_from) probe_us.push_back(t.gpu_ms * 1000.0);
+      }
+    if (frame < timed_from) return;
     double sum = 0;
     for (const graph::PassTiming& t : *timings) {
-      if (t.name.rfind("upload ", 0) == 0) continue;  // not part of the method
+      if (t.name.rfind("upload ", 0) == 0 || t.name == kClockProbe) continue;  // not part of the method
       if (!pass_us.count(t.name)) pass_order.push_back(t.name);
       std::vector<double>& us = pass_us[t.name];
       if (t.idle) continue;  // recorded nothing this frame: no sample, rather than a 0 us one
@@ -166,14 +194,26 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
     }
     frame_us.push_back(sum);
   };
+  // A CPU device has no clock to wait for, and a warm-up of no time (a reference's single frame,
+  // the tests) asks for none.
+  const bool wait_for_clock = options.warmup_ms > 0 && ctx.report().device_type != "cpu";
+  bool clock_settled = true;
+  double warmup_ms = 0;
   {
     runtime::FrameRing ring(ctx);
     const Clock::time_point start = Clock::now();
     const auto warmup_time = std::chrono::milliseconds(options.warmup_ms);
+    const auto settle_limit = std::chrono::duration<double, std::milli>(kSettleLimitMs);
     uint64_t frame = 0;
     for (;; ++frame) {
-      if (timed_from == UINT64_MAX && frame >= options.warmup && Clock::now() - start >= warmup_time)
-        timed_from = frame;
+      if (timed_from == UINT64_MAX && frame >= options.warmup && Clock::now() - start >= warmup_time) {
+        const bool limit = Clock::now() - start >= settle_limit;
+        if (!wait_for_clock || clock.settled() || limit) {
+          timed_from = frame;
+          clock_settled = !wait_for_clock || clock.settled();
+          warmup_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        }
+      }
       if (timed_from != UINT64_MAX && frame >= timed_from + options.frames) break;
       VkCommandBuffer cmd = ring.begin(frame);
       if (frame >= runtime::kFramesInFlight) collect(frame - runtime::kFramesInFlight);
@@ -189,6 +229,10 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   }
   Timed timed;
   timed.gpu_us = runtime::summarize(frame_us);
+  timed.clock_probe_us = runtime::summarize(probe_us);
+  clock.end_case(timed.clock_probe_us.median);
+  timed.clock_settled = clock_settled;
+  timed.warmup_ms = warmup_ms;
   for (const std::string& name : pass_order)
     timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
   timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
@@ -400,6 +444,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
                  ctx.report().name.c_str(), size_text(*large).c_str());
 
   BenchResult result;
+  ClockWatch clock;  // over the whole run: its fastest probe is the top clock
   for (const Sweep& sweep : options.sweeps)
     if (sweep.param != kSizeSweep) result.sweeps.push_back(sweep);
     else if (const filters::Param* size = family->size_param())
@@ -443,14 +488,15 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         std::vector<double> repeat_medians;
         runtime::Summary least_steady;
         try {
-          timed = time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr);
+          timed = time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
           repeat_medians.push_back(timed.gpu_us.median);
           least_steady = timed.gpu_us;
           for (uint32_t r = 1; r < options.repeats; ++r) {
-            const runtime::Summary again =
-                time_filter(ctx, shaders, inputs, format, step, options, scene ? &*scene : nullptr).gpu_us;
-            repeat_medians.push_back(again.median);
-            if (again.off_level_share() > least_steady.off_level_share()) least_steady = again;
+            const Timed again =
+                time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
+            repeat_medians.push_back(again.gpu_us.median);
+            if (again.gpu_us.off_level_share() > least_steady.off_level_share()) least_steady = again.gpu_us;
+            timed.clock_settled = timed.clock_settled && again.clock_settled;
           }
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
           result.skipped.push_back(
@@ -466,6 +512,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.stability = stability(repeat_medians);
         c.least_steady_run = least_steady;
         c.pass_median_us = timed.pass_median_us;
+        c.clock_probe_us = timed.clock_probe_us.median;
+        c.clock_settled = timed.clock_settled;
+        c.warmup_ms = timed.warmup_ms;
         c.pipelines = timed.pipelines;
         c.cost = step.method->cost ? step.method->cost(step.params) : filters::MethodCost{};
         if (options.measure_error) {
@@ -479,7 +528,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
             once.warmup = 0;
             once.warmup_ms = 0;
             const io::ImageF out = time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact),
-                                               once, scene ? &*scene : nullptr)
+                                               once, clock, scene ? &*scene : nullptr)
                                        .output;
             reference =
                 common::ImageD{out.width, out.height, out.channels, {out.pixels.begin(), out.pixels.end()}};
@@ -519,6 +568,9 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.floor = i < timed_from && c.gpu_us.median == floor;
       }
     }
+  // Against the fastest probe of the whole run: a case timed before the clock reached its top shows.
+  for (CaseResult& c : result.cases) c.clock_share = clock.clock_share(c.clock_probe_us);
+  result.clock_probe_us = clock.fastest_us();
   for (CaseResult& c : result.cases)
     c.gpixels_per_s =
         c.gpu_us.median > 0 ? double(c.size.width) * c.size.height / (c.gpu_us.median * 1e3) : 0;
@@ -588,12 +640,14 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
   j["timing_method"] =
       "vkCmdWriteTimestamp2(ALL_COMMANDS) around each pass; per frame the sum of the method's passes; "
       "median, p5 and p95 over the timed frames, after at least `warmup` frames and `warmup_ms` of "
-      "warm-up per case; inputs resident (uploaded once) and rotated every frame; copy_ratio divides by the "
+      "warm-up per case and, on a GPU, until the clock probe runs within 5% of its fastest (clock in each "
+      "case); inputs resident (uploaded once) and rotated every frame; copy_ratio divides by the "
       "fastest of the memory floor family's (floor_filter) methods at the same size and precision (the "
       "case marked floor)";
   j["frames"] = options.frames;
   j["warmup"] = options.warmup;
   j["warmup_ms"] = options.warmup_ms;
+  j["clock_probe_us"] = result.clock_probe_us;
   j["inputs"] = options.inputs;
   j["filter"] = options.filter;
   j["floor_filter"] = filters::registry().memory_floor().name;
@@ -639,7 +693,12 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                   {"spread", c.stability.spread},
                   {"unstable", c.stability.unstable},
                   {"off_level_share", c.least_steady_run.off_level_share()},
-                  {"unsteady", unsteady(c.least_steady_run)}};
+                  {"unsteady", unsteady(c.least_steady_run)},
+                  {"clock",
+                   {{"probe_us", c.clock_probe_us},
+                    {"share", c.clock_share},
+                    {"settled", c.clock_settled},
+                    {"warmup_ms", c.warmup_ms}}}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -733,6 +792,14 @@ std::string format_bench_table(const BenchResult& result) {
           << std::lround(100 * runtime::kLevelBand) << "% from their median of " << std::lround(run.median)
           << " us (" << std::lround(run.min) << " to " << std::lround(run.max)
           << "): the median is of no one level\n";
+  // A clock under the top one (on a CPU device there is none to wait for).
+  for (const CaseResult& c : result.cases)
+    if (!is_cpu_device(d) && (!c.clock_settled || c.clock_share < 1.0 - kClockBand))
+      out << "clock " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
+          << c.precision << ": ran at " << std::lround(100 * c.clock_share)
+          << "% of the top clock seen (its probe " << std::lround(c.clock_probe_us * 10) / 10.0
+          << " us, the fastest " << std::lround(result.clock_probe_us * 10) / 10.0 << ")"
+          << (c.clock_settled ? "" : "; the warm-up stopped at its limit before the clock rose") << "\n";
   for (const Skipped& s : result.skipped)
     out << "skipped " << s.method << " " << s.params << " " << size_text(s.size) << " " << s.precision << ": "
         << s.reason << "\n";

@@ -98,6 +98,12 @@ struct CaseResult {
   Stability stability;
   runtime::Summary least_steady_run;  // of its runs' frame times, the one with the most off their level
   std::vector<std::pair<std::string, double>> pass_median_us;
+  // The clock (clock_watch.h): the probe's median over the timed frames (the first repeat's), the
+  // run's fastest probe over it (1: the top clock), whether every repeat's warm-up found the clock at
+  // the top (false: it stopped at kSettleLimitMs), and how long the first warm-up took.
+  double clock_probe_us = 0, clock_share = 0;
+  bool clock_settled = true;
+  double warmup_ms = 0;
   double gpixels_per_s = 0;
   double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision
   bool floor = false;     // this copy is that fastest one
@@ -131,6 +137,7 @@ struct BenchResult {
   std::vector<Skipped> skipped;
   std::vector<Sweep> sweeps;  // as run: kSizeSweep named, or gone where the family has no size
   uint32_t validation_messages = 0;
+  double clock_probe_us = 0;  // the run's fastest probe: the top clock (clock_watch.h)
   size_t unstable_cases() const;
 };
 

@@ -504,6 +504,15 @@ TEST(Commands, BenchRepeatsACaseAndRecordsItsSpread) {
     EXPECT_GE(off, 0.0);
     EXPECT_LE(off, 1.0);
     EXPECT_FALSE(c["unsteady"].get<bool>());
+    // The clock probe's time over the timed frames, and the run's fastest over it: the clock as a share
+    // of the top one (bench/clock_watch.h). A CPU device waits for no clock: every warm-up settled.
+    ASSERT_GT(j["clock_probe_us"].get<double>(), 0.0);
+    const json& clock = c.at("clock");
+    EXPECT_GT(clock["probe_us"].get<double>(), 0.0);
+    EXPECT_NEAR(clock["share"].get<double>(),
+                j["clock_probe_us"].get<double>() / clock["probe_us"].get<double>(), 1e-9);
+    EXPECT_TRUE(clock["settled"].get<bool>());
+    EXPECT_GE(clock["warmup_ms"].get<double>(), 0.0);
   }
 }
 

@@ -1,0 +1,42 @@
+#pragma once
+// The GPU's clock as bench sees it (issue #36). After every frame's method passes, bench times a
+// probe (shaders/bench/clock_probe.comp): one warp's chain of dependent multiply-adds, whose time is
+// the chain's cycles over the SM clock. Drivers drop the clock while the GPU idles, as it does while
+// bench builds a case on the CPU (VkFFT compiles its kernels, the reference is computed), and raise
+// it again over seconds of load, in steps. On the H100 fft.vkfft's cases were timed at one such step
+// or another, 1.0x to 3.5x apart, where `run` (one graph, long) held the top one. The probe's time
+// went with the method's (correlation 0.99; docs/families/convolve.md).
+//
+// So a case's warm-up also waits for the clock: until the median of its last kSettleFrames probes is
+// within kClockBand of the process's fastest such median (the top clock seen), for at most
+// kSettleLimitMs. Each case reports its clock as that fastest over its own median probe (1: the top).
+#include <cstddef>
+#include <vector>
+
+namespace filterlab::bench {
+
+inline constexpr double kClockBand = 0.05;
+inline constexpr size_t kSettleFrames = 8;
+inline constexpr double kSettleLimitMs = 10000;
+
+class ClockWatch {
+ public:
+  // A new case: its probes so far are forgotten, the process's fastest is kept.
+  void start_case() { recent_.clear(); }
+  void observe(double probe_us);
+  // A case's median probe over its timed frames: the fastest counts it too (a case of fewer frames
+  // than kSettleFrames has no other).
+  void end_case(double median_probe_us);
+  // The median of the case's last kSettleFrames probes within kClockBand of the fastest median: false
+  // until there are that many.
+  bool settled() const;
+  double fastest_us() const { return fastest_us_; }
+  // The fastest probe over `probe_us` (a case's median): the clock as a share of the top one seen.
+  double clock_share(double probe_us) const;
+
+ private:
+  std::vector<double> recent_;
+  double fastest_us_ = 0;
+};
+
+}  // namespace filterlab::bench

@@ -1,0 +1,84 @@
+// bench's clock watch (bench/clock_watch.h): a case's warm-up waits until its probe, one warp's chain
+// of multiply-adds timed after each frame, runs within 5% of the fastest the process has seen. The
+// probe times below are the H100's (call e19, 2026-11-28): 46.5 us at 1980 MHz, and the steps of
+// fft.vkfft's slow cases.
+#include "bench/clock_watch.h"
+
+#include <gtest/gtest.h>
+
+using filterlab::bench::ClockWatch;
+using filterlab::bench::kSettleFrames;
+
+namespace {
+
+void feed(ClockWatch& watch, double probe_us, size_t frames) {
+  for (size_t i = 0; i < frames; ++i) watch.observe(probe_us);
+}
+
+}  // namespace
+
+TEST(ClockWatch, NoVerdictBeforeEnoughFrames) {
+  ClockWatch watch;
+  feed(watch, 46.5, kSettleFrames - 1);
+  EXPECT_FALSE(watch.settled());
+  watch.observe(46.5);
+  EXPECT_TRUE(watch.settled());
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+}
+
+TEST(ClockWatch, ACaseAtALowerStepWaitsForTheTopClock) {
+  ClockWatch watch;
+  feed(watch, 46.5, 20);  // the copies: the top clock
+  for (double step : {245.0, 180.0, 132.0, 116.0, 70.0, 57.4, 52.8}) {
+    watch.start_case();
+    feed(watch, step, 20);
+    EXPECT_FALSE(watch.settled()) << step << " us: " << 46.5 / step << " of the clock";
+  }
+  watch.start_case();
+  feed(watch, 48.5, 20);  // within 5%
+  EXPECT_TRUE(watch.settled());
+  EXPECT_NEAR(watch.clock_share(48.5), 46.5 / 48.5, 1e-12);
+}
+
+TEST(ClockWatch, ARampSettlesOnceItsLastFramesAreThere) {
+  ClockWatch watch;
+  feed(watch, 46.5, kSettleFrames);
+  watch.start_case();
+  feed(watch, 116.0, 10);
+  feed(watch, 47.0, kSettleFrames / 2);
+  EXPECT_FALSE(watch.settled()) << "half the window still at the slow step";
+  feed(watch, 47.0, kSettleFrames / 2 + 1);
+  EXPECT_TRUE(watch.settled());
+}
+
+TEST(ClockWatch, OneStrayFastProbeDoesNotSetTheBar) {
+  ClockWatch watch;
+  feed(watch, 46.5, 10);
+  watch.observe(20.0);
+  feed(watch, 46.5, 10);
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+  EXPECT_TRUE(watch.settled());
+}
+
+TEST(ClockWatch, AFasterCaseRaisesTheBar) {
+  ClockWatch watch;
+  feed(watch, 57.4, 20);  // the first case ran below the top clock
+  EXPECT_TRUE(watch.settled()) << "nothing faster seen yet";
+  watch.start_case();
+  feed(watch, 46.5, 20);
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+  EXPECT_NEAR(watch.clock_share(57.4), 46.5 / 57.4, 1e-12);
+}
+
+TEST(ClockWatch, ShortCasesSetTheBarByTheirMedians) {
+  ClockWatch watch;
+  feed(watch, 57.4, 3);
+  EXPECT_EQ(watch.fastest_us(), 0.0) << "no full window yet";
+  watch.end_case(57.4);
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 57.4);
+  watch.start_case();
+  watch.end_case(46.5);
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+  watch.end_case(0.0);  // a case with no probe
+  EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+}
