@@ -17,7 +17,7 @@ namespace filterlab::bench {
 
 inline constexpr double kClockBand = 0.05;
 inline constexpr size_t kSettleFrames = 8;
-inline constexpr double kSettleLimitMs = 10000;
+inline constexpr double kSettleLimitMs = 4000;
 
 class ClockWatch {
  public:
