@@ -859,6 +859,7 @@ def base_case(filter_name, method, width, height, precision, radius=None, sigma=
             "shared_reads_per_pixel": None, "shared_writes_per_pixel": None, "passes": [], "error": None,
             "repeat_medians_us": [], "spread": 0.0, "unstable": False,  # one run each (bench --repeat)
             "off_level_share": 0.0, "unsteady": False,
+            "clock": None,  # filterlab's clock probe (bench/clock_watch.h); not taken here
             "pipelines": []}  # filterlab's Vulkan pipelines and their compiler statistics; none for CUDA libraries
 
 
@@ -951,6 +952,7 @@ def make_document(options, device, cases, skipped, reference_where):
         "frames": options.frames,
         "warmup": options.warmup,
         "warmup_ms": options.warmup_ms,
+        "clock_probe_us": None,  # filterlab's clock probe; the peers take none
         "inputs": options.inputs,
         "filter": "gaussian",
         "floor_filter": "copy",

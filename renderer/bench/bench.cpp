@@ -64,6 +64,10 @@ io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, 
   return image;
 }
 
+bool is_cpu_device(const vk::DeviceReport& d) {
+  return d.device_type == "cpu";
+}
+
 // The frames after which a method that reads its history is measured.
 constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
 
@@ -196,7 +200,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   };
   // A CPU device has no clock to wait for, and a warm-up of no time (a reference's single frame,
   // the tests) asks for none.
-  const bool wait_for_clock = options.warmup_ms > 0 && ctx.report().device_type != "cpu";
+  const bool wait_for_clock = options.warmup_ms > 0 && !is_cpu_device(ctx.report());
   bool clock_settled = true;
   double warmup_ms = 0;
   {
@@ -579,10 +583,6 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
 }
 
 namespace {
-
-bool is_cpu_device(const vk::DeviceReport& d) {
-  return d.device_type == "cpu";
-}
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);

@@ -2,10 +2,10 @@
 // The GPU's clock as bench sees it (issue #36). After every frame's method passes, bench times a
 // probe (shaders/bench/clock_probe.comp): one warp's chain of dependent multiply-adds, whose time is
 // the chain's cycles over the SM clock. Drivers drop the clock while the GPU idles, as it does while
-// bench builds a case on the CPU (VkFFT compiles its kernels, the reference is computed), and raise
-// it again over seconds of load, in steps. On the H100 fft.vkfft's cases were timed at one such step
-// or another, 1.0x to 3.5x apart, where `run` (one graph, long) held the top one. The probe's time
-// went with the method's (correlation 0.99; docs/families/convolve.md).
+// bench builds a case on the CPU (a method compiles its kernels, the reference is computed), and
+// raise it again over seconds of load, in steps. On the H100 an FFT method's cases were timed at one
+// such step or another, 1.0x to 3.5x apart, where `run` (one graph, long) held the top one. The
+// probe's time went with the method's (correlation 0.99; bench/results/h100-2026-11-28-clock).
 //
 // So a case's warm-up also waits for the clock: until the median of its last kSettleFrames probes is
 // within kClockBand of the process's fastest such median (the top clock seen), for at most
