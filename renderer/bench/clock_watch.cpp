@@ -17,9 +17,12 @@ void ClockWatch::observe(double probe_us) {
   if (!(probe_us > 0)) return;  // no stamp this frame
   recent_.push_back(probe_us);
   if (recent_.size() > kSettleFrames) recent_.erase(recent_.begin());
-  // The fastest of the medians, so that one stray probe does not set the bar.
+  // The fastest of the medians, so that one stray probe does not set the bar. A clock still rising
+  // lowers it window after window: kSettleFrames probes must pass without a gain of kClockBand / 2.
+  ++since_gain_;
   if (recent_.size() == kSettleFrames) {
     const double m = median(recent_);
+    if (fastest_us_ == 0 || m < fastest_us_ * (1.0 - kClockBand / 2)) since_gain_ = 0;
     if (fastest_us_ == 0 || m < fastest_us_) fastest_us_ = m;
   }
 }
@@ -30,7 +33,8 @@ void ClockWatch::end_case(double median_probe_us) {
 }
 
 bool ClockWatch::settled() const {
-  return recent_.size() == kSettleFrames && median(recent_) <= fastest_us_ * (1.0 + kClockBand);
+  return recent_.size() == kSettleFrames && since_gain_ >= kSettleFrames &&
+         median(recent_) <= fastest_us_ * (1.0 + kClockBand);
 }
 
 double ClockWatch::clock_share(double probe_us) const {

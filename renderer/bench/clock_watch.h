@@ -27,8 +27,9 @@ class ClockWatch {
   // A case's median probe over its timed frames: the fastest counts it too (a case of fewer frames
   // than kSettleFrames has no other).
   void end_case(double median_probe_us);
-  // The median of the case's last kSettleFrames probes within kClockBand of the fastest median: false
-  // until there are that many.
+  // The median of the case's last kSettleFrames probes within kClockBand of the fastest median, and
+  // the fastest not lowered by kClockBand / 2 over those probes (a clock still rising): false until
+  // there are that many.
   bool settled() const;
   double fastest_us() const { return fastest_us_; }
   // The fastest probe over `probe_us` (a case's median): the clock as a share of the top one seen.
@@ -37,6 +38,7 @@ class ClockWatch {
  private:
   std::vector<double> recent_;
   double fastest_us_ = 0;
+  size_t since_gain_ = 0;  // probes since the fastest last fell by kClockBand / 2 or more
 };
 
 }  // namespace filterlab::bench

@@ -22,6 +22,8 @@ TEST(ClockWatch, NoVerdictBeforeEnoughFrames) {
   feed(watch, 46.5, kSettleFrames - 1);
   EXPECT_FALSE(watch.settled());
   watch.observe(46.5);
+  EXPECT_FALSE(watch.settled()) << "the first window sets the bar: it must hold a window more";
+  feed(watch, 46.5, kSettleFrames);
   EXPECT_TRUE(watch.settled());
   EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
 }
@@ -58,6 +60,18 @@ TEST(ClockWatch, OneStrayFastProbeDoesNotSetTheBar) {
   feed(watch, 46.5, 10);
   EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
   EXPECT_TRUE(watch.settled());
+}
+
+TEST(ClockWatch, TheFirstCaseWaitsWhileTheClockRises) {
+  ClockWatch watch;
+  for (double step : {245.0, 180.0, 116.0, 70.0, 52.8}) {
+    feed(watch, step, kSettleFrames + 2);
+    EXPECT_FALSE(watch.settled()) << step << " us: each window faster than the last";
+  }
+  feed(watch, 46.5, kSettleFrames + 2);
+  EXPECT_FALSE(watch.settled());
+  feed(watch, 46.5, kSettleFrames);
+  EXPECT_TRUE(watch.settled()) << "a window with no gain";
 }
 
 TEST(ClockWatch, AFasterCaseRaisesTheBar) {
