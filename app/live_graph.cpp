@@ -34,6 +34,7 @@ LiveGraph::LiveGraph(const vk::Context& ctx, const passes::PassEnv& env, ImGuiLa
     : ctx_(ctx),
       env_(env),
       ui_(ui),
+      captures_(captures),
       executor_(std::make_unique<graph::Executor>(ctx, env.frames_in_flight, gpu_timing)) {
   outputs_.push_back(WindowGraph::kWindow);
   outputs_.insert(outputs_.end(), captures.begin(), captures.end());
@@ -51,6 +52,7 @@ void LiveGraph::build(const GraphConfig& config, const AppState& state, uint64_t
   ui_.add_to(*next, WindowGraph::kWindow);
   add_present_pass(*next, target_, WindowGraph::kWindow);
   runtime::check_images_exist(*next, outputs_);
+  runtime::check_images_capturable(*next, captures_);  // before any frame, as headless runs do
   next->compile(outputs_, {64, 64});  // declaration errors surface here, not mid-frame
   if (graph_) retired_.retire({std::move(graph_), std::move(objects_)}, frame);
   objects_ = std::move(next_objects);

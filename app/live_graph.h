@@ -64,7 +64,8 @@ class LiveGraph {
   const vk::Context& ctx_;
   const passes::PassEnv& env_;
   ImGuiLayer& ui_;
-  std::vector<std::string> outputs_;
+  std::vector<std::string> captures_;  // read back as floats: checked at each build
+  std::vector<std::string> outputs_;   // the window image, then the captures
   PresentTarget target_;  // the present pass reads it when recorded
   std::unique_ptr<graph::RenderGraph> graph_;
   WindowGraph objects_;

@@ -77,6 +77,7 @@ const std::string kClockProbe = "bench.clock";
 struct Timed {
   runtime::Summary gpu_us;
   runtime::Summary clock_probe_us;  // the timed frames' probes (clock_watch.h)
+  double clock_correlation = 0;     // of the timed frames' times with their probes
   bool clock_settled = true;        // the warm-up ended with the clock at the top, not at the limit
   double warmup_ms = 0;
   std::vector<std::pair<std::string, double>> pass_median_us;
@@ -181,22 +182,22 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   auto collect = [&](uint64_t frame) {
     auto timings = instances[frame % count]->executor->timings(frame % runtime::kFramesInFlight);
     if (!timings) return;
-    for (const graph::PassTiming& t : *timings)
-      if (t.name == kClockProbe) {
-        clock.observe(t.gpu_ms * 1000.0);
-        if (frame >= timed_from) probe_us.push_back(t.gpu_ms * 1000.0);
-      }
-    if (frame < timed_from) return;
+    const bool measured = frame >= timed_from;
     double sum = 0;
     for (const graph::PassTiming& t : *timings) {
-      if (t.name.rfind("upload ", 0) == 0 || t.name == kClockProbe) continue;  // not part of the method
+      const double us = t.gpu_ms * 1000.0;
+      if (t.name == kClockProbe) {  // every frame's, warm-up included: the clock watch's input
+        clock.observe(us);
+        if (measured) probe_us.push_back(us);
+        continue;
+      }
+      if (!measured || t.name.rfind("upload ", 0) == 0) continue;  // uploads are not the method's
       if (!pass_us.count(t.name)) pass_order.push_back(t.name);
-      std::vector<double>& us = pass_us[t.name];
       if (t.idle) continue;  // recorded nothing this frame: no sample, rather than a 0 us one
-      sum += t.gpu_ms * 1000.0;
-      us.push_back(t.gpu_ms * 1000.0);
+      sum += us;
+      pass_us[t.name].push_back(us);
     }
-    frame_us.push_back(sum);
+    if (measured) frame_us.push_back(sum);
   };
   // A CPU device has no clock to wait for, and a warm-up of no time (a reference's single frame,
   // the tests) asks for none.
@@ -234,6 +235,7 @@ Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
   Timed timed;
   timed.gpu_us = runtime::summarize(frame_us);
   timed.clock_probe_us = runtime::summarize(probe_us);
+  timed.clock_correlation = clock_correlation(frame_us, probe_us);
   clock.end_case(timed.clock_probe_us.median);
   timed.clock_settled = clock_settled;
   timed.warmup_ms = warmup_ms;
@@ -491,15 +493,20 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         Timed timed;
         std::vector<double> repeat_medians;
         runtime::Summary least_steady;
+        double least_steady_correlation = 0;
         try {
           timed = time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
           repeat_medians.push_back(timed.gpu_us.median);
           least_steady = timed.gpu_us;
+          least_steady_correlation = timed.clock_correlation;
           for (uint32_t r = 1; r < options.repeats; ++r) {
             const Timed again =
                 time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
             repeat_medians.push_back(again.gpu_us.median);
-            if (again.gpu_us.off_level_share() > least_steady.off_level_share()) least_steady = again.gpu_us;
+            if (again.gpu_us.off_level_share() > least_steady.off_level_share()) {
+              least_steady = again.gpu_us;
+              least_steady_correlation = again.clock_correlation;
+            }
             timed.clock_settled = timed.clock_settled && again.clock_settled;
           }
         } catch (const filters::ChainError& e) {  // unavailable here, or a parameter beyond its limit
@@ -515,6 +522,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         c.repeat_medians_us = repeat_medians;
         c.stability = stability(repeat_medians);
         c.least_steady_run = least_steady;
+        c.least_steady_clock_correlation = least_steady_correlation;
         c.pass_median_us = timed.pass_median_us;
         c.clock_probe_us = timed.clock_probe_us.median;
         c.clock_settled = timed.clock_settled;
@@ -699,7 +707,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                    {{"probe_us", c.clock_probe_us},
                     {"share", c.clock_share},
                     {"settled", c.clock_settled},
-                    {"warmup_ms", c.warmup_ms}}}};
+                    {"warmup_ms", c.warmup_ms},
+                    {"least_steady_correlation", c.least_steady_clock_correlation}}}};
     for (const auto& [key, value] : c.values) entry[key] = value_json(value);
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
@@ -756,6 +765,19 @@ void write_bench_csv(const BenchResult& result, const std::filesystem::path& pat
   io::write_file_atomically(path, out.str());
 }
 
+namespace {
+
+// For an unsteady run on a GPU: whether its frames moved with the clock probe, or not.
+std::string clock_reading(const vk::DeviceReport& d, double correlation) {
+  if (is_cpu_device(d)) return "";
+  char text[128];
+  std::snprintf(text, sizeof text, "; its frames %s the clock probe (correlation %.2f)",
+                correlation >= kClockFollows ? "went with" : "did not follow", correlation);
+  return text;
+}
+
+}  // namespace
+
 std::string format_bench_table(const BenchResult& result) {
   std::ostringstream out;
   const vk::DeviceReport& d = result.device;
@@ -792,7 +814,7 @@ std::string format_bench_table(const BenchResult& result) {
           << c.precision << ": " << run.off_level << " of " << run.count << " frames of a run lie more than "
           << std::lround(100 * runtime::kLevelBand) << "% from their median of " << std::lround(run.median)
           << " us (" << std::lround(run.min) << " to " << std::lround(run.max)
-          << "): the median is of no one level\n";
+          << "): the median is of no one level" << clock_reading(d, c.least_steady_clock_correlation) << "\n";
   // A clock under the top one (on a CPU device there is none to wait for).
   for (const CaseResult& c : result.cases)
     if (!is_cpu_device(d) && (!c.clock_settled || c.clock_share < 1.0 - kClockBand))

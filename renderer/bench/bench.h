@@ -97,6 +97,8 @@ struct CaseResult {
   std::vector<double> repeat_medians_us;  // every repeat's median, the first included
   Stability stability;
   runtime::Summary least_steady_run;  // of its runs' frame times, the one with the most off their level
+  // How closely that run's frame times followed its clock probes (clock_correlation, clock_watch.h).
+  double least_steady_clock_correlation = 0;
   std::vector<std::pair<std::string, double>> pass_median_us;
   // The clock (clock_watch.h): the probe's median over the timed frames (the first repeat's), the
   // run's fastest probe over it (1: the top clock), whether every repeat's warm-up found the clock at

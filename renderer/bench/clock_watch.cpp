@@ -1,6 +1,7 @@
 #include "bench/clock_watch.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace filterlab::bench {
 
@@ -39,6 +40,23 @@ bool ClockWatch::settled() const {
 
 double ClockWatch::clock_share(double probe_us) const {
   return probe_us > 0 && fastest_us_ > 0 ? fastest_us_ / probe_us : 0.0;
+}
+
+double clock_correlation(const std::vector<double>& frame_us, const std::vector<double>& probe_us) {
+  const size_t n = frame_us.size();
+  if (n < 3 || probe_us.size() != n) return 0.0;
+  double mean_f = 0, mean_p = 0;
+  for (size_t i = 0; i < n; ++i) mean_f += frame_us[i], mean_p += probe_us[i];
+  mean_f /= double(n);
+  mean_p /= double(n);
+  double cov = 0, var_f = 0, var_p = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double f = frame_us[i] - mean_f, p = probe_us[i] - mean_p;
+    cov += f * p;
+    var_f += f * f;
+    var_p += p * p;
+  }
+  return var_f > 0 && var_p > 0 ? cov / std::sqrt(var_f * var_p) : 0.0;
 }
 
 }  // namespace filterlab::bench

@@ -46,6 +46,13 @@ TEST(CliExit, UsageErrorsExitWith2) {
           packed,
       2, "image 'bigblur.accumulation' cannot be captured: its format (rg32ui)");
   EXPECT_FALSE(std::ifstream(packed).good()) << "nothing written";
+  // The window refuses it too, before its first frame.
+  expect_clean_failure(
+      "run --frames 1 --no-hot-reload --size 64x64 --chain bigblur.comp.mip_poisson_temporal:precision=fp16 "
+      "--capture bigblur.accumulation=" +
+          packed,
+      2, "image 'bigblur.accumulation' cannot be captured: its format (rg32ui)");
+  EXPECT_FALSE(std::ifstream(packed).good()) << "nothing written";
   expect_clean_failure("run --headless --tonemap filmic", 2, "want aces, reinhard, hable, agx, neutral");
   expect_clean_failure("run --headless --tonemap reinhardd", 2, "did you mean reinhard?");
   expect_clean_failure("run --headless --ev 30", 2, "--ev wants stops from -20 to 20");

@@ -102,10 +102,11 @@ TEST(Commands, MethodsJsonListsEveryMethodWithAvailability) {
   // The text marks each family's default and gives each method its line of description.
   auto text = test::run_binary("methods");
   ASSERT_EQ(text.exit_code, 0) << text.output;
-  for (const filters::Family* f : filters::registry().families())
-    if (!f->default_method.empty())
-      EXPECT_NE(text.output.find(f->name + "." + f->default_method + " (default)"), std::string::npos)
-          << f->name;
+  for (const filters::Family* f : filters::registry().families()) {
+    if (f->default_method.empty()) continue;
+    EXPECT_NE(text.output.find(f->name + "." + f->default_method + " (default)"), std::string::npos)
+        << f->name;
+  }
   EXPECT_NE(text.output.find(filters::registry().find("tent")->find("comp.running")->description),
             std::string::npos);
 }
@@ -514,6 +515,10 @@ TEST(Commands, BenchRepeatsACaseAndRecordsItsSpread) {
                 j["clock_probe_us"].get<double>() / clock["probe_us"].get<double>(), 1e-9);
     EXPECT_TRUE(clock["settled"].get<bool>());
     EXPECT_GE(clock["warmup_ms"].get<double>(), 0.0);
+    // How the least steady run's frames followed their probes: a correlation, 0 with too few frames.
+    const double correlation = clock["least_steady_correlation"];
+    EXPECT_GE(correlation, -1.0);
+    EXPECT_LE(correlation, 1.0);
   }
 }
 

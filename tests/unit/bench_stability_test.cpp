@@ -105,3 +105,36 @@ TEST(BenchSteadiness, FewFramesGetNoVerdict) {
   v.push_back(2000.0);
   EXPECT_TRUE(unsteady(summarize(v)));
 }
+
+// An unsteady run's line says whether its frames went with the clock probe (issue #36: one of
+// fft.vkfft's runs on the H100 held 23 of 50 frames 10-16% above the rest with its clock settled),
+// on a GPU; a CPU device has no clock to name.
+TEST(BenchSteadiness, TheUnsteadyLineSaysWhetherTheClockMoved) {
+  filterlab::bench::BenchResult result;
+  result.device.name = "GPU";
+  result.device.device_type = "discrete";
+  filterlab::bench::CaseResult c;
+  c.filter = "convolve";
+  c.method = "fft.vkfft";
+  c.precision = "fp32";
+  c.size = {3840, 2160};
+  std::vector<double> v = frames_at(1034.0, 27);
+  for (double us : frames_at(1190.0, 23)) v.push_back(us);
+  c.gpu_us = c.least_steady_run = summarize(v);
+  ASSERT_TRUE(unsteady(c.least_steady_run));
+  c.least_steady_clock_correlation = 0.12;
+  result.cases.push_back(c);
+  std::string text = filterlab::bench::format_bench_table(result);
+  EXPECT_NE(text.find("the median is of no one level; its frames did not follow the clock probe (correlation "
+                      "0.12)"),
+            std::string::npos)
+      << text;
+  result.cases[0].least_steady_clock_correlation = 0.97;
+  text = filterlab::bench::format_bench_table(result);
+  EXPECT_NE(text.find("; its frames went with the clock probe (correlation 0.97)"), std::string::npos)
+      << text;
+  result.device.device_type = "cpu";
+  text = filterlab::bench::format_bench_table(result);
+  EXPECT_NE(text.find("the median is of no one level\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("clock probe"), std::string::npos) << text;
+}

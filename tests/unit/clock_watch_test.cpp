@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 using filterlab::bench::ClockWatch;
 using filterlab::bench::kSettleFrames;
 
@@ -95,4 +98,40 @@ TEST(ClockWatch, ShortCasesSetTheBarByTheirMedians) {
   EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
   watch.end_case(0.0);  // a case with no probe
   EXPECT_DOUBLE_EQ(watch.fastest_us(), 46.5);
+}
+
+// Whether an unsteady run's frames went with the clock (bench/clock_watch.h clock_correlation).
+using filterlab::bench::clock_correlation;
+using filterlab::bench::kClockFollows;
+
+TEST(ClockCorrelation, FramesThatStepWithTheProbeFollowIt) {
+  // Half the frames at a lower clock: the method and the probe both slower, with scatter of their own.
+  std::vector<double> frames, probes;
+  for (int i = 0; i < 50; ++i) {
+    const bool slow = i % 4 < 2;
+    frames.push_back((slow ? 1516.0 : 1034.0) + (i % 5) * 2.0);
+    probes.push_back((slow ? 84.3 : 46.9) + (i % 3) * 0.2);
+  }
+  EXPECT_GT(clock_correlation(frames, probes), 0.99);
+  EXPECT_GE(clock_correlation(frames, probes), kClockFollows);
+}
+
+TEST(ClockCorrelation, FramesThatStepWhileTheProbeHoldsDoNot) {
+  // The same steps in the method, the probe at one clock with its own scatter, in no step with them.
+  std::vector<double> frames, probes;
+  for (int i = 0; i < 50; ++i) {
+    frames.push_back(i % 4 < 2 ? 1197.0 : 1034.0);
+    probes.push_back(72.6 + (i % 3) * 0.2);
+  }
+  EXPECT_LT(std::abs(clock_correlation(frames, probes)), 0.2);
+  EXPECT_LT(clock_correlation(frames, probes), kClockFollows);
+}
+
+TEST(ClockCorrelation, NoAnswerWithoutPairsOrSpread) {
+  EXPECT_EQ(clock_correlation({}, {}), 0.0);
+  EXPECT_EQ(clock_correlation({1.0, 2.0}, {1.0, 2.0}), 0.0) << "fewer than 3 pairs";
+  EXPECT_EQ(clock_correlation({1.0, 2.0, 3.0}, {1.0, 2.0}), 0.0) << "not paired";
+  EXPECT_EQ(clock_correlation({1.0, 2.0, 3.0}, {5.0, 5.0, 5.0}), 0.0) << "a flat probe";
+  EXPECT_NEAR(clock_correlation({1.0, 2.0, 3.0}, {2.0, 4.0, 6.0}), 1.0, 1e-12);
+  EXPECT_NEAR(clock_correlation({1.0, 2.0, 3.0}, {6.0, 4.0, 2.0}), -1.0, 1e-12);
 }
