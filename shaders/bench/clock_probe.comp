@@ -10,9 +10,8 @@ layout(local_size_x = 32) in;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D after;
 layout(set = 0, binding = BINDING_DESTINATION, r32f) uniform writeonly image2D sink;
 
-// Long enough that the launch and a switch from a graphics pass stay a few percent of it: on the H100,
-// its clock at 1980 MHz throughout by nvidia-smi, 8192 steps took 21.4 us after compute passes and
-// up to 23.6 after fragment passes.
+// Long enough that the launch, and a switch from a graphics pass, stay a small share of it, well
+// inside the clock watch's band (bench/results/h100-2026-11-28-clock, calls e20 and e21).
 const int STEPS = 32768;
 
 void main() {
