@@ -25,9 +25,38 @@ void validate_spirv(const std::vector<uint32_t>& words, const std::string& origi
   if (!tools.Validate(words))
     throw ShaderCompileError("invalid SPIR-V " + origin + ": " +
                              (first.empty() ? "rejected by spirv-val" : first));
+  if (const std::string negative = negative_constant_index(words); !negative.empty())
+    throw ShaderCompileError("invalid SPIR-V " + origin + ": " + negative);
 }
 
 }  // namespace
+
+std::string negative_constant_index(const std::vector<uint32_t>& words) {
+  constexpr uint32_t kOpTypeInt = 21, kOpConstant = 43, kOpAccessChain = 65, kOpInBoundsAccessChain = 66;
+  constexpr size_t kHeaderWords = 5;
+  std::vector<bool> signed_int(words.size() > 3 ? words[3] : 0);  // by id; words[3] is the id bound
+  std::vector<bool> negative(signed_int.size());
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffffu;
+    if (count == 0 || at + count > words.size()) break;  // spirv-val has rejected such a module already
+    const uint32_t* op = &words[at];
+    const auto known = [&](uint32_t id) { return id < signed_int.size(); };
+    // OpTypeInt: result, width, signedness. OpConstant: type, result, value (a 32-bit int: one word).
+    if (opcode == kOpTypeInt && count == 4 && known(op[1])) signed_int[op[1]] = op[2] == 32 && op[3] == 1;
+    if (opcode == kOpConstant && count == 4 && known(op[1]) && known(op[2]) && signed_int[op[1]])
+      negative[op[2]] = static_cast<int32_t>(op[3]) < 0;
+    // OpAccessChain: type, result, base, indexes from word 4 on.
+    if (opcode == kOpAccessChain || opcode == kOpInBoundsAccessChain)
+      for (uint32_t word = 4; word < count; ++word)
+        if (known(op[word]) && negative[op[word]])
+          return "an access chain (result %" + std::to_string(op[2]) + ") has a negative constant index at word " +
+                 std::to_string(word) +
+                 " (newer spirv-val rejects it: \"Index at word " + std::to_string(word) +
+                 " may not have a negative value\")";
+    at += count;
+  }
+  return {};
+}
 
 void check_spirv_header(const std::filesystem::path& path, uint64_t bytes, const std::string& first_word) {
   constexpr char kMagic[4] = {0x03, 0x02, 0x23, 0x07};  // 0x07230203, little-endian as glslc writes it

@@ -26,6 +26,11 @@ struct ShaderName {
 // A SPIR-V file's size and first word: whole words, the magic number. Throws ShaderCompileError.
 void check_spirv_header(const std::filesystem::path& path, uint64_t bytes, const std::string& first_word);
 
+// An access chain indexed by a negative constant, which Debian 12's spirv-val lets through and newer
+// validators (the layer on NVIDIA's driver, Debian 13's SPIRV-Tools) reject: a description of the
+// first, or "". Every module is checked for it as it loads, with spirv-val.
+std::string negative_constant_index(const std::vector<uint32_t>& words);
+
 struct ShaderSource {
   std::filesystem::path spirv_dir;                            // <build>/shaders
   std::optional<std::filesystem::path> glsl_dir;              // set: compile shaders/<file> at run time

@@ -52,11 +52,12 @@ const float KERNEL[16] =
 const float KERNEL_SCALE = 1.0 / 256.0;
 #endif
 
-// Texel k + o's place in output 2k + e's kernel along one axis, or -1 if it has none.
-int kernel_index(int e, int o) {
-  const int i = e == 0 ? o + 2 : 2 - o;
-  return i >= 0 && i < 4 ? i : -1;
-}
+// Along one axis, whether texel k + o (o = -2..2) is in output 2k + e's kernel, and its place there.
+// The place is clamped into the kernel even where the texel is not in it: the loops below are
+// unrolled, and an index that is only guarded by a condition may still be emitted as a constant
+// access (an access chain with index -1 is invalid SPIR-V, which NVIDIA's validation reports).
+bool in_kernel(int e, int o) { return e == 0 ? o <= 1 : o >= -1; }
+int kernel_index(int e, int o) { return clamp(e == 0 ? o + 2 : 2 - o, 0, 3); }
 
 // The group's coarse texels: its own BIGBLUR_GROUP^2 and two more on every side, as fp32 whatever
 // the level's format (a tile of packed halves, unpacked at each read, measured no faster in fp16);
@@ -113,8 +114,9 @@ void main() {
     [[unroll]] for (int x = -2; x <= 2; ++x) {
       const vec4 texel = tile[(at.y + y) * TILE + at.x + x];
       [[unroll]] for (int e = 0; e < 4; ++e) {
-        const int ix = kernel_index(e & 1, x), iy = kernel_index(e >> 1, y);
-        if (ix >= 0 && iy >= 0 && KERNEL[iy * 4 + ix] != 0.0) sum[e] += KERNEL[iy * 4 + ix] * texel;
+        if (!in_kernel(e & 1, x) || !in_kernel(e >> 1, y)) continue;
+        const float w = KERNEL[kernel_index(e >> 1, y) * 4 + kernel_index(e & 1, x)];
+        if (w != 0.0) sum[e] += w * texel;
       }
     }
   }
