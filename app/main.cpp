@@ -55,6 +55,7 @@ int print_info(const app::CliOptions& options) {
   std::printf("timestamp period            %g ns\n", r.timestamp_period_ns);
   std::printf("timestamp valid bits        %u\n", r.timestamp_valid_bits);
   std::printf("shaderFloat16               %s\n", r.shader_float16 ? "yes" : "no");
+  std::printf("shaderFloat64               %s\n", r.shader_float64 ? "yes" : "no");
   std::printf("compute shader derivatives  %s\n",
               r.compute_shader_derivatives ? r.compute_derivatives_extension.c_str() : "no");
   std::printf("storage read without format %s\n", r.storage_read_without_format ? "yes" : "no");
@@ -83,6 +84,7 @@ int print_info(const app::CliOptions& options) {
                         {"timestamp_period_ns", r.timestamp_period_ns},
                         {"timestamp_valid_bits", r.timestamp_valid_bits},
                         {"shader_float16", r.shader_float16},
+                        {"shader_float64", r.shader_float64},
                         {"compute_shader_derivatives", r.compute_shader_derivatives},
                         {"compute_derivatives_extension", r.compute_derivatives_extension},
                         {"storage_read_without_format", r.storage_read_without_format}};

@@ -172,4 +172,32 @@ io::ImageF random_image(uint32_t width, uint32_t height, uint32_t channels, uint
   return img;
 }
 
+io::ImageF structured_image(uint32_t width, uint32_t height) {
+  io::ImageF img{width, height, 4, {}};
+  img.pixels.resize(size_t(width) * height * 4);
+  const uint32_t third = std::max(width / 3, 1u);
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) {
+      float rgb = 0, alpha = 0.75f;
+      if (x < third) {
+        rgb = y < height / 2 ? 0.7f : 0.15f;  // two flat regions and the step between them
+      } else if (x < 2 * third) {
+        rgb = x == third + third / 2 ? 0.95f : 0.9f * float(x - third) / float(third);  // a ramp, a line
+      } else {
+        // An opaque square on transparent black: the alpha edge.
+        const uint32_t side = std::max(std::min(width - 2 * third, height) / 2, 1u);
+        const bool inside = x >= 2 * third + side / 2 && x < 2 * third + side / 2 + side &&
+                            y >= height / 4 && y < height / 4 + side;
+        rgb = inside ? 0.99f : 0.0f;
+        alpha = inside ? 0.99f : 0.0f;
+      }
+      float* p = &img.pixels[(size_t(y) * width + x) * 4];
+      p[0] = rgb;
+      p[1] = 0.5f * rgb;  // exact halves: the channels flat where R is
+      p[2] = x < 2 * third ? 0.999f - rgb : 0.25f * rgb;
+      p[3] = alpha;
+    }
+  return img;
+}
+
 }  // namespace filterlab::common

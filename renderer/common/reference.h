@@ -45,4 +45,9 @@ double ssim(const io::ImageF& a, const io::ImageF& b, uint32_t channel);
 // standard) mapped by hand, not via std::uniform_real_distribution (whose algorithm is not).
 io::ImageF random_image(uint32_t width, uint32_t height, uint32_t channels, uint32_t seed);
 
+// Deterministic RGBA test image of what noise lacks, values in [0, 1): flat regions (where a window's
+// spread is 0 and sums of squares cancel), a step between them, a smooth gradient, a one-pixel line,
+// and an opaque square on transparent black (alpha edges, colour 0 where alpha is 0).
+io::ImageF structured_image(uint32_t width, uint32_t height);
+
 }  // namespace filterlab::common

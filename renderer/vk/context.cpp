@@ -292,6 +292,7 @@ void Context::create_device(const ContextOptions& options) {
   enable13.maintenance4 = supported13.maintenance4;  // glslc for Vulkan 1.3 may emit LocalSizeId
   enable12.timelineSemaphore = VK_TRUE;
   enable12.shaderFloat16 = supported12.shaderFloat16;
+  enable.features.shaderFloat64 = supported.features.shaderFloat64;  // variance comp.running's sums
   enable11.storageBuffer16BitAccess = supported11.storageBuffer16BitAccess;
   enable.features.shaderStorageImageReadWithoutFormat =
       supported.features.shaderStorageImageReadWithoutFormat;
@@ -358,6 +359,7 @@ void Context::create_device(const ContextOptions& options) {
       vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
   if (!cmd_push_descriptor_set) throw std::runtime_error("vkCmdPushDescriptorSetKHR is missing");
   report_.shader_float16 = enable12.shaderFloat16;
+  report_.shader_float64 = enable.features.shaderFloat64;
   report_.storage_16bit = enable11.storageBuffer16BitAccess;
   report_.storage_read_without_format = enable.features.shaderStorageImageReadWithoutFormat;
   report_.independent_blend = enable.features.independentBlend;

@@ -42,6 +42,7 @@ struct DeviceReport {
   float timestamp_period_ns = 0;
   uint32_t timestamp_valid_bits = 0;
   bool shader_float16 = false;
+  bool shader_float64 = false;
   bool storage_16bit = false;
   bool compute_shader_derivatives = false;  // KHR or NV extension, quad grouping
   std::string compute_derivatives_extension;

@@ -1,8 +1,10 @@
 // tier: smoke
 // GPU tier, from the registry: every method of every registered family against its family's
 // double-precision CPU reference (same definition, clamp-to-edge border), at each of the family's
-// test points, on random images of odd sizes (257x131, 13x9 and 1x1) and on the HDR scene, in fp32
-// and fp16, and at the method's largest parameter on 13x9. A method is in this test from the moment
+// test points, on random images of odd sizes (257x131, 13x9 and 1x1), on images with what noise
+// lacks (a photograph cropped to 131x97, from scikit-image's data as Debian installs it, and
+// common::structured_image's flat regions, steps, ramp and alpha edges at 67x45) and on the HDR scene,
+// in fp32 and fp16, and at the method's largest parameter on 13x9. A method is in this test from the moment
 // it is registered: nothing here names one. Validation on, with synchronization validation.
 //
 // Bounds: an exact method is held to its family's tolerance_fp32 / tolerance_fp16 (max |error|
@@ -14,15 +16,32 @@
 
 #include "filters/apply.h"
 #include "filters/chain.h"
+#include "io/image_io.h"
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 using namespace filterlab;
 
 namespace {
+
+// A photograph with flat regions (68% of its 3x3 windows) beside edges: astronaut.png's lower right,
+// cropped to an odd size. RGB as stored, alpha 1.
+io::ImageF photograph() {
+  const std::filesystem::path file = "/usr/lib/python3/dist-packages/skimage/data/astronaut.png";
+  const io::ImageU8 png = io::read_png(file);  // RGBA8
+  constexpr uint32_t kX = 304, kY = 400, kWidth = 131, kHeight = 97;
+  io::ImageF crop{kWidth, kHeight, 4, std::vector<float>(size_t(kWidth) * kHeight * 4)};
+  for (uint32_t y = 0; y < kHeight; ++y)
+    for (uint32_t x = 0; x < kWidth; ++x)
+      for (uint32_t c = 0; c < 4; ++c)
+        crop.pixels[(size_t(y) * kWidth + x) * 4 + c] =
+            c == 3 ? 1.0f : float(png.rgba[(size_t(kY + y) * png.width + kX + x) * 4 + c]) / 255.0f;
+  return crop;
+}
 
 struct Case {
   const filters::Family* family;
@@ -112,7 +131,10 @@ class RegistryReference : public test::ValidatedSuite, public testing::WithParam
       const std::vector<bool> undecided = undecided_pixels(c, inputs[i], resolved, what);
       const common::ErrorStats e = undecided.empty() ? common::compare(outputs[i], expected)
                                                      : compare_decided(outputs[i], expected, undecided);
-      EXPECT_LE(e.max_abs, limit * scales[i])
+      // A bound met exactly (a half output 2 half-ulps off on a flat region at 0.99) can read 1e-16
+      // over it: the double reference's own rounding (its weights sum to 1 within 1e-16), not the
+      // method's. That much, relative, is allowed: nothing a method could hide in.
+      EXPECT_LE(e.max_abs, limit * scales[i] * (1 + 1e-12))
           << step.text << " on " << inputs[i].width << "x" << inputs[i].height << " " << what << ": worst at "
           << e.worst_x << "," << e.worst_y << " channel " << e.worst_c;
     }
@@ -176,6 +198,7 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
                  << " reads the scene's depth and motion: tested on the scene by its own test";
   const io::ImageF random = common::random_image(257, 131, 4, 7), small = common::random_image(13, 9, 4, 8),
                    one = common::random_image(1, 1, 4, 9);
+  const io::ImageF photo = photograph(), structured = common::structured_image(67, 45);
   auto scene_run = test::validated_run(160, 90);
   scene_run.read_images = {"scene"};
   const io::ImageF scene = runtime::run_headless(scene_run).images.at("scene");
@@ -195,10 +218,11 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
       continue;
     }
     const std::vector<io::ImageF> inputs = {rounded(random, precision), rounded(small, precision),
-                                            rounded(one, precision), rounded(scene, precision)};
+                                            rounded(one, precision),    rounded(photo, precision),
+                                            rounded(structured, precision), rounded(scene, precision)};
     for (const std::string& point : c.family->test_points)
       checked += check(c, make_step(c, point_params(*c.family, point, precision)), inputs,
-                       {1.0, 1.0, 1.0, scene_scale}, *limit, precision);
+                       {1.0, 1.0, 1.0, 1.0, 1.0, scene_scale}, *limit, precision);
 
     // The method's largest size (its radius) where the device limits it, on the small image only.
     const filters::ResolvedStep defaults =

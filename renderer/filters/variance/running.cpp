@@ -64,7 +64,7 @@ Method running_method() {
   m.stage = Stage::Compute;
   m.description =
       "mean and stddev of a square window as box sums sliding down strips 128 wide and prefix sums along "
-      "each row: the same work at every radius";
+      "each row, in double (flat windows cancel in fp32): the same work at every radius";
   m.cost = [](const ParamValues& v) {
     const double r = v.integer("radius"), cols = VARIANCE_RUNNING_COLS;
     const double span = (cols + 2 * r) / cols;
@@ -77,6 +77,8 @@ Method running_method() {
     if (out != "mean" && out != "stddev")
       return {"computes the mean and stddev only (sums slide; min and max do not)"};
     if (v.choice("shape") != "square") return {"slides square windows only"};
+    // Its sums are doubles (variance_running.comp: in fp32 flat windows cancel).
+    if (!device.report().shader_float64) return {"needs shaderFloat64 (its sums are doubles)"};
     // group_prefix.glsl keeps a total for each subgroup, WINDOW_RUNNING_MAX_SUBGROUPS at most.
     const Support scans =
         subgroup_arithmetic_in_compute(device, threads(VARIANCE_RUNNING_MAX_RADIUS),

@@ -96,6 +96,17 @@ Family make_family() {
   f.methods = window_methods(w);
   f.methods.push_back(window_method(w, WindowMethod::Separable));
   f.methods.push_back(stream_method());
+  // comp.separable_shared and comp.stream sum d and d^2 in fp32 about one anchor a tile or strip:
+  // where a window is flat and far from the anchor, E[d^2] - E[d]^2 cancels and the square root
+  // magnifies it. On the registry test's photograph and flat regions their deviation errs by up to
+  // 6.9e-4 (the direct methods and comp.running stay under 1e-4; issue #54): not exact, and not
+  // picked by auto. Their mean is exact. (comp.running's sums became doubles; these could too.)
+  for (Method* m : {&f.methods[f.methods.size() - 2], &f.methods.back()}) {
+    m->exact = false;
+    m->bound_fp32 = 1e-3;
+    m->bound_fp16 = 2 * std::ldexp(1.0, -11);
+    m->description += "; not exact: its fp32 sums cancel in flat windows (stddev within 1e-3)";
+  }
   f.methods.push_back(running_method());
   f.methods.push_back(auto_method(family));
   f.tools.auto_table = auto_default_table();
@@ -117,21 +128,18 @@ Family make_family() {
   // Mean, min and max: fp32 rounding of values in [0, 1).
   f.tolerance_fp32 = 1e-5;
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the outputs rounded to half: 2 half-ulps at 1
-  // The standard deviation: its sums are of d = x - anchor, |d| <= 1 for values in [0, 1)
-  // (variance_window.glsl), so the variance E[d^2] - E[d]^2 carries an error e of at most about
-  // 2 n eps (n terms summed in fp32, eps = 2^-24). The square root turns e into e / (s + s') for
-  // standard deviations s and s' (computed): small where the window varies, but up to sqrt(e)
-  // where its spread is near 0 (a flat area with one outlier, often in the HDR scene). So the bound
-  // held is sqrt(2 n eps): 1.0e-3 for a 3x3 window, 5.9e-3 at r = 8. It catches a wrong window or
-  // sum (errors of 1e-2 and more); the cancellation the shift avoids is tested apart, on 1000 plus
-  // noise, relative to the spread (tests/gpu/variance_test.cpp).
+  // The standard deviation: the square root magnifies the variance's rounding where a window is
+  // nearly flat (an error e in the variance is up to sqrt(e) in the deviation), and photographs and
+  // renders have flat windows. The exact methods take their sums so that this stays small: the direct
+  // ones reach about 1e-7 on a flat-region photograph, comp.stream 2.2e-5, comp.running (in double)
+  // 1e-7 (issue #54). The bound is 1e-4 (in fp16: 2 half-ulps, the output's rounding): a method whose
+  // sums cancel (comp.running in fp32 reached 1.8e-4 at r = 1) fails it, on the registry test's
+  // photograph and flat regions. The cancellation the shift avoids is also tested on 1000 plus noise,
+  // relative to the spread (tests/gpu/variance_test.cpp).
   f.tolerance_for = [](const ParamValues& v, bool fp16) {
-    const std::string& out = v.choice("output");
-    if (out != "stddev") return fp16 ? 2 * std::ldexp(1.0, -11) : 1e-5;
-    const int r = v.integer("radius");
-    const double n = v.choice("shape") == "plus" ? 4 * r + 1 : (2 * r + 1) * (2 * r + 1);
-    const double bound = std::sqrt(2 * n * std::ldexp(1.0, -24));
-    return fp16 ? std::max(bound, 2 * std::ldexp(1.0, -11)) : bound;
+    const double moments = fp16 ? 2 * std::ldexp(1.0, -11) : 1e-5;
+    if (v.choice("output") != "stddev") return moments;
+    return fp16 ? moments : 1e-4;
   };
   f.tools.quality.baseline = "frag.full2d";
   f.tools.quality.columns = {{"VC", "output=mean"}, {"VC stddev", "output=stddev"}};
