@@ -195,8 +195,9 @@ run options:
   --jitter-length N   points of the jitter sequence before it repeats: 8 (default) or 16
   --camera-cut-at F   the camera jumps to another view at frame F (repeatable): temporal filters
                       drop their history there
-  --tonemap CURVE     aces (default: Narkowicz's ACES fit), reinhard (on luminance), hable (filmic),
-                      agx or neutral (Khronos PBR Neutral)
+  --tonemap CURVE     aces (Narkowicz's ACES fit: the default for scenes, EXR and PFM), reinhard (on
+                      luminance), hable (filmic), agx, neutral (Khronos PBR Neutral) or none (the
+                      linear value clamped: the default for --image of a PNG or JPEG, shown as stored)
   --exposure X|auto   a multiplier before the curve (default 1); auto: 0.18 over the frame's geometric
                       mean luminance, measured each frame (--exposure or --ev then compensates)
   --ev E              exposure in stops: 2^E (--ev 1 is --exposure 2)
@@ -454,6 +455,7 @@ void parse_run(Flags& flags, CliOptions& out) {
   std::string window_only;  // the last flag that means nothing without a window
   bool size_given = false;
   std::string exposure_flag;  // --exposure X or --ev E: one of them, once
+  bool tonemap_given = false;
   std::optional<std::filesystem::path> load_chain;
   std::string view_flag;  // the last flag a preset sets too (--load-chain takes none of them)
   auto set_exposure = [&](const std::string& flag, float value) {
@@ -517,6 +519,7 @@ void parse_run(Flags& flags, CliOptions& out) {
         throw UsageError("--tonemap " + text + ": want " + passes::tonemapper_names(", ") +
                          did_you_mean(text, passes::tonemapper_name_list()));
       run.display.tonemapper = *curve;
+      tonemap_given = true;
     } else if (flag == "--shader-dir") run.shader_dir = flags.value();
     else if (flag == "--shader-source") run.glsl_dir = flags.value();
     else if (flag == "--camera") {
@@ -606,9 +609,12 @@ void parse_run(Flags& flags, CliOptions& out) {
   if (run.scene_camera && !run.scene_file)
     throw UsageError("--scene-camera names a camera of a --scene FILE");
   if (run.image && run.scene_file) throw UsageError("--image and --scene: one content at a time");
-  if (run.image && !size_given) {  // the image's own size (its header only: io::InputError is exit 2)
+  // A PNG or JPEG is a picture made for display: shown as stored, not through a film curve.
+  if (run.image && !tonemap_given && !load_chain && io::is_srgb_picture(*run.image))
+    run.display.tonemapper = passes::Tonemapper::None;
+  if (run.image) {  // its header only, through the size gate (io::InputError is exit 2)
     const io::ImageHeader h = io::read_image_header(*run.image);
-    run.size = {h.width, h.height};
+    if (!size_given) run.size = {h.width, h.height};  // the image's own size
   }
   out.window.default_size = !size_given && !run.image;
   if (!out.headless) parse_window_script(out.window);
@@ -1010,7 +1016,14 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   out.gpu.shader_dir = exe_dir / "shaders";
   if (args.empty()) throw UsageError("no command given (try: filterlab run --headless, or filterlab --help)");
   const std::string& command = args[0];
-  if (command == "help" || command == "--help" || command == "-h") return out;
+  if (command == "help" || command == "--help" || command == "-h") {
+    // filterlab help COMMAND: that command's options, as COMMAND --help.
+    if (args.size() > 1 && std::find(kCommands.begin(), kCommands.end(), args[1]) != kCommands.end())
+      out.help_command = args[1];
+    else if (args.size() > 1)
+      throw UsageError("help: unknown command '" + args[1] + "'" + did_you_mean(args[1], kCommands));
+    return out;
+  }
   // filterlab COMMAND --help: that command's options.
   if (std::find(kCommands.begin(), kCommands.end(), command) != kCommands.end() &&
       std::any_of(args.begin() + 1, args.end(),
@@ -1056,7 +1069,8 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   } else {
     throw UsageError(
         "unknown command '" + command +
-        "' (commands: run, info, filters, methods, filter, bench, quality, evaluate, compare, report, help)");
+        "' (commands: run, info, filters, methods, filter, bench, quality, evaluate, compare, report, help)" +
+        did_you_mean(command, kCommands));
   }
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;

@@ -44,9 +44,6 @@ namespace {
 
 const std::vector<int> kCostRadii = {1, 2, 3, 4, 8, 16, 32};
 
-// The largest side a file may have: what `run --size` allows, and more than any device here takes.
-constexpr uint32_t kMaxFileSide = 16384;
-
 std::string size_text(const io::ImageHeader& h) {
   return std::to_string(h.width) + "x" + std::to_string(h.height);
 }
@@ -57,19 +54,10 @@ std::string gib(double bytes) {
   return text;
 }
 
-// An input file's header, checked before anything is decoded: a bad or oversized file is bad input.
+// An input file's header, checked before anything is decoded: a bad or oversized file is bad input
+// (io::read_image_header's size gate).
 io::ImageHeader checked_header(const std::filesystem::path& path) {
-  const io::ImageHeader h = io::read_image_header(path);  // io::InputError: exit 2
-  if (h.width > kMaxFileSide || h.height > kMaxFileSide)
-    throw UsageError(path.string() + " is " + size_text(h) + ": filterlab reads images up to " +
-                     std::to_string(kMaxFileSide) + " pixels a side");
-  // Decoding holds the file's samples, an RGBA buffer of them and the float image at once.
-  const double need = double(h.width) * h.height * (4.0 * 2 * 2 + 4.0 * h.channels);
-  const double have = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
-  if (need > have / 2)
-    throw UsageError(path.string() + " is " + size_text(h) + ": decoding it needs " + gib(need) +
-                     ", more than half of this machine's " + gib(have));
-  return h;
+  return io::read_image_header(path);
 }
 
 // Whether the device can hold the image: its side limit, and its memory for the input, its upload
@@ -498,12 +486,7 @@ int compare_files(const CliOptions& options) {
   // Files of one kind compare as stored: 8-bit values / 255 (16-bit ones / 65535), floats as they are.
   // A PNG or JPEG (sRGB-encoded) against a PFM or EXR (linear) would compare two encodings of one
   // picture (11.9 dB for the same image): the encoded one is decoded to linear first, and said so.
-  auto encoded = [](const std::filesystem::path& p) {
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char ch) { return char(std::tolower(ch)); });
-    return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
-  };
+  const auto encoded = io::is_srgb_picture;
   const bool mixed = encoded(c.a) != encoded(c.b);
   a = io::read_image_file(c.a, mixed && encoded(c.a) ? io::Encoding::Srgb : io::Encoding::Raw);
   b = io::read_image_file(c.b, mixed && encoded(c.b) ? io::Encoding::Srgb : io::Encoding::Raw);

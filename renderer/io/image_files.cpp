@@ -1,5 +1,9 @@
 #include "io/image_files.h"
 
+#include "io/input_file.h"
+
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -32,12 +36,18 @@ bool is_image_extension(const std::filesystem::path& path) {
   return is_8bit_extension(ext) || ext == ".pfm" || ext == ".exr";
 }
 
+bool is_srgb_picture(const std::filesystem::path& path) {
+  return is_8bit_extension(lower_extension(path));
+}
+
 bool is_output_extension(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
   return ext == ".png" || ext == ".pfm" || ext == ".exr";
 }
 
-ImageHeader read_image_header(const std::filesystem::path& path) {
+namespace {
+
+ImageHeader header_of(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return read_pfm_header(path);
   if (ext == ".exr") return read_exr_header(path);
@@ -47,7 +57,31 @@ ImageHeader read_image_header(const std::filesystem::path& path) {
                 ": unsupported file type (use .png, .jpg, .jpeg, .pfm or .exr)");
 }
 
-ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+}  // namespace
+
+ImageHeader read_image_header(const std::filesystem::path& path) {
+  const ImageHeader h = header_of(path);
+  const std::string size = std::to_string(h.width) + "x" + std::to_string(h.height);
+  if (h.width > kMaxImageSide || h.height > kMaxImageSide)
+    throw InputError(path, "it is " + size + ": filterlab reads images up to " + std::to_string(kMaxImageSide) +
+                               " pixels a side");
+  // Decoding holds the file's samples, an RGBA buffer of them and the float image at once.
+  const double need = double(h.width) * h.height * (4.0 * 2 * 2 + 4.0 * h.channels);
+  const double have = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+  if (need > have / 2)
+    throw InputError(path, "it is " + size + ": decoding it needs " + gib(need) + ", more than half of this machine's " +
+                               gib(have));
+  return h;
+}
+
+ImageF read_image_file(const std::filesystem::path& path, Encoding encoding, Alpha alpha) {
+  read_image_header(path);  // the size gate, before anything is decoded
   const std::string ext = lower_extension(path);
   if (ext == ".pfm") return read_pfm(path);
   if (ext == ".exr") return read_exr(path);
@@ -71,6 +105,9 @@ ImageF read_image_file(const std::filesystem::path& path, Encoding encoding) {
       const uint16_t v = stored.samples[p * 4 + c];
       image.pixels[p * h.channels + c] = c == 3 ? linear[v] : decode[v];  // alpha is linear
     }
+  if (h.channels == 4 && alpha == Alpha::Premultiplied)
+    for (size_t p = 0; p < pixels; ++p)
+      for (uint32_t c = 0; c < 3; ++c) image.pixels[p * 4 + c] *= image.pixels[p * 4 + 3];
   return image;
 }
 
@@ -116,7 +153,15 @@ void write_image_file(const std::filesystem::path& path, const ImageF& image, En
   const size_t pixels = size_t(image.width) * image.height;
   std::vector<uint16_t> out(pixels * layout.channels);
   for (size_t p = 0; p < pixels; ++p) {
+    float straight[4];
     const float* in = &image.pixels[p * image.channels];
+    if (alpha && image.channels == 4) {  // premultiplied colour, written straight (see Alpha)
+      const float a = in[3];
+      const bool clear = quantize(a, false) == 0;  // alpha 0 as written: colour 0
+      for (uint32_t c = 0; c < 3; ++c) straight[c] = clear ? 0.0f : in[c] / a;
+      straight[3] = a;
+      in = straight;
+    }
     uint16_t* texel = &out[p * layout.channels];
     if (colours == 1) {  // gray: the luminance of linear RGB (a gray image's R = G = B gives R back)
       const bool rgb = image.channels >= 3;

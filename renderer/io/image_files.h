@@ -13,11 +13,23 @@ enum class Encoding {
   Raw,   // 8-bit values are used as stored / 255, and written back as value * 255
 };
 
+// Colour with alpha is filtered premultiplied, as libvips, OpenImageIO and Pillow resample: filtering
+// straight colour darkens every edge where alpha falls. PNG stores straight alpha (its
+// specification), so a PNG's colour is multiplied by its alpha as it is read (after the sRGB decode)
+// and divided by it as a PNG with alpha is written (alpha 0: colour 0). OpenEXR's colour is
+// premultiplied already (its convention) and is read and written as it is. AsStored: a PNG's values
+// as they are (a convolution kernel's weights).
+enum class Alpha { Premultiplied, AsStored };
+
 // The channels the file has: 3 (RGB; gray expanded) or 4 (RGBA) from PNG and JPEG, at 8 or 16 bits
 // per sample; 1 or 3 from PFM; 1, 3 or 4 from OpenEXR. Throws IoError for a missing, unreadable,
 // corrupt or unsupported file.
-ImageF read_image_file(const std::filesystem::path& path, Encoding encoding);
-// Its header only: size and samples, so that a file too large to decode is refused before it is.
+ImageF read_image_file(const std::filesystem::path& path, Encoding encoding, Alpha alpha = Alpha::Premultiplied);
+// Its header only: size and samples, so that a file too large to decode is refused before it is. The
+// one size gate every image passes (filter, run --image, quality --image, a preset's image, the
+// window): InputError for more than kMaxImageSide a side, or for more memory to decode than half the
+// machine's. read_image_file applies it too. The device's own limit is checked once there is one.
+inline constexpr uint32_t kMaxImageSide = 16384;
 ImageHeader read_image_header(const std::filesystem::path& path);
 // A PNG's samples: 1 (gray), 2 (gray, alpha), 3 (RGB) or 4 (RGBA) channels of 8 or 16 bits.
 struct PngLayout {
@@ -34,7 +46,8 @@ PngLayout png_layout_of(const ImageHeader& header);
 PngLayout png_layout_of(const ImageF& image);
 
 // .png: `png` (default: the image's own channels, 8 bits), clamped to [0,1], gray the Rec. 709
-// luminance of RGB, alpha 1 where the image has none; .pfm: RGB floats (alpha dropped); .exr: every
+// luminance of RGB, alpha 1 where the image has none, colour straight where the PNG has alpha (the
+// image's is premultiplied: see Alpha) and as it is (over black) where it has none; .pfm: RGB floats (alpha dropped); .exr: every
 // channel, as `samples`. Atomic: a failed write leaves no file behind. Throws IoError, also for an
 // unsupported extension.
 void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding,
@@ -42,6 +55,7 @@ void write_image_file(const std::filesystem::path& path, const ImageF& image, En
 
 bool is_image_extension(const std::filesystem::path& path);   // .png .jpg .jpeg .pfm .exr
 bool is_output_extension(const std::filesystem::path& path);  // .png .pfm .exr
+bool is_srgb_picture(const std::filesystem::path& path);     // .png .jpg .jpeg: sRGB-encoded pictures
 
 // The sRGB transfer functions (IEC 61966-2-1), on [0,1].
 double srgb_to_linear(double encoded);

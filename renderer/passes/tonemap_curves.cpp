@@ -8,12 +8,12 @@
 namespace filterlab::passes {
 namespace {
 
-constexpr const char* kNames[] = {"aces", "reinhard", "hable", "agx", "neutral"};
+constexpr const char* kNames[] = {"aces", "reinhard", "hable", "agx", "neutral", "none"};
 static_assert(std::size(kNames) == kTonemapperCount && kTonemapperCount == TONEMAP_COUNT);
 static_assert(uint32_t(Tonemapper::Aces) == TONEMAP_ACES &&
               uint32_t(Tonemapper::Reinhard) == TONEMAP_REINHARD &&
               uint32_t(Tonemapper::Hable) == TONEMAP_HABLE && uint32_t(Tonemapper::Agx) == TONEMAP_AGX &&
-              uint32_t(Tonemapper::Neutral) == TONEMAP_NEUTRAL);
+              uint32_t(Tonemapper::Neutral) == TONEMAP_NEUTRAL && uint32_t(Tonemapper::None) == TONEMAP_NONE);
 
 double luminance(glm::dvec3 c) {
   return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
@@ -108,6 +108,7 @@ glm::dvec3 tonemap(glm::dvec3 x, Tonemapper t) {
     }
     case Tonemapper::Agx: return clamp01(agx(x));
     case Tonemapper::Neutral: return clamp01(neutral(x));
+    case Tonemapper::None: return clamp01(x);
   }
   return x;
 }

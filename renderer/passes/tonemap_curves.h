@@ -11,10 +11,12 @@
 
 namespace filterlab::passes {
 
-enum class Tonemapper : uint32_t { Aces, Reinhard, Hable, Agx, Neutral };
-constexpr uint32_t kTonemapperCount = 5;
+// None is the identity (clamped to [0, 1]): a picture shown as it is stored, what `run --image` of
+// an sRGB picture (PNG, JPEG) uses unless --tonemap says otherwise.
+enum class Tonemapper : uint32_t { Aces, Reinhard, Hable, Agx, Neutral, None };
+constexpr uint32_t kTonemapperCount = 6;
 
-const char* tonemapper_name(Tonemapper t);  // "aces", "reinhard", "hable", "agx", "neutral"
+const char* tonemapper_name(Tonemapper t);  // "aces", "reinhard", "hable", "agx", "neutral", "none"
 std::optional<Tonemapper> parse_tonemapper(const std::string& name);
 std::string tonemapper_names(const char* separator);  // "aces|reinhard|..."
 std::vector<std::string> tonemapper_name_list();

@@ -63,6 +63,7 @@ vec3 tonemap(vec3 x, uint curve) {
   else if (curve == TONEMAP_HABLE) y = hable(x);
   else if (curve == TONEMAP_AGX) y = agx(x);
   else if (curve == TONEMAP_NEUTRAL) y = pbr_neutral(x);
+  else if (curve == TONEMAP_NONE) y = x;
   else y = aces_fit(x);
   return clamp(y, 0.0, 1.0);
 }

@@ -28,7 +28,8 @@
 #define TONEMAP_HABLE 2     // Hable's filmic curve (Uncharted 2), exposure bias 2, white point 11.2
 #define TONEMAP_AGX 3       // AgX (Sobotka), the common polynomial fit of its base contrast
 #define TONEMAP_NEUTRAL 4   // Khronos PBR Neutral
-#define TONEMAP_COUNT 5
+#define TONEMAP_NONE 5      // identity: the display value is the linear value, clamped to [0, 1]
+#define TONEMAP_COUNT 6
 // Automatic exposure: the key over the image's geometric mean luminance (Reinhard et al. 2002),
 // each pixel's luminance floored at EXPOSURE_MIN_LUMINANCE so that black pixels do not drag the
 // mean to 0. A 16 x 16 group reduces a 32 x 32 tile (exposure_reduce.comp), one group the tiles

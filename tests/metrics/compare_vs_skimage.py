@@ -4,7 +4,7 @@
 MSE and max |a-b| are recomputed with numpy, SSIM with scikit-image's structural_similarity in
 Wang et al.'s configuration (11x11 Gaussian window, sigma 1.5, population covariances, K1 = 0.01,
 K2 = 0.03, L = 1: the mean over the windows that fit inside the image), which filterlab
-implements on its own. Files: 8-bit RGB PNGs (three channels, no alpha), RGBA PNGs (alpha counted,
+implements on its own. Files: 8-bit RGB PNGs (three channels, no alpha), RGBA PNGs (colour premultiplied by alpha, alpha counted,
 or not with --alpha off), 16-bit PNGs (read at 16 bits), and PFMs holding NaN and infinity (counted,
 left out, exit 1). Usage: compare_vs_skimage.py PATH/TO/filterlab
 """
@@ -75,7 +75,10 @@ with tempfile.TemporaryDirectory() as tmp:
     b8 = rng.integers(0, 256, (40, 30, 4), dtype=np.uint8)
     Image.fromarray(a8, "RGBA").save(Path(tmp) / "a4.png")
     Image.fromarray(b8, "RGBA").save(Path(tmp) / "b4.png")
+    # filterlab compares premultiplied colour (a PNG's straight colour times its alpha, as it filters).
     a, b = a8 / 255.0, b8 / 255.0
+    a[..., :3] *= a[..., 3:]
+    b[..., :3] *= b[..., 3:]
     code, j, text = compare(Path(tmp) / "a4.png", Path(tmp) / "b4.png")
     check("RGBA exit", code, 0, 0)
     check("RGBA channels", j["channels"], 4, 0)

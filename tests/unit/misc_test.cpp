@@ -375,3 +375,18 @@ TEST(HalfFloat, RoundsToNearestEvenAndOverflowsToInfinity) {
   EXPECT_EQ(vk::float_to_half(std::ldexp(1.0f, -25)), 0x0000u);  // halfway to the smallest subnormal: even
   EXPECT_EQ(vk::float_to_half(std::ldexp(1.5f, -25)), 0x0001u);
 }
+
+// `filterlab help COMMAND` is COMMAND --help (it printed the general help), and a mistyped command
+// is offered the nearest one (issue #54).
+TEST(Cli, HelpNamesACommandAndAMistypedCommandIsOfferedTheNearest) {
+  EXPECT_EQ(app::parse_cli({"help", "filter"}, "/tmp").help_command, "filter");
+  EXPECT_EQ(app::parse_cli({"help"}, "/tmp").help_command, "");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"fitler"}, {"help", "fitler"}}) {
+    try {
+      app::parse_cli(args, "/tmp");
+      ADD_FAILURE() << args.back() << " was accepted";
+    } catch (const app::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("did you mean filter?"), std::string::npos) << e.what();
+    }
+  }
+}

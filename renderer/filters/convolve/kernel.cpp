@@ -46,7 +46,7 @@ Kernel from_file(const std::string& path) {
          std::to_string(CONVOLVE_MAX_KERNEL) + " a side");
   io::ImageF image;
   try {
-    image = io::read_image_file(path, io::Encoding::Raw);
+    image = io::read_image_file(path, io::Encoding::Raw, io::Alpha::AsStored);  // weights as stored
   } catch (const std::exception& e) {
     fail(e.what());
   }
