@@ -207,6 +207,7 @@ Preset load_preset(const std::filesystem::path& path) {
   } catch (const std::exception& e) {
     fail(e.what());
   }
+  if (const std::string deep = io::json_too_deep(text); !deep.empty()) fail(path.string() + ": " + deep);
   const json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) fail(path.string() + ": not JSON");
   try {

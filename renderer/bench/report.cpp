@@ -315,6 +315,8 @@ json read_input(const std::filesystem::path& path) {
     throw ReportInputError(path.string() + " is not a file (a folder)");
   if (!std::filesystem::exists(path, ec)) throw ReportInputError(path.string() + " does not exist");
   const std::string text = io::read_input_file(path, io::kMaxJsonFileBytes);  // io::InputError: exit 2
+  if (const std::string deep = io::json_too_deep(text); !deep.empty())
+    throw ReportInputError(path.string() + " is not a bench JSON file (" + deep + ")");
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -73,6 +75,7 @@ TuneTable parse_tune_table(const std::string& json_text, const std::string& wher
   auto bad = [&](const std::string& field, const std::string& problem) -> ChainError {
     return ChainError(where + ": not a filterlab tune table (" + field + ": " + problem + ")");
   };
+  if (const std::string deep = io::json_too_deep(json_text); !deep.empty()) throw bad("JSON", deep);
   json j;
   try {
     j = json::parse(json_text);
@@ -184,7 +187,29 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   for (const Method& m : family.methods) fallback.push_back(m.name);
   if (const Method* m = first_served(family, fallback, params, device))
     return {m, "no table: the first that runs"};
-  throw ChainError(family.name + ".auto: no exact method runs this step on " + device.report().name);
+  // Say how far the family reaches here: the largest size an exact method serves on this device.
+  const Param* size = family.size_param();
+  std::optional<int> largest;
+  std::string largest_by;
+  for (const Method& m : family.methods) {
+    if (!m.exact || m.name == "auto" || !size) continue;
+    try {
+      const ResolvedStep step{&family, &m, parse_params(family, m, params.given_pairs()), ""};
+      const Support s = device_support(step, device);
+      const int reach = s.max_size.value_or(int(size->max));
+      if (s.available() && (!largest || reach > *largest)) {
+        largest = reach;
+        largest_by = m.name;
+      }
+    } catch (const ChainError&) {  // a parameter it does not take
+    }
+  }
+  std::string why = family.name + ".auto: no exact method runs this step on " + device.report().name;
+  if (largest && size && params.integer(size->name) > *largest)
+    why += ": " + size->name + " " + std::to_string(params.integer(size->name)) + " is past the largest an exact " +
+           "method serves here, " + std::to_string(*largest) + " (" + largest_by + "; each method's limit: " +
+           "filterlab methods)";
+  throw ChainError(why);
 }
 
 Method auto_method(const Family& (*family)()) {
@@ -209,8 +234,12 @@ Method auto_method(const Family& (*family)()) {
   m.create = [family](const FilterEnv& env) -> std::unique_ptr<Filter> {
     const Family& f = family();
     const AutoChoice choice = choose_auto(f, env.params, env.pass_env.vk);
-    std::fprintf(stderr, "%s.auto: %s (%s)\n", f.name.c_str(), choice.method->name.c_str(),
-                 choice.source.c_str());
+    // Said once a process for each choice: evaluate and bench build the same step for many
+    // sequences and cases (evaluate said one taa step's choice 27 times).
+    static std::mutex said_lock;
+    static std::set<std::string> said;
+    const std::string line = f.name + ".auto: " + choice.method->name + " (" + choice.source + ")";
+    if (const std::lock_guard lock(said_lock); said.insert(line).second) std::fprintf(stderr, "%s\n", line.c_str());
     return choice.method->create(env);
   };
   return m;

@@ -112,4 +112,24 @@ std::filesystem::path open_file_path(std::FILE* file) {
   return ec ? std::filesystem::path() : target;
 }
 
+std::string json_too_deep(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character, whatever it is
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(i) + ")";
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return {};
+}
+
 }  // namespace filterlab::io

@@ -47,6 +47,14 @@ std::string read_open_file(std::FILE* file, const std::filesystem::path& path, u
 // The whole file, after the same checks.
 std::string read_input_file(const std::filesystem::path& path, uint64_t max_bytes);
 
+// JSON nested deeper than this is refused before it is parsed: a parser or a destructor that recurses
+// per level overflows the stack on a file nested 20,000 deep (a glTF's `extras`), which no real file
+// is. Every JSON reader checks (glTF, presets, tune tables, bench files).
+inline constexpr int kMaxJsonDepth = 128;
+// "" if `text` nests arrays and objects at most kMaxJsonDepth deep (strings, and escapes in them,
+// skipped), else the reason ("JSON nested deeper than 128 levels (byte 130)"). Not a JSON validator.
+std::string json_too_deep(const std::string& text);
+
 // Whether `path` lies inside `folder` once both are resolved (links, "."/".."), compared by whole
 // components: /a/bc is not inside /a/b.
 bool path_inside(const std::filesystem::path& path, const std::filesystem::path& folder);

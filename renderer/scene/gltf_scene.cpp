@@ -408,6 +408,7 @@ void check_json(const Checker& check, const std::string& bytes, bool binary) {
     if (header[3] > bytes.size() - sizeof header) check.fail("a .glb whose JSON chunk runs past the end");
     text = bytes.substr(sizeof header, header[3]);
   }
+  if (const std::string deep = io::json_too_deep(text); !deep.empty()) check.fail(deep);
   json document;
   try {
     document = json::parse(text);
