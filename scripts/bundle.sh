@@ -2,21 +2,34 @@
 # Packs a headless filterlab for a bare GPU server into dist/filterlab-bundle/ (and a .tar.gz):
 # the binary (libstdc++ linked statically), its SPIR-V, the Vulkan loader and the Khronos
 # validation layer, and run.sh which points the loader at them. The driver is the server's own.
+#   scripts/bundle.sh                  a Release build of its own (build-bundle/)
+#   scripts/bundle.sh --build-dir DIR  the build already made and tested there (build/ after
+#                                      scripts/test.sh): no second compile; its libstdc++ is copied
+#                                      with the other libraries. Shader changes validated on the GPU
+#                                      from the tree the tests ran on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
-cmake -S . -B build-bundle -DCMAKE_BUILD_TYPE=Release -DFILTERLAB_TESTS=OFF -DFILTERLAB_STATIC_RUNTIME=ON >/dev/null
-cmake --build build-bundle -j"$(nproc)" --target filterlab filterlab_copy_study
+build=build-bundle
+if [ "${1:-}" = --build-dir ]; then
+  build="${2:?usage: scripts/bundle.sh [--build-dir DIR]}"
+  cmake --build "$build" -j"$(nproc)" --target filterlab filterlab_copy_study
+else
+  ./scripts/install-deps.sh
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DFILTERLAB_TESTS=OFF -DFILTERLAB_STATIC_RUNTIME=ON >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target filterlab filterlab_copy_study
+fi
 
 out=dist/filterlab-bundle
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/lib/fallback" "$out/layers"
-cp build-bundle/filterlab build-bundle/filterlab_copy_study "$out/"
-cp -r build-bundle/shaders "$out/shaders"
+cp "$build/filterlab" "$build/filterlab_copy_study" "$out/"
+# A RelWithDebInfo build's debug information is most of its size, and the device call carries 64 MiB.
+strip --strip-debug "$out/filterlab" "$out/filterlab_copy_study"
+cp -r "$build/shaders" "$out/shaders"
 find "$out/shaders" -name '*.d' -delete
 
 # Every shared library the binary needs beyond glibc itself.
-ldd build-bundle/filterlab | awk '/=> \//{print $3}' | while read -r lib; do
+ldd "$build/filterlab" | awk '/=> \//{print $3}' | while read -r lib; do
   case "$(basename "$lib")" in
     libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|ld-linux*) ;;
     *) cp -L "$lib" "$out/lib/" ;;
@@ -56,6 +69,8 @@ exec "$here/${FILTERLAB_EXE:-filterlab}" "$@"
 RUN
 chmod +x "$out/run.sh"
 cp scripts/device-evidence.sh "$out/"
+# The lab scene, for the validation run's scenes (device-evidence.sh OUT validation).
+cp -r assets "$out/assets"
 # The PyTorch/CuPy peers, timed on the same GPU in the same sitting (device-evidence.sh OUT peers).
 mkdir -p "$out/bench"
 cp bench/peers.py "$out/bench/"

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the GPU server from inside the bundle (scripts/bundle.sh copies it there):
-#   ./device-evidence.sh OUT_DIR [quick|peers]
+#   ./device-evidence.sh OUT_DIR [quick|peers|validation]
+# validation: every method of every family (bench --filter F, its own sizes, 257x131, fp32 and fp16)
+# and scenes (the built-in one, the lab scene, temporal chains) with --validation: exits 1 if any
+# run reports a message (exit 4) or fails, naming it. Run it after every shader change: NVIDIA's
+# driver specializes modules that lavapipe's layer run never sees (issue #54).
 # 1. device facts and method availability; 2. every method against the CPU reference on this GPU
 # with validation on (fp32 and fp16, an odd size, every radius); 3. the benchmark at 3840x2160 and 1920x1080
 # (fp16, 100 frames after 20 warm-up, 3 rotated inputs, copy floor in the same run); 4. the quality
@@ -23,6 +27,33 @@ if [ "$mode" = peers ]; then
   exit 0
 fi
 run() { echo "+ filterlab $*" >&2; "$here/run.sh" "$@"; echo "exit $?" >&2; }
+if [ "$mode" = validation ]; then
+  failed=()
+  check() {  # NAME ARGS...: one run with --validation, its output in OUT/validation_NAME.txt
+    local name="$1"
+    shift
+    "$here/run.sh" "$@" --validation > "$out/validation_$name.txt" 2>&1
+    local code=$?
+    echo "validation $name: exit $code" >&2
+    [ "$code" = 0 ] || failed+=("$name (exit $code)")
+  }
+  families=$("$here/run.sh" methods 2>/dev/null | awk '/^[a-z]/ && $1 ~ /[.]/ {sub(/[.].*/, "", $1); print $1}' | sort -u)
+  [ -n "$families" ] || { echo "validation: no families listed" >&2; exit 1; }
+  for family in $families; do
+    check "bench_$family" bench --filter "$family" --sizes 257x131 --precision fp32,fp16 --frames 3 --warmup 1 \
+      --warmup-ms 0 --json "$out/validation_bench_$family.json"
+  done
+  check scene_builtin run --headless --size 640x360 --frames 8 --chain "gaussian,bilateral,tent,variance,fxaa"
+  check scene_temporal run --headless --size 640x360 --frames 16 --chain "taa,bigblur.comp.mip_poisson_temporal"
+  check scene_lab run --headless --size 640x360 --frames 8 --scene "$here/assets/lab/lab.glb" \
+    --chain "taa,bigblur:sigma=8,convolve"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "validation FAILED: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "validation: every family and scene clean" >&2
+  exit 0
+fi
 start=$(date +%s)
 run info --json "$out/device.json" > "$out/info.txt" 2>&1
 run methods --json > "$out/methods.json" 2> "$out/methods.err"
