@@ -54,12 +54,6 @@ std::string gib(double bytes) {
   return text;
 }
 
-// An input file's header, checked before anything is decoded: a bad or oversized file is bad input
-// (io::read_image_header's size gate).
-io::ImageHeader checked_header(const std::filesystem::path& path) {
-  return io::read_image_header(path);
-}
-
 // Whether the device can hold the image: its side limit, and its memory for the input, its upload
 // buffer, the output and an intermediate of `texel_bytes` per pixel each.
 void check_fits_device(const std::filesystem::path& path, const io::ImageHeader& h, const vk::Context& ctx,
@@ -167,7 +161,7 @@ int list_methods(const CliOptions& options) {
 int filter_file(const CliOptions& options) {
   const FilterOptions& f = options.filter;
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
-  const io::ImageHeader header = checked_header(f.input);
+  const io::ImageHeader header = io::read_image_header(f.input);  // the size gate: exit 2
   const filters::ResolvedStep step = filters::resolve(f.step);
   filters::check_scene_inputs(step, false, false);              // a still image has no depth and no motion
   filters::check_chain({f.step}, header.width, header.height);  // a ROI that leaves the image
@@ -481,8 +475,8 @@ int quality_tables(const CliOptions& options) {
 int compare_files(const CliOptions& options) {
   const CompareOptions& c = options.compare;
   io::ImageF a, b;
-  checked_header(c.a);
-  checked_header(c.b);
+  io::read_image_header(c.a);  // both through the size gate before either is decoded
+  io::read_image_header(c.b);
   // Files of one kind compare as stored: 8-bit values / 255 (16-bit ones / 65535), floats as they are.
   // A PNG or JPEG (sRGB-encoded) against a PFM or EXR (linear) would compare two encodings of one
   // picture (11.9 dB for the same image): the encoded one is decoded to linear first, and said so.
