@@ -284,14 +284,14 @@ exit codes: 0 ok, 1 runtime error, 2 usage error, 3 no usable Vulkan device,
 )";
 }
 
-VkExtent2D parse_size(const std::string& text) {
+VkExtent2D parse_size(const std::string& text, const std::string& flag) {
   const size_t x = text.find('x');
-  if (x == std::string::npos) throw UsageError("--size wants WxH, e.g. 1280x720, got '" + text + "'");
+  if (x == std::string::npos) throw UsageError(flag + " wants WxH, e.g. 1280x720, got '" + text + "'");
   auto number = [&](const std::string& part) {
     uint32_t v = 0;
     auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (part.empty() || ec != std::errc() || end != part.data() + part.size() || v == 0 || v > 16384)
-      throw UsageError("--size wants WxH with each side in 1..16384, got '" + text + "'");
+      throw UsageError(flag + " wants WxH with each side in 1..16384, got '" + text + "'");
     return v;
   };
   return {number(text.substr(0, x)), number(text.substr(x + 1))};
@@ -308,15 +308,20 @@ uint32_t parse_count(const std::string& flag, const std::string& text, uint32_t 
 
 namespace {
 
+// A decimal number and nothing else: no blanks, no hex ("0x10"), no "inf" or "nan", which strtod
+// and stof accept.
+std::optional<double> strict_number(const std::string& text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    return std::nullopt;
+  return v;
+}
+
 float parse_float(const std::string& flag, const std::string& text) {
-  try {
-    size_t used = 0;
-    float v = std::stof(text, &used);
-    if (used != text.size() || !(v > 0.0f) || v > 1e6f) throw std::invalid_argument(text);
-    return v;
-  } catch (const std::exception&) {
-    throw UsageError(flag + " wants a positive number, got '" + text + "'");
-  }
+  const std::optional<double> v = strict_number(text);
+  if (!v || !(*v > 0.0) || *v > 1e6) throw UsageError(flag + " wants a positive number, got '" + text + "'");
+  return float(*v);
 }
 
 void check_writable(const std::string& flag, const std::filesystem::path& path) {
@@ -431,7 +436,7 @@ void parse_window_script(WindowOptions& window) {
         throw UsageError(name + ": resize wants resize@FRAME:WxH, e.g. resize@40:640x360, got '" + step +
                          "'");
       window.test_resizes.push_back(
-          {parse_count(name, rest.substr(0, colon), 0, 1000000), parse_size(rest.substr(colon + 1))});
+          {parse_count(name, rest.substr(0, colon), 0, 1000000), parse_size(rest.substr(colon + 1), name + " resize")});
       continue;
     }
     const uint32_t frame = parse_count(name + " " + action, rest, 0, 1000000);
@@ -446,6 +451,7 @@ void parse_window_script(WindowOptions& window) {
 // FIFO: exit 2) and read before any device.
 std::optional<std::filesystem::path> scene_flag(const std::string& value) {
   if (value == "builtin") return std::nullopt;
+  if (value.empty()) throw UsageError("--scene wants builtin or a .gltf or .glb file, got ''");
   io::check_input_file(value, 1ull << 30);
   return std::filesystem::path(value);
 }
@@ -507,11 +513,9 @@ void parse_run(Flags& flags, CliOptions& out) {
       else set_exposure(flag, parse_float(flag, text));
     } else if (flag == "--ev") {
       const std::string text = flags.value();
-      char* end = nullptr;
-      const double stops = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !std::isfinite(stops) || std::abs(stops) > 20)
-        throw UsageError("--ev wants stops from -20 to 20, got '" + text + "'");
-      set_exposure(flag, float(std::exp2(stops)));
+      const std::optional<double> stops = strict_number(text);
+      if (!stops || std::abs(*stops) > 20) throw UsageError("--ev wants stops from -20 to 20, got '" + text + "'");
+      set_exposure(flag, float(std::exp2(*stops)));
     } else if (flag == "--tonemap") {
       const std::string text = flags.value();
       const auto curve = passes::parse_tonemapper(text);
@@ -1072,6 +1076,11 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
         "' (commands: run, info, filters, methods, filter, bench, quality, evaluate, compare, report, help)" +
         did_you_mean(command, kCommands));
   }
+  // A camera of a scene file means nothing without the file (it was accepted and ignored).
+  for (const auto& [camera, scene] : {std::pair{&out.bench.scene_camera, &out.bench.scene},
+                                      std::pair{&out.quality.scene_camera, &out.quality.scene},
+                                      std::pair{&out.evaluate.scene_camera, &out.evaluate.scene}})
+    if (*camera && !*scene) throw UsageError("--scene-camera names a camera of a --scene FILE");
   out.bench.device = out.gpu.device;
   out.bench.validation = out.gpu.validation;
   out.bench.shader_dir = out.gpu.shader_dir;

@@ -120,7 +120,7 @@ std::string command_help(const std::string& command);  // `filterlab COMMAND --h
 std::string families_text(bool method_lines);
 
 // Value parsers, exposed for tests.
-VkExtent2D parse_size(const std::string& text);
+VkExtent2D parse_size(const std::string& text, const std::string& flag = "--size");  // flag: errors name it
 uint32_t parse_count(const std::string& flag, const std::string& text, uint32_t min, uint32_t max);
 
 }  // namespace filterlab::app

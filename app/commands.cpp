@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "progress.h"
+
 #include "bench/bench.h"
 #include "bench/report.h"
 #include "common/metrics.h"
@@ -201,11 +203,10 @@ int filter_file(const CliOptions& options) {
 }
 
 int run_benchmark(const CliOptions& options) {
-  const bool tty = ::isatty(STDERR_FILENO);
+  std::optional<ProgressLine> line;  // bench knows its cases once it starts
   auto progress = [&](const bench::Progress& p) {
-    if (options.quiet) return;
-    std::fprintf(stderr, "%s[%zu/%zu] %-48s %6.0f s elapsed, ~%.0f s left%s", tty ? "\r\033[K" : "", p.index,
-                 p.total, p.label.c_str(), p.elapsed_s, p.estimate_left_s, tty ? "" : "\n");
+    if (!line) line.emplace(p.total, options.quiet);
+    line->print(p.index, p.label, p.elapsed_s, p.estimate_left_s);
   };
   if (options.bench.captures_dir && options.bench_json &&
       !io::path_inside(*options.bench.captures_dir,
@@ -233,7 +234,7 @@ int run_benchmark(const CliOptions& options) {
                    size->name.c_str(), size->fallback.c_str(), size->name.c_str(), size->name.c_str());
   }
   const bench::BenchResult result = bench::run_bench(options.bench, progress);
-  if (tty && !options.quiet) std::fprintf(stderr, "\n");
+  line.reset();  // the progress line ends before the table
   if (options.bench_json) bench::write_bench_json(result, options.bench, *options.bench_json);
   if (options.bench_csv) bench::write_bench_csv(result, *options.bench_csv);
   if (!options.quiet) std::cout << bench::format_bench_table(result) << std::flush;
@@ -343,6 +344,12 @@ int quality_tables(const CliOptions& options) {
                : " on the tonemapped " + (q.scene ? q.scene->filename().string() : std::string("scene")) +
                      " (" + size + ", 8-bit sRGB values / 255)") +
       ", MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
+  size_t steps = 0;  // a step: one method (or the baseline, or a pair) at every radius
+  for (const filters::Family* family : filters::registry().families())
+    if (!family->tools.quality.baseline.empty())
+      steps += std::max<size_t>(family->tools.quality.columns.size(), 1) * (family->methods.size() + 1) +
+               family->tools.quality.pairs.size();
+  ProgressLine progress(steps, false);
   for (const filters::Family* family : filters::registry().families()) {
     if (family->tools.quality.baseline.empty()) continue;
     // A tabled family has a size parameter (the schema test checks); the precision where it has one.
@@ -360,6 +367,7 @@ int quality_tables(const CliOptions& options) {
       json rows = json::array();
       std::string table = head + "\n" + rule + "\n";
       std::map<int, io::ImageF> baseline;
+      progress.step(family->name + " " + column.label + ": " + family->tools.quality.baseline);
       for (int r : q.radii) baseline[r] = filtered(family->tools.quality.baseline, r, column.params, "fp32");
       for (const filters::Method& m : family->methods) {
         // A method that serves fp16 images only (half arithmetic) is measured in fp16, and says so.
@@ -368,6 +376,7 @@ int quality_tables(const CliOptions& options) {
             !fp32_served && filters::device_support(default_step(*family, m, "fp16"), ctx).available();
         // Served in neither: the fp16 attempt records the reason that is not about the precision.
         const char* precision = fp32_served ? "fp32" : "fp16";
+        progress.step(family->name + " " + column.label + ": " + m.name);
         std::string line =
             "| " + m.name + (fp16_only ? " (fp16)" : "") + " | " + (m.exact ? "yes" : "no") + " |";
         json row = {{"method", m.name},
@@ -400,6 +409,7 @@ int quality_tables(const CliOptions& options) {
                         {"methods", rows}});
     }
     for (const filters::QualityTables::Pair& pair : family->tools.quality.pairs) {
+      progress.step(family->name + ": " + pair.label);
       std::string line = "| " + pair.label + " |";
       json by_radius = json::object();
       for (int r : q.radii) {
@@ -455,6 +465,7 @@ int quality_tables(const CliOptions& options) {
     text += std::string("### ") + titles[t] + "\n\n" + table + "\n";
     paper_json.push_back({{"title", titles[t]}, {"rows", rows}});
   }
+  progress.finish();
   std::cout << text;
   if (q.markdown) write_text(*q.markdown, text);
   if (q.json) {

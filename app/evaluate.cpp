@@ -15,6 +15,8 @@
 // `filterlab report` plots the JSON (renderer/bench/report.cpp).
 #include "commands.h"
 
+#include "progress.h"
+
 #include "common/metrics.h"
 #include "filters/chain.h"
 #include "runtime/sequence.h"
@@ -71,7 +73,10 @@ int evaluate(const CliOptions& options) {
     if (f->tools.evaluation_baseline && f->tools.evaluation_baseline->evaluated == family.name &&
         filters::device_support(filters::resolve(filters::parse_chain(f->name).at(0)), ctx).available())
       all.push_back({f->tools.evaluation_baseline->label, f->name, {}});
+  // A step: a sequence's supersampled references, or one configuration over the sequence.
+  ProgressLine progress(std::size(kSequences) * (1 + all.size()), false);
   for (const SequenceSpec& spec : kSequences) {
+    progress.step(std::string(spec.name) + ": references (" + std::to_string(t.grid * t.grid) + " offsets)");
     // The references, and each frame's unjittered depth (for the ghosting mask).
     runtime::Sequence reference(env, settings_of(spec), {}, t.size, {"final", "depth"}, model);
     std::vector<io::ImageF> refs, depths;
@@ -103,6 +108,7 @@ int evaluate(const CliOptions& options) {
                         " |\n| --- | ---: | ---: | ---: |\n";
     json rows = json::array();
     for (const filters::Evaluation::Config& c : all) {
+      progress.step(std::string(spec.name) + ": " + c.label);
       runtime::Sequence run(
           env, settings_of(spec),
           c.chain.empty() ? std::vector<filters::FilterStep>{} : filters::parse_chain(c.chain), t.size,
@@ -153,14 +159,21 @@ int evaluate(const CliOptions& options) {
       row["ghosting_pixels"] = ghost_n / 3;
       rows.push_back(row);
       char line[256];
-      const double extra = std::string(spec.name) == "still" ? flicker_v : ghost_v;
+      // Ghosting is undefined where no object uncovered a pixel in the last frames (too few frames,
+      // or nothing moved): said, rather than nan.
+      const std::string extra = std::string(spec.name) == "still"    ? std::to_string(flicker_v)
+                                : std::string(spec.name) == "orbit"  ? "-"
+                                : ghost_n                            ? std::to_string(ghost_v)
+                                : t.frames <= kGhostFrames ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
+                                                           : "- (no pixel uncovered)";
       std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %s |\n", c.label.c_str(), final_psnr, ssim,
-                    std::string(spec.name) == "orbit" ? "-" : (std::to_string(extra)).c_str());
+                    extra.c_str());
       table += line;
     }
     text += table + "\n";
     sequences.push_back({{"sequence", spec.name}, {"configs", rows}});
   }
+  progress.finish();
   std::cout << evaluation.title << " on " << ctx.report().name << ", " << t.size.width << "x" << t.size.height
             << ", " << t.frames << " frames, references of " << t.grid * t.grid
             << " offsets; PSNR (dB, peak 1) and SSIM of the last frame\n\n"

@@ -186,8 +186,8 @@ io::ImageF structured_image(uint32_t width, uint32_t height) {
       } else {
         // An opaque square on transparent black: the alpha edge.
         const uint32_t side = std::max(std::min(width - 2 * third, height) / 2, 1u);
-        const bool inside = x >= 2 * third + side / 2 && x < 2 * third + side / 2 + side &&
-                            y >= height / 4 && y < height / 4 + side;
+        const bool inside = x >= 2 * third + side / 2 && x < 2 * third + side / 2 + side && y >= height / 4 &&
+                            y < height / 4 + side;
         rgb = inside ? 0.99f : 0.0f;
         alpha = inside ? 0.99f : 0.0f;
       }

@@ -206,9 +206,9 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   }
   std::string why = family.name + ".auto: no exact method runs this step on " + device.report().name;
   if (largest && size && params.integer(size->name) > *largest)
-    why += ": " + size->name + " " + std::to_string(params.integer(size->name)) + " is past the largest an exact " +
-           "method serves here, " + std::to_string(*largest) + " (" + largest_by + "; each method's limit: " +
-           "filterlab methods)";
+    why += ": " + size->name + " " + std::to_string(params.integer(size->name)) +
+           " is past the largest an exact method serves here, " + std::to_string(*largest) + " (" +
+           largest_by + "; each method's limit: filterlab methods)";
   throw ChainError(why);
 }
 
@@ -239,7 +239,8 @@ Method auto_method(const Family& (*family)()) {
     static std::mutex said_lock;
     static std::set<std::string> said;
     const std::string line = f.name + ".auto: " + choice.method->name + " (" + choice.source + ")";
-    if (const std::lock_guard lock(said_lock); said.insert(line).second) std::fprintf(stderr, "%s\n", line.c_str());
+    if (const std::lock_guard lock(said_lock); said.insert(line).second)
+      std::fprintf(stderr, "%s\n", line.c_str());
     return choice.method->create(env);
   };
   return m;

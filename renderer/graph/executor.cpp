@@ -155,7 +155,8 @@ void PassContext::Binder::draw_indexed(VkBuffer vertices, VkBuffer indices, uint
 
 namespace {
 
-constexpr uint32_t kMaxPasses = 128;
+// The timer's first size: every graph filterlab builds at its defaults fits, and a larger one grows it.
+constexpr uint32_t kTimedPasses = 128;
 
 // The barrier tracker knows a buffer by its handle's value: an imported buffer is then one
 // resource whichever graph name or slot it comes through.
@@ -181,7 +182,7 @@ Executor::Executor(const vk::Context& ctx, uint32_t frames_in_flight, bool gpu_t
       linear_(ctx, VK_FILTER_LINEAR, "linear clamp"),
       nearest_(ctx, VK_FILTER_NEAREST, "nearest clamp"),
       one_shot_(ctx) {
-  if (gpu_timing) timer_ = std::make_unique<GpuTimer>(ctx, frames_in_flight, kMaxPasses);
+  if (gpu_timing) timer_ = std::make_unique<GpuTimer>(ctx, frames_in_flight, kTimedPasses);
 }
 
 Executor::~Executor() {
@@ -193,7 +194,15 @@ Executor::~Executor() {
 
 void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent) {
   CompiledGraph compiled = graph.compile(outputs, extent);
-  if (compiled.passes.size() > kMaxPasses) throw GraphError("more than 128 live passes");
+  // A graph of more passes than the timer holds (a chain of 127 steps refused with "more than 128
+  // live passes") grows it: the graph has no limit of its own. Frames in flight still write the old
+  // pools' queries, and their timings go with them.
+  if (timer_ && compiled.passes.size() > timer_->max_passes()) {
+    if (recorded_ && !frames_finished_) vkDeviceWaitIdle(ctx_.device());
+    const uint32_t passes = std::max(uint32_t(compiled.passes.size()), 2 * timer_->max_passes());
+    timer_ = std::make_unique<GpuTimer>(ctx_, frames_in_flight_, passes);
+    for (std::vector<PassTiming>& slot : slot_timings_) slot.clear();
+  }
 
   // Reuse physical images whose description is unchanged, by name.
   std::map<std::string, std::array<uint32_t, 2>> old_ids;

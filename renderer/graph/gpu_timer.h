@@ -23,6 +23,7 @@ class GpuTimer {
   GpuTimer(const GpuTimer&) = delete;
   GpuTimer& operator=(const GpuTimer&) = delete;
 
+  uint32_t max_passes() const { return max_passes_; }
   void begin_frame(VkCommandBuffer cmd, uint32_t slot, uint32_t pass_count);
   void begin_pass(VkCommandBuffer cmd, uint32_t slot, uint32_t pass);
   void end_pass(VkCommandBuffer cmd, uint32_t slot, uint32_t pass);

@@ -69,14 +69,14 @@ ImageHeader read_image_header(const std::filesystem::path& path) {
   const ImageHeader h = header_of(path);
   const std::string size = std::to_string(h.width) + "x" + std::to_string(h.height);
   if (h.width > kMaxImageSide || h.height > kMaxImageSide)
-    throw InputError(path, "it is " + size + ": filterlab reads images up to " + std::to_string(kMaxImageSide) +
-                               " pixels a side");
+    throw InputError(path, "it is " + size + ": filterlab reads images up to " +
+                               std::to_string(kMaxImageSide) + " pixels a side");
   // Decoding holds the file's samples, an RGBA buffer of them and the float image at once.
   const double need = double(h.width) * h.height * (4.0 * 2 * 2 + 4.0 * h.channels);
   const double have = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
   if (need > have / 2)
-    throw InputError(path, "it is " + size + ": decoding it needs " + gib(need) + ", more than half of this machine's " +
-                               gib(have));
+    throw InputError(path, "it is " + size + ": decoding it needs " + gib(need) +
+                               ", more than half of this machine's " + gib(have));
   return h;
 }
 

@@ -24,7 +24,8 @@ enum class Alpha { Premultiplied, AsStored };
 // The channels the file has: 3 (RGB; gray expanded) or 4 (RGBA) from PNG and JPEG, at 8 or 16 bits
 // per sample; 1 or 3 from PFM; 1, 3 or 4 from OpenEXR. Throws IoError for a missing, unreadable,
 // corrupt or unsupported file.
-ImageF read_image_file(const std::filesystem::path& path, Encoding encoding, Alpha alpha = Alpha::Premultiplied);
+ImageF read_image_file(const std::filesystem::path& path, Encoding encoding,
+                       Alpha alpha = Alpha::Premultiplied);
 // Its header only: size and samples, so that a file too large to decode is refused before it is. The
 // one size gate every image passes (filter, run --image, quality --image, a preset's image, the
 // window): InputError for more than kMaxImageSide a side, or for more memory to decode than half the
@@ -47,15 +48,15 @@ PngLayout png_layout_of(const ImageF& image);
 
 // .png: `png` (default: the image's own channels, 8 bits), clamped to [0,1], gray the Rec. 709
 // luminance of RGB, alpha 1 where the image has none, colour straight where the PNG has alpha (the
-// image's is premultiplied: see Alpha) and as it is (over black) where it has none; .pfm: RGB floats (alpha dropped); .exr: every
-// channel, as `samples`. Atomic: a failed write leaves no file behind. Throws IoError, also for an
-// unsupported extension.
+// image's is premultiplied: see Alpha) and as it is (over black) where it has none; .pfm: RGB
+// floats (alpha dropped); .exr: every channel, as `samples`. Atomic: a failed write leaves no file
+// behind. Throws IoError, also for an unsupported extension.
 void write_image_file(const std::filesystem::path& path, const ImageF& image, Encoding encoding,
                       ExrSamples samples = ExrSamples::Float, std::optional<PngLayout> png = {});
 
 bool is_image_extension(const std::filesystem::path& path);   // .png .jpg .jpeg .pfm .exr
 bool is_output_extension(const std::filesystem::path& path);  // .png .pfm .exr
-bool is_srgb_picture(const std::filesystem::path& path);     // .png .jpg .jpeg: sRGB-encoded pictures
+bool is_srgb_picture(const std::filesystem::path& path);      // .png .jpg .jpeg: sRGB-encoded pictures
 
 // The sRGB transfer functions (IEC 61966-2-1), on [0,1].
 double srgb_to_linear(double encoded);

@@ -124,7 +124,8 @@ std::string json_too_deep(const std::string& text) {
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > kMaxJsonDepth)
-        return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " + std::to_string(i) + ")";
+        return "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (byte " +
+               std::to_string(i) + ")";
     } else if (c == ']' || c == '}') {
       --depth;
     }

@@ -12,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <map>
+#include <regex>
 #include <numbers>
 #include <set>
 
@@ -28,9 +29,11 @@ constexpr size_t kMaxElements = size_t(1) << 26;          // vertices, indices o
 
 // ---- files, through filterlab's rules --------------------------------------------------------
 
+// Anything at the path "exists": a folder or /dev/zero is then refused by read_whole_file with the
+// reason (tinygltf said "File not found" for them).
 bool file_exists(const std::string& path, void*) {
   std::error_code ec;
-  return fs::is_regular_file(path, ec);
+  return fs::exists(fs::symlink_status(path, ec));
 }
 std::string expand_path(const std::string& path, void*) {
   return path;  // no ~ or $VAR expansion: a scene names files beside it
@@ -404,6 +407,7 @@ void check_json(const Checker& check, const std::string& bytes, bool binary) {
     if (bytes.size() < sizeof header) check.fail("a .glb shorter than its header");
     std::memcpy(header, bytes.data(), sizeof header);
     if (header[0] != 0x46546C67u) check.fail("a .glb without the glTF magic number");
+    if (header[1] != 2) check.fail("a .glb of container version " + std::to_string(header[1]) + " (2 is read)");
     if (header[4] != 0x4E4F534Au) check.fail("a .glb whose first chunk is not JSON");
     if (header[3] > bytes.size() - sizeof header) check.fail("a .glb whose JSON chunk runs past the end");
     text = bytes.substr(sizeof header, header[3]);
@@ -416,6 +420,19 @@ void check_json(const Checker& check, const std::string& bytes, bool binary) {
     check.fail("not JSON");
   }
   JsonTypes{check}.document(document);
+  // glTF 2.0 only: a 1.0 file's objects have other meanings, which the types above do not catch.
+  if (!document.contains("asset") || !document["asset"].contains("version"))
+    check.fail("no asset.version (a glTF 2.0 file has one)");
+  for (const char* field : {"version", "minVersion"}) {
+    if (!document["asset"].contains(field)) continue;
+    if (!document["asset"][field].is_string()) check.fail("asset." + std::string(field) + " is not a string");
+    const std::string v = document["asset"][field].get<std::string>();
+    static const std::regex kVersion("([0-9]+)\\.([0-9]+)");
+    std::smatch m;
+    if (!std::regex_match(v, m, kVersion)) check.fail("asset." + std::string(field) + " '" + v + "' is not MAJOR.MINOR");
+    const bool readable = std::string(field) == "version" ? m[1] == "2" : m[1] == "2" && m[2] == "0";
+    if (!readable) check.fail("asset." + std::string(field) + " " + v + ": filterlab reads glTF 2.0");
+  }
   if (document.contains("extensionsRequired"))
     for (const json& e : document["extensionsRequired"])
       if (!kReadExtensions.count(e.get<std::string>()))
@@ -1138,6 +1155,9 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
       channel.values =
           check.floats(sampler.output, channel.components == 4 ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3,
                        what + " output", true);
+      if (sampler.interpolation != "LINEAR" && sampler.interpolation != "STEP" &&
+          sampler.interpolation != "CUBICSPLINE")
+        check.fail(what + ": interpolation '" + sampler.interpolation + "' (LINEAR, STEP or CUBICSPLINE)");
       channel.interpolation = sampler.interpolation == "STEP"          ? Channel::Interpolation::Step
                               : sampler.interpolation == "CUBICSPLINE" ? Channel::Interpolation::Cubic
                                                                        : Channel::Interpolation::Linear;

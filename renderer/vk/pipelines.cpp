@@ -49,8 +49,8 @@ std::string negative_constant_index(const std::vector<uint32_t>& words) {
     if (opcode == kOpAccessChain || opcode == kOpInBoundsAccessChain)
       for (uint32_t word = 4; word < count; ++word)
         if (known(op[word]) && negative[op[word]])
-          return "an access chain (result %" + std::to_string(op[2]) + ") has a negative constant index at word " +
-                 std::to_string(word) +
+          return "an access chain (result %" + std::to_string(op[2]) +
+                 ") has a negative constant index at word " + std::to_string(word) +
                  " (newer spirv-val rejects it: \"Index at word " + std::to_string(word) +
                  " may not have a negative value\")";
     at += count;

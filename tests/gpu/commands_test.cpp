@@ -172,7 +172,9 @@ TEST(Commands, FilterPngDecodesSrgbUnlessRaw) {
     for (size_t i = 0; i < out.rgba.size(); ++i) {
       // Filtered premultiplied, written straight: colour divided by the pixel's alpha.
       const double alpha = expected.pixels[i - i % 4 + 3];
-      double v = i % 4 == 3 ? expected.pixels[i] : std::lround(alpha * 255) == 0 ? 0.0 : expected.pixels[i] / alpha;
+      double v = i % 4 == 3                      ? expected.pixels[i]
+                 : std::lround(alpha * 255) == 0 ? 0.0
+                                                 : expected.pixels[i] / alpha;
       v = std::clamp(v, 0.0, 1.0);
       if (!raw && i % 4 != 3) v = io::linear_to_srgb(v);
       worst = std::max(worst, std::abs(int(out.rgba[i]) - int(std::lround(v * 255))));
@@ -487,6 +489,12 @@ TEST(Commands, BenchTimesTheTaaResolveOnASceneFrame) {
   for (const json& c : j["cases"])
     if (c["filter"] == "taa" && c["median_us"].get<double>() > 0) timed.insert(c["method"]);
   EXPECT_EQ(timed, (std::set<std::string>{"comp.full2d_shared", "frag.full2d"})) << j["cases"].dump();
+  // Its reference is of a still first frame, not of frames with history: no error is shown (it
+  // read 33.5 for every method on the H200, a number that was not an error; issue #54).
+  for (const json& c : j["cases"])
+    if (c["filter"] == "taa") {
+      EXPECT_TRUE(c["error"].is_null()) << c.dump();
+    }
 }
 
 // `bench --repeat N`: every case timed N times, each run's median kept, the spread of them and the

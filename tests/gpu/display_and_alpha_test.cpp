@@ -79,8 +79,9 @@ TEST(Display, APhotoIsShownAsStoredUnlessACurveIsAskedFor) {
   io::write_image_file(dir + "/photo.png", image, io::Encoding::Raw);
   const io::ImageU8 stored = io::read_png(dir + "/photo.png");
   auto shown = [&](const std::string& flags) {
-    const auto r = test::run_binary("run --headless --validation --frames 1 --warmup 0 --quiet --image " + dir +
-                                    "/photo.png --chain copy --capture final=" + dir + "/final.png" + flags);
+    const auto r =
+        test::run_binary("run --headless --validation --frames 1 --warmup 0 --quiet --image " + dir +
+                         "/photo.png --chain copy --capture final=" + dir + "/final.png" + flags);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     const io::ImageU8 out = io::read_png(dir + "/final.png");
     int worst = 0;

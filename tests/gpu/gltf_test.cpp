@@ -154,6 +154,51 @@ TEST(Gltf, AFileCameraGivesItsViewAndAnAnimatedNodeItsMotion) {
   std::filesystem::remove_all(dir);
 }
 
+// Issue #54's probe: a glTF 1.0 file, a .glb of container version 1 or 99 and an unknown
+// interpolation were accepted; a buffer URI naming /dev/zero or a folder said "File not found".
+// Each is now refused by the loader (exit 2 from `run`), saying what is wrong.
+TEST(Gltf, VersionsEnumerationsAndSpecialFilesAreRefusedByName) {
+  const std::string dir = test::temp_dir("gltf-versions");
+  const std::string good = quad_scene(0.6f);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+  };
+  // A .glb: header (magic, version, length), one JSON chunk padded with blanks.
+  auto glb = [](const std::string& json, uint32_t version) {
+    std::string chunk = json;
+    while (chunk.size() % 4) chunk += ' ';
+    auto word = [](uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+    return word(0x46546C67u) + word(version) + word(uint32_t(12 + 8 + chunk.size())) +
+           word(uint32_t(chunk.size())) + word(0x4E4F534Au) + chunk;
+  };
+  std::filesystem::create_directories(dir + "/folder");
+  std::filesystem::create_symlink("/dev/zero", dir + "/zero");  // a URI is relative to the file
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"v1.gltf", replaced(R"("version": "2.0")", R"("version": "1.0")"), "filterlab reads glTF 2.0"},
+      {"min.gltf", replaced(R"("version": "2.0")", R"("version": "2.0", "minVersion": "2.1")"),
+       "asset.minVersion 2.1"},
+      {"odd.gltf", replaced(R"("version": "2.0")", R"("version": "two")"), "is not MAJOR.MINOR"},
+      {"lerp.gltf", replaced(R"("interpolation": "LINEAR")", R"("interpolation": "SLERP")"),
+       "interpolation 'SLERP'"},
+      {"zero.gltf", replaced(R"("uri": "data:)", R"("uri": "zero", "x": ")"), "a character device"},
+      {"folder.gltf", replaced(R"("uri": "data:)", R"("uri": "folder", "x": ")"), "it is a folder"},
+      {"v1.glb", glb(good, 1), "container version 1"},
+      {"v99.glb", glb(good, 99), "container version 99"}};
+  for (const auto& [name, text, message] : cases) {
+    std::ofstream(dir + "/" + name, std::ios::binary) << text;
+    const auto r = test::run_binary("run --headless --frames 1 --size 32x32 --scene " + dir + "/" + name);
+    EXPECT_EQ(r.exit_code, 2) << name << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << name << "\n" << r.output;
+  }
+  std::ofstream(dir + "/ok.glb", std::ios::binary) << glb(good, 2);
+  const auto ok = test::run_binary("run --headless --frames 1 --size 32x32 --scene " + dir + "/ok.glb");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  std::filesystem::remove_all(dir);
+}
+
 // Found by reading the loader with the fuzzer's eye: a deep hierarchy is walked without recursion
 // (a chain of 100,000 nodes, about 2 MB of JSON, loads and draws: recursion would overflow the stack,
 // the old cycle check took time quadratic in the depth), and an accessor without data may not ask

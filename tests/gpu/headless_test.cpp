@@ -69,6 +69,20 @@ TEST(Headless, RendersOddSize333x197WithAFilterChain) {
   EXPECT_EQ(r.images.at("copy.2").pixels, r.images.at("scene").pixels);
 }
 
+// A chain of 200 steps: the graph has no pass limit of its own (127 steps stopped with "more than
+// 128 live passes" after the device was made; issue #54), and every pass is still timed.
+TEST(Headless, AChainOfTwoHundredStepsRunsAndIsTimed) {
+  auto o = validated_run(33, 19);
+  std::string chain = "copy";
+  for (int i = 1; i < 200; ++i) chain += ",copy";
+  o.chain = chain;
+  o.frames = 3;
+  o.read_images = {"scene", "copy.200"};
+  runtime::RunResult r = runtime::run_headless(o);
+  ASSERT_EQ(r.passes.size(), 202u);
+  EXPECT_EQ(r.images.at("copy.200").pixels, r.images.at("scene").pixels);
+}
+
 TEST(Headless, MotionIsZeroWhenNothingMovesAndNonZeroWhenTheCameraMoves) {
   auto still = validated_run(160, 96);
   still.scene.orbit_camera = false;

@@ -15,7 +15,8 @@ namespace {
 
 // A PNG's signature, IHDR (8-bit RGBA) and IEND: enough for a header, with no pixels behind it.
 std::string png_header_only(uint32_t width, uint32_t height) {
-  const std::string ihdr = test::big_endian(width) + test::big_endian(height) + std::string("\x08\x06\x00\x00\x00", 5);
+  const std::string ihdr =
+      test::big_endian(width) + test::big_endian(height) + std::string("\x08\x06\x00\x00\x00", 5);
   return std::string("\x89PNG\r\n\x1a\n", 8) + test::png_chunk("IHDR", ihdr) + test::png_chunk("IEND", "");
 }
 
@@ -33,7 +34,8 @@ TEST(InputGates, AnOversizedImageIsRefusedOnEveryPathBeforeTheDevice) {
       const auto r = test::run_binary(args);
       EXPECT_EQ(r.exit_code, 2) << size << ": " << args << "\n" << r.output;
       EXPECT_NE(r.output.find("reads images up to 16384 pixels a side"), std::string::npos) << r.output;
-      EXPECT_FALSE(std::filesystem::exists(dir + "/out.png") || std::filesystem::exists(dir + "/out.json")) << args;
+      EXPECT_FALSE(std::filesystem::exists(dir + "/out.png") || std::filesystem::exists(dir + "/out.json"))
+          << args;
     }
   }
   std::filesystem::remove_all(dir);

@@ -217,8 +217,8 @@ TEST_P(RegistryReference, MatchesTheFamilyReference) {
                   c.family->name.c_str(), c.method->name.c_str(), precision);
       continue;
     }
-    const std::vector<io::ImageF> inputs = {rounded(random, precision), rounded(small, precision),
-                                            rounded(one, precision),    rounded(photo, precision),
+    const std::vector<io::ImageF> inputs = {rounded(random, precision),     rounded(small, precision),
+                                            rounded(one, precision),        rounded(photo, precision),
                                             rounded(structured, precision), rounded(scene, precision)};
     for (const std::string& point : c.family->test_points)
       checked += check(c, make_step(c, point_params(*c.family, point, precision)), inputs,

@@ -21,7 +21,8 @@ std::string nested(int depth) {
 }
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("filterlab-" + std::to_string(::getpid()) + "-" + name);
+  const auto path =
+      std::filesystem::temp_directory_path() / ("filterlab-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

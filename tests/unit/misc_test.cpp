@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace filterlab;
@@ -389,4 +390,38 @@ TEST(Cli, HelpNamesACommandAndAMistypedCommandIsOfferedTheNearest) {
       EXPECT_NE(std::string(e.what()).find("did you mean filter?"), std::string::npos) << e.what();
     }
   }
+}
+
+// Issue #54's probe: numbers were parsed by strtod and stof, which take hex and leading blanks
+// (`--exposure 0x10`, `--ev " 1"`); a --scene-camera without --scene was ignored by bench, quality and
+// evaluate; an empty --scene said "cannot read : ..."; a window script's resize named --size.
+TEST(Cli, NumbersAreStrictAndFlagsThatDoNotApplyAreRefused) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"run", "--exposure", "0x10"},
+      {"run", "--exposure", " 1"},
+      {"run", "--ev", " 1"},
+      {"run", "--ev", "0x1"},
+      {"run", "--ev", "inf"},
+      {"run", "--gain", "0x10"},
+      {"bench", "--scene-camera", "eye"},
+      {"quality", "--scene-camera", "eye"},
+      {"evaluate", "--scene-camera", "eye"}};
+  for (const std::vector<std::string>& args : refused)
+    EXPECT_THROW(app::parse_cli(args, "/tmp"), app::UsageError) << args[1] << " '" << args[2] << "'";
+  EXPECT_EQ(app::parse_cli({"run", "--ev", "1.5"}, "/tmp").run.display.exposure, std::exp2(1.5f));
+  try {
+    app::parse_cli({"run", "--scene", ""}, "/tmp");
+    ADD_FAILURE() << "an empty --scene was accepted";
+  } catch (const app::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--scene wants builtin or a .gltf or .glb file"), std::string::npos);
+  }
+  ::setenv("FILTERLAB_WINDOW_SCRIPT", "resize@3:64y64", 1);
+  try {
+    app::parse_cli({"run"}, "/tmp");
+    ADD_FAILURE() << "a bad resize was accepted";
+  } catch (const app::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).find("--size"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("resize"), std::string::npos) << e.what();
+  }
+  ::unsetenv("FILTERLAB_WINDOW_SCRIPT");
 }

@@ -18,10 +18,24 @@ namespace {
 // access chain (id 4, base id 3) indexed by it. Only what the check reads, not a valid module.
 std::vector<uint32_t> chain_indexed_by(int32_t value, uint32_t opcode = 65) {
   const auto op = [](uint32_t count, uint32_t code) { return count << 16 | code; };
-  return {0x07230203u, 0x00010300u, 0, 8, 0,  // magic, version, generator, id bound, schema
-          op(4, 21), 1, 32, 1,                // OpTypeInt %1 32 signed
-          op(4, 43), 1, 2, static_cast<uint32_t>(value),  // OpConstant %1 %2 value
-          op(5, opcode), 5, 4, 3, 2};                     // OpAccessChain %5 %4 %3 %2
+  return {0x07230203u,
+          0x00010300u,
+          0,
+          8,
+          0,  // magic, version, generator, id bound, schema
+          op(4, 21),
+          1,
+          32,
+          1,  // OpTypeInt %1 32 signed
+          op(4, 43),
+          1,
+          2,
+          static_cast<uint32_t>(value),  // OpConstant %1 %2 value
+          op(5, opcode),
+          5,
+          4,
+          3,
+          2};  // OpAccessChain %5 %4 %3 %2
 }
 
 TEST(SpirvChecks, ANegativeConstantIndexIsFound) {

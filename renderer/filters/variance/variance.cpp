@@ -132,12 +132,12 @@ Family make_family() {
   f.tolerance_fp16 = 2 * std::ldexp(1.0, -11);  // the outputs rounded to half: 2 half-ulps at 1
   // The standard deviation: the square root magnifies the variance's rounding where a window is
   // nearly flat (an error e in the variance is up to sqrt(e) in the deviation), and photographs and
-  // renders have flat windows. The exact methods take their sums so that this stays small: the direct
-  // ones sum each window about a texel of the window itself (variance_window.glsl), comp.running in double (issue #54). The bound is 1e-4
-  // (in fp16: 2 half-ulps, the output's rounding): a method whose sums cancel (comp.running in fp32
-  // reached 1.8e-4 at r = 1, comp.stream 6.9e-4) fails it on the registry test's photograph and flat
-  // regions. The cancellation the shift avoids is also tested on 1000 plus noise,
-  // relative to the spread (tests/gpu/variance_test.cpp).
+  // renders have flat windows. The exact methods take their sums so that this stays small: the
+  // direct ones sum each window about a texel of the window itself (variance_window.glsl),
+  // comp.running in double (issue #54). The bound is 1e-4 (in fp16: 2 half-ulps, the output's
+  // rounding): a method whose sums cancel (comp.running in fp32 reached 1.8e-4 at r = 1, comp.stream
+  // 6.9e-4) fails it on the registry test's photograph and flat regions. The cancellation the shift
+  // avoids is also tested on 1000 plus noise, relative to the spread (tests/gpu/variance_test.cpp).
   f.tolerance_for = [](const ParamValues& v, bool fp16) {
     const double moments = fp16 ? 2 * std::ldexp(1.0, -11) : 1e-5;
     if (v.choice("output") != "stddev") return moments;

@@ -84,7 +84,8 @@ void main() {
       const dvec4 s = prefix[slot][t + 2 * RADIUS + 1] - prefix[slot][t];
       const dvec4 s_sq = prefix_sq[slot][t + 2 * RADIUS + 1] - prefix_sq[slot][t];
       const dvec4 mean_d = s / n;
-      const vec4 mean = vec4(anchor + mean_d), stddev = sqrt(vec4(max(s_sq / n - mean_d * mean_d, dvec4(0.0))));
+      const dvec4 variance = max(s_sq / n - mean_d * mean_d, dvec4(0.0));
+      const vec4 mean = vec4(anchor + mean_d), stddev = sqrt(vec4(variance));
       const ivec2 at = ivec2(corner.x + t, y);
       // Rows 2k and 2k + 1 share the 32-byte sectors of an optimally tiled image (NVIDIA's layout),
       // and a sector written half at a time, a row's walk apart, costs far more than one written
