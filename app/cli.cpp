@@ -174,7 +174,8 @@ run options:
   --scene builtin|FILE  the built-in scene (default) or a glTF 2.0 scene (.gltf, .glb): meshes, the
                       node hierarchy, node animations, PBR materials and textures, alpha modes,
                       KHR_lights_punctual, cameras (skins and morph targets in the rest pose)
-  --scene-camera NAME|INDEX  one of the glTF file's cameras (default: an orbit around its bounds)
+  --scene-camera NAME|INDEX|orbit  one of the glTF file's cameras, or an orbit around its bounds
+                      (default: the file's first camera, the orbit where it has none)
   --frames N          measured frames after warm-up (default 60)
   --warmup N          frames rendered before measuring (default 10)
   --chain SPEC        filters between scene and tonemap, e.g. "copy,copy" (see README)

@@ -1198,7 +1198,13 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
     scene->cameras.push_back(f);
     out.cameras.push_back(f.name);
   }
-  if (camera_name) {
+  // The view: the camera --scene-camera names; kOrbitView, an orbit around the scene's bounds; none
+  // named, the file's first camera, the view its author framed (the orbit around the lab scene's
+  // bounds framed its 40 m floor, the lab a small platform in the sky: issue #54), else the orbit.
+  if (camera_name && *camera_name == kOrbitView) {
+  } else if (!camera_name) {
+    if (!scene->cameras.empty()) scene->camera = 0;
+  } else {
     for (size_t i = 0; i < scene->cameras.size() && !scene->camera; ++i)
       if (scene->cameras[i].name == *camera_name || "#" + std::to_string(i) == *camera_name ||
           std::to_string(i) == *camera_name)
@@ -1206,7 +1212,8 @@ GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camer
     if (!scene->camera) {
       std::string names;
       for (const FileCamera& f : scene->cameras) names += (names.empty() ? "" : ", ") + f.name;
-      check.fail("no camera '" + *camera_name + "' (cameras: " + (names.empty() ? "none" : names) + ")");
+      check.fail("no camera '" + *camera_name + "' (cameras: " + (names.empty() ? "none" : names) + "; or " +
+                 kOrbitView + ")");
     }
   }
   if (scene->camera)

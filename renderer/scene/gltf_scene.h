@@ -32,8 +32,10 @@ struct GltfLoad {
   std::vector<std::string> cameras;  // the file's cameras, by node order: "name" or "#index"
 };
 
-// camera: a camera of the file by name or index (--scene-camera), else an orbit around the scene's
-// bounds (--camera orbit|fixed keeps its meaning). Throws io::InputError.
+// camera: a camera of the file by name or index (--scene-camera), or kOrbitView for an orbit around
+// the scene's bounds; none: the file's first camera, or the orbit where it has none (--camera
+// orbit|fixed plays or holds either). Throws io::InputError.
+inline constexpr const char* kOrbitView = "orbit";
 GltfLoad load_gltf(const std::filesystem::path& path,
                    const std::optional<std::string>& camera = std::nullopt);
 

@@ -253,6 +253,24 @@ TEST(Gltf, TheLabSceneRendersFromItsCameraPath) {
   EXPECT_EQ(r.output, "") << "no note, no message";
 }
 
+// A file with a camera is seen through its first camera unless another view is asked for: the
+// orbit around the lab's bounds framed its 40 m floor, the lab a small platform in the sky (#54).
+TEST(Gltf, AFileIsSeenThroughItsFirstCameraByDefault) {
+  const std::string dir = test::temp_dir("gltf-default-view");
+  const std::string lab = std::string(FILTERLAB_SOURCE_DIR) + "/assets/lab/lab.glb";
+  auto final_image = [&](const std::string& view) {
+    const std::string out = dir + "/final.png";
+    const auto r = test::run_binary("run --headless --validation --size 96x54 --frames 1 --warmup 0 --quiet --scene " +
+                                    lab + " " + view + " --capture final=" + out);
+    EXPECT_EQ(r.exit_code, 0) << view << "\n" << r.output;
+    return io::read_png(out).rgba;
+  };
+  const std::vector<uint8_t> by_default = final_image("");
+  EXPECT_EQ(by_default, final_image("--scene-camera 0"));
+  EXPECT_NE(by_default, final_image("--scene-camera orbit"));
+  std::filesystem::remove_all(dir);
+}
+
 // The other commands that run on a scene take a glTF one too: evaluate (the animated quad, every
 // configuration, a PSNR a frame), quality, and bench for the families measured on the scene.
 TEST(Gltf, EvaluateAndQualityRunOnAGltfScene) {
