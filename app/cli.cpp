@@ -230,7 +230,9 @@ filter options:
                       rgba8 or rgba16 (default: the input's; a PFM or EXR input's channels at 8 bits)
   --filter F          a family (default: the first listed below)     --method M  one of its methods
   --param KEY=VALUE   any of the family's parameters (repeatable); --KEY VALUE is short for it,
-                      with dashes for underscores (--radius 4, --src-roi 16x16+0+0)
+                      with dashes for underscores (--radius 4, --src-roi 16x16+0+0); --precision
+                      defaults to fp32 for samples halves cannot hold (16-bit PNG, float EXR, PFM),
+                      else to the family's default; a derived value (sigma) is printed
   --capture NAME=FILE another image the step makes (its graph's name for it), written like --output
                       (repeatable): both images of a step that writes two, in one run; an unknown NAME
                       lists the step's images

@@ -164,9 +164,15 @@ int filter_file(const CliOptions& options) {
   const FilterOptions& f = options.filter;
   const io::Encoding encoding = f.raw ? io::Encoding::Raw : io::Encoding::Srgb;
   const io::ImageHeader header = io::read_image_header(f.input);  // the size gate: exit 2
-  const filters::ResolvedStep step = filters::resolve(f.step);
-  filters::check_scene_inputs(step, false, false);              // a still image has no depth and no motion
-  filters::check_chain({f.step}, header.width, header.height);  // a ROI that leaves the image
+  // Samples that halves cannot hold (a 16-bit PNG, float OpenEXR and PFM) are filtered in fp32 unless
+  // --precision says otherwise: in fp16 a 16-bit PNG erred by up to 16/65535 (issue #54).
+  filters::FilterStep filtered = f.step;
+  const bool wide = header.bits > 16 || (header.bits == 16 && io::is_srgb_picture(f.input));
+  if (wide && !filtered.find("precision") && filters::registry().family(filtered.filter).param("precision"))
+    filtered.set("precision", "fp32");
+  const filters::ResolvedStep step = filters::resolve(filtered);
+  filters::check_scene_inputs(step, false, false);                // a still image has no depth and no motion
+  filters::check_chain({filtered}, header.width, header.height);  // a ROI that leaves the image
   const VkFormat format = step.family->param("precision") ? filters::precision_format(step.params)
                                                           : VK_FORMAT_R32G32B32A32_SFLOAT;
   // The whole file decoded before any device is opened: a corrupt body is bad input too (exit 2).
@@ -180,7 +186,7 @@ int filter_file(const CliOptions& options) {
   for (const runtime::Capture& c : f.captures) names.push_back(c.image);
   filters::StepImages images;
   try {
-    images = filters::apply_filter_reading(ctx, shaders, input, f.step, names, format);
+    images = filters::apply_filter_reading(ctx, shaders, input, filtered, names, format);
   } catch (const filters::ChainError& e) {
     throw UsageError(e.what());  // a capture the step does not make: nothing ran, nothing is written
   }
@@ -193,8 +199,9 @@ int filter_file(const CliOptions& options) {
                          f.png.value_or(io::png_layout_of(header)));
   };
   write(f.output, images.output);
-  std::printf("%s -> %s (%s, %ux%u)\n", f.input.string().c_str(), f.output.string().c_str(),
-              filters::step_spec(f.step).c_str(), images.output.width, images.output.height);
+  std::printf("%s -> %s (%s, %ux%u)\n%s", f.input.string().c_str(), f.output.string().c_str(),
+              filters::step_spec(filtered).c_str(), images.output.width, images.output.height,
+              step.derived_text().c_str());
   for (size_t i = 0; i < f.captures.size(); ++i) {
     write(f.captures[i].path, images.named[i]);
     std::printf("%s -> %s\n", f.captures[i].image.c_str(), f.captures[i].path.string().c_str());

@@ -98,6 +98,8 @@ int print_info(const app::CliOptions& options) {
 int run(const app::CliOptions& options) {
   runtime::RunOptions run = options.run;
   runtime::load_content(run);  // --image or --scene read before any device: a bad file is exit 2
+  for (const filters::FilterStep& step : filters::parse_chain(run.chain))
+    std::fputs(filters::resolve(step).derived_text().c_str(), stderr);
   if (!options.headless) return app::run_window(run, options.window);
   runtime::RunResult result = runtime::run_headless(run);
   if (run.list_images) {

@@ -32,13 +32,15 @@ std::string value_text(const filters::ParamValues::Value& value) {
   return std::visit(Text{}, value);
 }
 
-// The step with its method and every parameter that method takes spelled out, as fields (a value
-// may hold any character: a kernel file's path with a comma in it).
+// The step with its method and every parameter that method takes spelled out (a derived default
+// left to derive), as fields (a value may hold any character: a kernel file's path with a comma).
 json explicit_step(const filters::FilterStep& step) {
   const filters::ResolvedStep resolved = filters::resolve(step);
   json params = json::array();
   for (const filters::Param& p : resolved.family->params) {
     if (!p.takes(resolved.method->name)) continue;
+    // A derived value stays derived (sigma from the radius): stored, a later radius would keep it.
+    if (p.derived && !resolved.params.given(p.name)) continue;
     const auto it = resolved.params.values().find(p.name);
     if (it == resolved.params.values().end() || std::holds_alternative<std::monostate>(it->second)) continue;
     params.push_back({p.name, value_text(it->second)});

@@ -1,5 +1,6 @@
 #include "filters/chain.h"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -69,6 +70,17 @@ std::string step_spec(const FilterStep& step) {
 
 std::string ResolvedStep::label() const {
   return family->name + "." + method->name;
+}
+
+std::string ResolvedStep::derived_text() const {
+  std::string out;
+  for (const Param& p : family->params) {
+    if (!p.derived || params.given(p.name) || !p.takes(method->name)) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.6g", params.number(p.name));
+    out += label() + ": " + p.name + " " + value + (p.derived_text.empty() ? "" : " (" + p.derived_text + ")") + "\n";
+  }
+  return out;
 }
 
 ResolvedStep resolve(const FilterStep& step, const Registry& registry) {

@@ -36,6 +36,10 @@ struct ResolvedStep {
   ParamValues params;
   std::string text;           // as written
   std::string label() const;  // "gaussian.comp.tiled"
+  // The values the step derived rather than was given, with how ("sigma 1.3642: the ideal sigma
+  // for the radius ..."), one a line; "" for none. What filter and run print, so a default that is
+  // computed is never silent.
+  std::string derived_text() const;
   // The family's inputs and the method's own (filters/family.h).
   bool needs(Input input) const { return family->needs(input) || method->needs(input); }
 };

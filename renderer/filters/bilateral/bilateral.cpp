@@ -55,7 +55,7 @@ Family make_family() {
   Param sd = number_param("sigma_d", 1e-3, 1e4, "", "the spatial Gaussian's standard deviation");
   sd.unit = "px";
   sd.derived = [](const ParamValues& v) { return common::ideal_sigma(v.integer("radius")); };
-  sd.derived_text = "the gaussian family's ideal sigma for the radius: boundary weight 1/255";
+  sd.derived_text = "the gaussian family's ideal sigma for the radius: its outermost normalized tap weighs 1/255";
   Param sr =
       number_param("sigma_r", 1e-3, 1e4, "0.1", "the range Gaussian's standard deviation, in image units");
   sd.log_scale = sr.log_scale = true;

@@ -61,7 +61,9 @@ Family make_family() {
     const int r = v.integer("radius");
     return 2 * r + 1 < 255 ? common::ideal_sigma(r) : r / 3.0;
   };
-  sigma.derived_text = "the Gaussian family's for the radius (boundary weight 1/255), radius / 3 from 127";
+  sigma.derived_text =
+      "the Gaussian family's ideal sigma for the radius (its outermost normalized tap weighs 1/255), radius / 3 "
+      "from 127";
   sigma.unit = "px";
   Param rays =
       integer_param("rays", 2, 16, "6", "the star's lines through the centre (twice as many spikes)");

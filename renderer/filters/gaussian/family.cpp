@@ -76,6 +76,9 @@ Param outside_param() {
 // The weights must be finite and non-negative, and the bilinear taps defined: a tiny sigma whose
 // weights underflow, say, is bad input, named here rather than failing later in a method.
 void check(const ParamValues& v) {
+  // A sigma the kernel has no use for was accepted and ignored (issue #54).
+  if (v.given("sigma") && v.choice("kernel") != "gaussian")
+    throw ChainError("gaussian: sigma is the Gaussian kernel's; kernel=" + v.choice("kernel") + " takes none");
   const common::KernelSpec spec = kernel_spec(v);
   try {
     const std::vector<double> weights = common::kernel_weights(spec);
