@@ -1021,7 +1021,8 @@ CliOptions parse_cli(const std::vector<std::string>& args, const std::filesystem
   CliOptions out;
   out.run.shader_dir = exe_dir / "shaders";
   out.gpu.shader_dir = exe_dir / "shaders";
-  if (args.empty()) throw UsageError("no command given (try: filterlab run --headless, or filterlab --help)");
+  // `filterlab` alone opens the window (`filterlab run`), as the README's quick start says.
+  if (args.empty()) return parse_cli({"run"}, exe_dir);
   const std::string& command = args[0];
   if (command == "help" || command == "--help" || command == "-h") {
     // filterlab help COMMAND: that command's options, as COMMAND --help.

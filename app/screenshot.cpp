@@ -75,12 +75,15 @@ ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem
     runtime::write_capture(executor.read_image(c.state.graph.viewport), files.pfm.back(), display);
     floats[files.pfm.back().filename().string()] = c.state.graph.viewport;
   }
-  write_sidecar(files.json, files.png, floats, c);
+  const std::string shows = c.state.graph.compare
+                                ? "the A/B compare view (tonemapped), without the panel"
+                                : "viewport image '" + c.state.graph.viewport + "', without the panel";
+  write_sidecar(files.json, files.png, shows, floats, c);
   return files;
 }
 
 void write_sidecar(const std::filesystem::path& path, const std::filesystem::path& png,
-                   const nlohmann::json& floats, const ScreenshotContext& c) {
+                   const std::string& png_shows, const nlohmann::json& floats, const ScreenshotContext& c) {
   const passes::Display display = c.state.display();
   json passes = json::array();
   for (const std::string& pass : c.timings.pass_order()) {
@@ -94,9 +97,7 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
   json j;
   j["schema"] = "filterlab.screenshot/1";
   j["png"] = png.filename().string();
-  j["png_shows"] = c.state.graph.compare
-                       ? "the A/B compare view (tonemapped), without the panel"
-                       : "viewport image '" + c.state.graph.viewport + "', without the panel";
+  j["png_shows"] = png_shows;
   j["pfm"] = floats;
   j["frame"] = c.frame;
   j["animation_frame"] = c.state.animation_frame;

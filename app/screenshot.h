@@ -37,9 +37,10 @@ std::filesystem::path unique_screenshot_stem(const std::filesystem::path& dir);
 // Reads the images back (waits for the device). Throws io::IoError when a file cannot be written.
 ScreenshotFiles save_screenshot(graph::Executor& executor, const std::filesystem::path& dir,
                                 const ScreenshotContext& context);
-// The sidecar alone: `png` is the picture it describes, `floats` maps the float images written
-// beside it to the graph images they hold. Also what `run --screenshot FILE` writes to FILE.json.
+// The sidecar alone: `png` is the picture it describes and `png_shows` what is in it, `floats` maps
+// the float images written beside it to the graph images they hold. Also what `run --screenshot
+// FILE` writes to FILE.json.
 void write_sidecar(const std::filesystem::path& path, const std::filesystem::path& png,
-                   const nlohmann::json& floats, const ScreenshotContext& context);
+                   const std::string& png_shows, const nlohmann::json& floats, const ScreenshotContext& context);
 
 }  // namespace filterlab::app

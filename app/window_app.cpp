@@ -604,7 +604,10 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
                                     .frame = frame - 1,
                                     .output_a = graph.objects().output_a,
                                     .output_b = graph.objects().output_b};
-    write_sidecar(sidecar, *window_options.screenshot, nlohmann::json::object(), context);
+    // What was presented: the window, the panel on it unless hidden (it said "without the panel").
+    const std::string shows = std::string("the window as presented, ") +
+                              (state.show_ui ? "the control panel included" : "the panel hidden");
+    write_sidecar(sidecar, *window_options.screenshot, shows, nlohmann::json::object(), context);
   }
   return frame;
 }

@@ -96,6 +96,8 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   EXPECT_EQ(side.at("png"), "ui.png");
   EXPECT_EQ(side.at("frame"), 129);
   EXPECT_FALSE(side.at("timings").at("passes").empty());
+  // It shows the window with its panel, and says so (it said "without the panel"; issue #54).
+  EXPECT_EQ(side.at("png_shows"), "the window as presented, the control panel included");
 
   // The same frame without the panel: the panel's corner differs, a corner no window covers does not.
   window.show_ui = false;
@@ -194,14 +196,16 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   for (const auto& p : j.at("timings").at("passes")) has_blur_pass |= p.at("pass") == "gaussian";
   EXPECT_TRUE(has_blur_pass) << j.dump(2);
   EXPECT_TRUE(j.at("compare_metrics").at("mse").is_number());
-  // The sidecar is a preset: loaded, it gives both chains with every parameter and the compare on.
+  // The sidecar is a preset: loaded, it gives both chains with every parameter (a derived sigma left
+  // to derive) and the compare on.
   const app::Preset preset = app::load_preset(stem + ".json");
   EXPECT_TRUE(preset.compare);
   ASSERT_EQ(preset.chain.entries.size(), 1u);
   EXPECT_EQ(preset.chain.entries[0].step.method, "frag.separable");
   const std::string a_spec = preset.chain.spec(), b_spec = preset.compare_chain.spec();
-  EXPECT_NE(a_spec.find(":radius=2:sigma="), std::string::npos) << a_spec;
-  EXPECT_NE(b_spec.find("gaussian.frag.quad_derivative:radius=2:sigma="), std::string::npos) << b_spec;
+  EXPECT_NE(a_spec.find(":radius=2:kernel=gaussian:precision="), std::string::npos) << a_spec;
+  EXPECT_NE(b_spec.find("gaussian.frag.quad_derivative:radius=2:kernel=gaussian"), std::string::npos) << b_spec;
+  EXPECT_EQ(a_spec.find("sigma"), std::string::npos) << a_spec;
   EXPECT_TRUE(preset.image_file.empty() && preset.scene_file.empty());  // the built-in scene
 }
 

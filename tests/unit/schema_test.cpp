@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <cmath>
 #include <sstream>
 
@@ -250,4 +252,25 @@ TEST(Schema, MistypedNamesAreRefusedWithTheNearestNameOffered) {
     }
   }
   EXPECT_EQ(message({"zz", "", {}, ""}).find("did you mean"), std::string::npos);
+}
+
+// The README's families table says each family's default as the registry has it (it said
+// comp.fetch_x4 for copy where the registry had comp.fetch_x2; issue #54): one default everywhere.
+TEST(Schema, TheReadmesFamiliesTableNamesEachDefault) {
+  std::ifstream in(std::string(FILTERLAB_SOURCE_DIR) + "/README.md");
+  std::map<std::string, std::string> said;  // family -> the first `name` of its default column
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| [", 0) != 0) continue;
+    const std::string family = line.substr(3, line.find(']') - 3);
+    std::vector<std::string> cells;
+    for (size_t at = 1, next; (next = line.find(" | ", at)) != std::string::npos; at = next + 3)
+      cells.push_back(line.substr(at, next - at));
+    ASSERT_GE(cells.size(), 3u) << line;
+    const std::string& cell = cells[2];
+    const size_t open = cell.find('`'), close = cell.find('`', open + 1);
+    ASSERT_NE(close, std::string::npos) << line;
+    said[family] = cell.substr(open + 1, close - open - 1);
+  }
+  for (const filters::Family* family : filters::registry().families())
+    EXPECT_EQ(said[family->name], family->default_method) << family->name << " in README.md's families table";
 }
