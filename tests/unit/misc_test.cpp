@@ -264,7 +264,8 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
       "--param wants key=value");
   expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
   expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
-  expect_usage_error({}, "no command");
+  // No command is `run`: the window (README: "build/filterlab alone opens the window").
+  EXPECT_EQ(app::parse_cli({}, "/tmp").command, app::Command::Run);
   expect_usage_error({"render"}, "unknown command 'render'");
   expect_usage_error({"run", "--headless", "--bogus"}, "unknown option '--bogus'");
   expect_usage_error({"run", "--headless", "--size", "0x0"}, "1..16384");
