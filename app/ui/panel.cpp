@@ -85,9 +85,11 @@ bool edit_param(filters::FilterStep& step, const filters::Param& p, const filter
     case filters::ParamType::Number: {
       // The default shows as such; dragging to the left end (0) returns to it.
       float value = float(resolved.params.number(p.name));
-      const std::string shown = raw ? "%.3f" : "%.3f (default)";
-      if (ImGui::DragFloat(p.name.c_str(), &value, 0.02f, 0.0f, float(p.max), shown.c_str(),
-                           p.log_scale ? ImGuiSliderFlags_Logarithmic : 0)) {
+      const std::string shown = raw ? "%.3f" : p.derived ? "%.3f (derived)" : "%.3f (default)";
+      const bool dragged = ImGui::DragFloat(p.name.c_str(), &value, 0.02f, 0.0f, float(p.max), shown.c_str(),
+                                            p.log_scale ? ImGuiSliderFlags_Logarithmic : 0);
+      if (p.derived && !raw && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.derived_text.c_str());
+      if (dragged) {
         if (value >= p.min) {
           char text[32];
           std::snprintf(text, sizeof text, "%g", value);
