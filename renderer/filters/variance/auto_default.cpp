@@ -4,8 +4,11 @@
 // bench/results/h100-2026-11-27-running-stores/): per precision and radius, the exact methods
 // fastest first. comp.stream and comp.separable_shared were taken out when they became inexact
 // (issue #54: their fp32 sums cancel in flat windows); the others keep their measured order.
-// comp.running's place was measured with its fp32 sums; its sums are doubles now, 2.3-3.1x its
-// fp32 time on an H200: this table is due for a new measurement (issue #58).
+// comp.running's places were measured with its fp32 sums; its sums are doubles now, 2.3-3.1x its
+// fp32 time. On an NVIDIA H200 (2026-12-02, the same compute methods within 1% of the H100's times
+// here) it took 459 / 467 us fp16 at r = 3 / 4 against 184-265 / 253-406 for the quad and tile
+// methods, and stays the fastest from r = 8 (485 against 847): it moved behind them at r = 3 and 4,
+// in fp32 alike (not measured). A new table per device is issue #58.
 #include "filters/variance/variance.h"
 
 namespace filterlab::filters::variance {
@@ -18,9 +21,9 @@ const char* auto_default_table() {
       "frag.quad_derivative", "frag.full2d"],
     "2": ["comp.quad_subgroup", "comp.quad_derivative", "comp.full2d_shared", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
-    "3": ["comp.quad_derivative", "comp.running", "comp.quad_subgroup", "comp.full2d_shared",
+    "3": ["comp.quad_derivative", "comp.quad_subgroup", "comp.full2d_shared", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
-    "4": ["comp.running", "comp.quad_derivative", "comp.quad_subgroup", "comp.full2d_shared",
+    "4": ["comp.quad_derivative", "comp.quad_subgroup", "comp.full2d_shared", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
     "8": ["comp.running", "comp.quad_subgroup", "comp.quad_derivative", "comp.full2d_shared",
       "frag.quad_derivative", "frag.full2d"],
@@ -34,9 +37,9 @@ const char* auto_default_table() {
       "frag.quad_derivative", "frag.full2d"],
     "2": ["comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
-    "3": ["comp.running", "comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative",
+    "3": ["comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
-    "4": ["comp.running", "comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative",
+    "4": ["comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative", "comp.running",
       "frag.quad_derivative", "frag.full2d"],
     "8": ["comp.running", "comp.full2d_shared", "comp.quad_subgroup", "comp.quad_derivative",
       "frag.quad_derivative", "frag.full2d"],
