@@ -328,6 +328,8 @@ float parse_float(const std::string& flag, const std::string& text) {
 }
 
 void check_writable(const std::string& flag, const std::filesystem::path& path) {
+  // An empty path was taken for "." and failed at the write, after the work (exit 1).
+  if (path.empty()) throw UsageError(flag + " wants a file, got ''");
   std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))

@@ -3,6 +3,7 @@
 #include "window_options.h"
 
 #include "filters/chain.h"
+#include "io/image_files.h"
 #include "io/image_io.h"
 #include "io/input_file.h"
 
@@ -168,8 +169,14 @@ Preset preset_fields(const json& file) {
     const json& c = j.at("content");
     only_keys(c, "content", {"image", "scene"});
     if (c.size() != 1) fail("content: one of image or scene");
-    if (c.contains("image")) p.image_file = get<std::string>(c, "image", "content");
+    if (c.contains("image")) {
+      p.image_file = get<std::string>(c, "image", "content");
+      // As --image checks it (a .bmp or an empty path failed later with exit 1, or was ignored).
+      if (!io::is_image_extension(p.image_file))
+        fail("content: image '" + p.image_file + "' is not a .png, .jpg, .jpeg, .pfm or .exr file");
+    }
     const std::string scene = c.contains("scene") ? get<std::string>(c, "scene", "content") : "builtin";
+    if (scene.empty()) fail("content: scene is builtin or a .gltf or .glb file, not ''");
     if (scene != "builtin") p.scene_file = scene;
   }
   if (j.contains("tonemap")) {

@@ -90,6 +90,11 @@ TEST(Preset, BadPresetsAreRefusedWithTheReasonAndNothingIsWritten) {
       {"schema", [](json& j) { j["schema"] = "other/1"; }, "schema"},
       {"tonemap", [](json& j) { j["tonemap"] = "filmic"; }, "unknown curve 'filmic'"},
       {"exposure", [](json& j) { j["exposure"] = -1; }, "exposure must be a positive number"},
+      // Issue #54's probe: these failed after the device (exit 1) or were ignored.
+      {"a .bmp image", [](json& j) { j["content"] = {{"image", "photo.bmp"}}; }, "is not a .png"},
+      {"an extensionless image", [](json& j) { j["content"] = {{"image", "photo"}}; }, "is not a .png"},
+      {"an empty image", [](json& j) { j["content"] = {{"image", ""}}; }, "is not a .png"},
+      {"an empty scene", [](json& j) { j["content"] = {{"scene", ""}}; }, "scene is builtin or"},
   };
   for (const Case& c : cases) {
     json j = good;
@@ -108,4 +113,7 @@ TEST(Preset, BadPresetsAreRefusedWithTheReasonAndNothingIsWritten) {
   r = test::run_binary("run --headless --load-chain " + dir + "/good.json --chain copy");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--chain and --load-chain"), std::string::npos) << r.output;
+  r = test::run_binary("run --headless --frames 1 --save-chain \"\"");  // exit 1 after the run, before
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--save-chain wants a file"), std::string::npos) << r.output;
 }
