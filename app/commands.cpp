@@ -519,10 +519,13 @@ int compare_files(const CliOptions& options) {
   const uint32_t channels = std::min(a.channels, b.channels) == 4 && !c.alpha ? 3 : 4;
   const common::ImageMetrics m = common::image_metrics(a, b, channels);
   const char* names[] = {"", "gray", "RG", "RGB", "RGBA"};
+  // Colour with alpha is compared as filterlab filters it: premultiplied (io::Alpha).
+  const bool with_alpha = std::min(a.channels, b.channels) == 4;
   const std::string which = std::string(names[m.channels]) +
-                            (m.channels == 4 ? " (alpha counted: --alpha off leaves it out)"
-                             : std::min(a.channels, b.channels) == 4 ? " (alpha left out: --alpha off)"
-                                                                     : "");
+                            (m.channels == 4 ? " (colour premultiplied by alpha; alpha counted: --alpha off "
+                                               "leaves it out)"
+                             : with_alpha    ? " (colour premultiplied by alpha; alpha left out: --alpha off)"
+                                             : "");
   const bool nonfinite = m.nonfinite_a + m.nonfinite_b > 0;
   const std::string psnr =
       std::isinf(m.psnr) ? (nonfinite ? "inf" : "inf (identical)") : std::to_string(m.psnr);
@@ -540,6 +543,7 @@ int compare_files(const CliOptions& options) {
               {"max_abs", m.max_abs},
               {"channels", m.channels},
               {"alpha_counted", m.channels == 4},
+              {"colour", with_alpha ? "premultiplied by alpha" : "as stored"},
               {"nonfinite", {{"a", m.nonfinite_a}, {"b", m.nonfinite_b}}},
               {"width", a.width},
               {"height", a.height},

@@ -65,6 +65,12 @@ RunResult run_headless(const RunOptions& given) {
   context_options.compute_derivatives = true;  // comp.quad_derivative methods, where the device has them
   context_options.pipeline_statistics = true;  // registers and spills beside the timings
   vk::Context ctx(context_options);
+  // The run's images are its size: past the device's limit, bad input before any GPU work.
+  const uint32_t limit = ctx.report().max_image_dimension_2d;
+  if (options.size.width > limit || options.size.height > limit)
+    throw filters::ChainError("the run's size " + std::to_string(options.size.width) + "x" +
+                              std::to_string(options.size.height) + " is past what " + ctx.report().name +
+                              " takes, " + std::to_string(limit) + " pixels a side");
   vk::ShaderSource shaders{options.shader_dir, options.glsl_dir};
   // A library that never watches files, so that the run can list its pipelines.
   vk::PipelineLibrary library(ctx, shaders, {kFramesInFlight, std::chrono::milliseconds(0), false});

@@ -616,6 +616,7 @@ TEST(Commands, QualityTableCoversEveryMethod) {
   auto r = test::run_binary("quality --validation --size 48x32 --radii 1,2 --markdown " + dir +
                             "/q.md --json " + dir + "/q.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("[1/"), std::string::npos) << "progress, a line a method: " << r.output;
   // #37: the pairs' table had a delimiter row one cell longer than its header.
   std::ifstream md(dir + "/q.md");
   const std::string markdown((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
@@ -674,6 +675,16 @@ TEST(Commands, EvaluateMeasuresEveryConfigurationOnThreeSequences) {
   auto r = test::run_binary("evaluate --filter taa --validation --size 64x48 --frames 24 --grid 3 --json " +
                             dir + "/t.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  // It says where it is (it ran minutes with no word), and each auto choice once (it said one 27
+  // times); ghosting, undefined in 24 frames where nothing is uncovered, is said so, not "nan"
+  // (issue #54).
+  EXPECT_NE(r.output.find("[1/"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("s left"), std::string::npos) << r.output;
+  size_t said = 0;
+  for (size_t at = r.output.find("taa.auto:"); at != std::string::npos; at = r.output.find("taa.auto:", at + 1))
+    ++said;
+  EXPECT_EQ(said, 1u) << r.output;
+  EXPECT_EQ(r.output.find("| nan |"), std::string::npos) << r.output;
   const json j = read_json(dir + "/t.json");
   EXPECT_EQ(j["filter"], "taa");
   EXPECT_EQ(j["plotted_param"], "gamma");
@@ -754,8 +765,11 @@ TEST(Commands, CompareKnownPairs) {
   io::write_png(dir + "/q.png", q);
   auto png = test::run_binary("compare " + dir + "/p.png " + dir + "/q.png --json " + dir + "/png.json");
   ASSERT_EQ(png.exit_code, 0) << png.output;
-  // Alpha is equal (100/255); colour compares premultiplied: 0.2 times the alpha, within float rounding.
+  // Alpha is equal (100/255); colour compares premultiplied: 0.2 times the alpha, within float rounding,
+  // and the output says so.
   EXPECT_NEAR(read_json(dir + "/png.json")["mse"].get<double>(), std::pow(0.2 * 100 / 255, 2) * 3 / 4, 1e-7);
+  EXPECT_EQ(read_json(dir + "/png.json")["colour"], "premultiplied by alpha");
+  EXPECT_NE(png.output.find("colour premultiplied by alpha"), std::string::npos) << png.output;
   // An sRGB PNG against a linear PFM of the same picture: the PNG is decoded to linear, and a line
   // says so (as stored, the two encodings measured 11.9 dB apart; issue #37).
   io::ImageU8 ramp{64, 4, std::vector<uint8_t>(64 * 4 * 4, 255)};
