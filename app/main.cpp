@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());
     return 2;
   } catch (const vk::ShaderCompileError& e) {  // a shader that does not compile or validate
-    std::fprintf(stderr, "filterlab: %s\n", e.what());
+    std::fprintf(stderr, "filterlab: %s\n", e.line().c_str());
     return 2;
   } catch (const vk::NoDeviceError& e) {
     std::fprintf(stderr, "filterlab: %s\n", e.what());

@@ -110,13 +110,17 @@ std::vector<uint32_t> compile_glsl_file(const std::filesystem::path& file,
   shaderc::SpvCompilationResult result =
       compiler.CompileGlslToSpv(source, kind, file.string().c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
-    // The compiler's log, then one line that sums it up: the last line a terminal shows.
+    // One line for the command line (the first message and the counts); the whole log beside it,
+    // for the window's shader panel.
     std::string log = result.GetErrorMessage();
     while (!log.empty() && log.back() == '\n') log.pop_back();
     const size_t errors = result.GetNumErrors(), warnings = result.GetNumWarnings();
-    throw ShaderCompileError("shader " + file.string() + " failed to compile:\n" + log + "\n" + file.string() +
-                             (variant.empty() ? "" : " (" + variant + ")") + ": " + std::to_string(errors) +
-                             " error(s), " + std::to_string(warnings) + " warning(s) (warnings are errors); nothing was run");
+    const std::string first = log.substr(0, log.find('\n'));
+    throw ShaderCompileError(
+        first + " [" + file.filename().string() + (variant.empty() ? "" : " (" + variant + ")") + ": " +
+            std::to_string(errors) + " error(s), " + std::to_string(warnings) +
+            " warning(s) (warnings are errors); nothing was run]",
+        "shader " + file.string() + " failed to compile:\n" + log);
   }
   return {result.cbegin(), result.cend()};
 }

@@ -9,7 +9,14 @@ namespace filterlab::vk {
 
 class ShaderCompileError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ShaderCompileError(const std::string& what) : std::runtime_error(what), line_(what) {}
+  // A compiler's log (what()) and the one line that sums it up: what the command line prints.
+  ShaderCompileError(const std::string& line, const std::string& log)
+      : std::runtime_error(log + "\n" + line), line_(line) {}
+  const std::string& line() const { return line_; }
+
+ private:
+  std::string line_;
 };
 
 // Stage from the file extension (.vert .frag .comp). #include resolves against the file's own
