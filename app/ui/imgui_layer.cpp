@@ -87,9 +87,17 @@ ImGuiLayer::ImGuiLayer(const vk::Context& ctx, GLFWwindow* window, uint32_t fram
   info.CheckVkResultFn = check_imgui_result;
   ImGui_ImplVulkan_Init(&info, render_pass_);
 
+#if IMGUI_VERSION_NUM >= 19000
+  // Debian 13 (ImGui 1.90.1): the backend records and submits the font upload itself, and frees
+  // its staging buffer.
+  ImGui_ImplVulkan_CreateFontsTexture();
+#else
+  // Debian 12 (ImGui 1.86): the upload goes into a command buffer of ours; its staging buffer is
+  // freed once that has run.
   vk::OneShotCommands upload(ctx);
   upload.run([](VkCommandBuffer cmd) { ImGui_ImplVulkan_CreateFontsTexture(cmd); });
   ImGui_ImplVulkan_DestroyFontUploadObjects();
+#endif
 }
 
 ImGuiLayer::~ImGuiLayer() {

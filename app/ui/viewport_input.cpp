@@ -34,12 +34,24 @@ void ViewportInput::update(AppState& state, VkExtent2D extent) {
         std::clamp(state.scene.camera_distance * std::pow(0.9f, io.MouseWheel), 0.2f, 5.0f);
 }
 
+namespace {
+
+// Keys by name: ImGui 1.87 and later (Debian 13's 1.90.1) take ImGuiKey values and no longer the
+// GLFW key codes that 1.86 (Debian 12) indexes its key state by.
+#if IMGUI_VERSION_NUM >= 18700
+constexpr ImGuiKey kSpace = ImGuiKey_Space, kN = ImGuiKey_N, kTab = ImGuiKey_Tab, kF12 = ImGuiKey_F12;
+#else
+constexpr int kSpace = GLFW_KEY_SPACE, kN = GLFW_KEY_N, kTab = GLFW_KEY_TAB, kF12 = GLFW_KEY_F12;
+#endif
+
+}  // namespace
+
 bool handle_keys(AppState& state) {
   if (ImGui::GetIO().WantCaptureKeyboard) return false;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) state.paused = !state.paused;
-  if (ImGui::IsKeyPressed(GLFW_KEY_N)) state.step_once = state.paused;
-  if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) state.show_ui = !state.show_ui;
-  return ImGui::IsKeyPressed(GLFW_KEY_F12, false);
+  if (ImGui::IsKeyPressed(kSpace, false)) state.paused = !state.paused;
+  if (ImGui::IsKeyPressed(kN)) state.step_once = state.paused;
+  if (ImGui::IsKeyPressed(kTab, false)) state.show_ui = !state.show_ui;
+  return ImGui::IsKeyPressed(kF12, false);
 }
 
 }  // namespace filterlab::app

@@ -52,6 +52,36 @@ bool write_nothing(std::string* err, const std::string&, const std::vector<unsig
   if (err) *err += "filterlab writes no glTF file";
   return false;
 }
+// tinygltf 2.9 (Debian 13) asks a file's size first, through a sixth callback that 2.7 (Debian 12)
+// does not have: the size of a file filterlab's rules accept (a FIFO or an oversized file refused).
+[[maybe_unused]] bool file_size(size_t* size, std::string* err, const std::string& path, void*) {
+  try {
+    *size = size_t(io::check_input_file(path, kMaxSceneFileBytes));
+    return true;
+  } catch (const std::exception& e) {
+    if (err) *err += e.what();
+    return false;
+  }
+}
+
+// The size callback where the library has one (a template, so that 2.7's build never names it).
+template <typename Callbacks>
+void set_file_size(Callbacks& fs) {
+  if constexpr (requires { fs.GetFileSizeInBytes; }) fs.GetFileSizeInBytes = &file_size;
+}
+
+// filterlab's callbacks, set by name: a positional list would put `nullptr` meant for user_data
+// into 2.9's size callback, and tinygltf would then refuse every external file, saying nothing.
+tinygltf::FsCallbacks filterlab_files() {
+  tinygltf::FsCallbacks fs{};
+  fs.FileExists = &file_exists;
+  fs.ExpandFilePath = &expand_path;
+  fs.ReadWholeFile = &read_whole_file;
+  fs.WriteWholeFile = &write_nothing;
+  set_file_size(fs);
+  fs.user_data = nullptr;
+  return fs;
+}
 // Images are decoded by filterlab's own decoders (libspng checks every CRC, TurboJPEG refuses a
 // truncated file), to RGBA8, each at most kMaxTexturePixels before a sample is decoded.
 constexpr uint64_t kMaxTexturePixels = uint64_t(1) << 26;  // 8192 x 8192
@@ -883,7 +913,7 @@ void read_lights(const Checker& check, const tinygltf::Model& m, const std::vect
 
 GltfLoad load_gltf(const fs::path& path, const std::optional<std::string>& camera_name) {
   tinygltf::TinyGLTF loader;
-  loader.SetFsCallbacks({&file_exists, &expand_path, &read_whole_file, &write_nothing, nullptr});
+  loader.SetFsCallbacks(filterlab_files());
   tinygltf::Model model;
   loader.SetImageLoader(&decode_image, &model);
   std::string error, warning;
