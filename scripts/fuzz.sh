@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target (tests/fuzz/targets.cpp) for SECONDS with libFuzzer, AddressSanitizer and
-# UndefinedBehaviorSanitizer (clang-14), building build-fuzz/ first where needed.
+# UndefinedBehaviorSanitizer (the clang install-deps.sh --fuzz installed: 14 on Debian 12, 19 on
+# Debian 13), building build-fuzz/ first where needed.
 #   scripts/fuzz.sh TARGET SECONDS     TARGET: png jpeg pfm exr gltf kernel chain tune report
 # The corpus grows in build-fuzz/corpus/TARGET, seeded from tests/fuzz/corpus/TARGET and
 # tests/fuzz/regressions/TARGET; a crash, a hang (an input over 1 s), a leak or an input that takes
@@ -21,7 +22,9 @@ if [ -z "${max_len[$target]:-}" ]; then
 fi
 ./scripts/install-deps.sh --fuzz
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-  CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFILTERLAB_FUZZ=ON \
+  clang=$(ls /usr/bin/clang++-14 /usr/bin/clang++-19 2>/dev/null | head -1)
+  [ -n "$clang" ] || { echo "fuzz.sh: no clang++-14 or clang++-19" >&2; exit 1; }
+  CC="${clang/clang++/clang}" CXX="$clang" cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFILTERLAB_FUZZ=ON \
     -DFILTERLAB_TESTS=OFF >/dev/null
 fi
 cmake --build build-fuzz -j"$(nproc)" --target "filterlab_fuzz_$target"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages filterlab builds, tests and runs with.
-# A no-op when everything is present already. Everything the build needs is named, down to make:
-# a bare Debian 12 (debootstrap minbase) has no make, and neither g++ nor cmake pulls it in without
-# recommends. scripts/check-bare-debian.sh runs the README's commands in such a root.
+# Installs the Debian 12 or 13 packages filterlab builds, tests and runs with (the same names in
+# both). A no-op when everything is present already. Everything the build needs is named, down to
+# make: a bare Debian (debootstrap minbase) has no make, and neither g++ nor cmake pulls it in
+# without recommends. scripts/check-bare-debian.sh runs the README's commands in such a root.
 #   scripts/install-deps.sh          what the build and the tests need
 #   scripts/install-deps.sh --fuzz   also clang and libFuzzer (scripts/fuzz.sh)
 set -euo pipefail
@@ -16,9 +16,14 @@ packages=(
   assimp-testmodels  # glTF test scenes, good and bad, read where the package puts them (tests/gpu/gltf_test.cpp)
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
-# libFuzzer and the sanitizers' runtimes for clang-14 are in libclang-rt-14-dev, which
-# libclang-common-14-dev only recommends: named here.
-if [ "${1:-}" = "--fuzz" ]; then packages+=(clang-14 libclang-rt-14-dev); fi
+# libFuzzer and the sanitizers' runtimes for clang-N are in libclang-rt-N-dev, which
+# libclang-common-N-dev only recommends: named here. clang-14 where the release has it (Debian 12,
+# what the fuzz targets were written with), else clang-19 (Debian 13 has no clang-14).
+if [ "${1:-}" = "--fuzz" ]; then
+  clang=19
+  if apt-cache show clang-14 >/dev/null 2>&1; then clang=14; fi
+  packages+=("clang-$clang" "libclang-rt-$clang-dev")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
