@@ -76,7 +76,10 @@ void check_images_capturable(const graph::RenderGraph& graph, const std::vector<
 std::vector<std::string> frame_image_names(const std::vector<filters::FilterStep>& steps, bool still) {
   std::vector<std::string> names = {passes::ScenePass::kColor};
   if (still) names.push_back(passes::StillImagePass::kImage);
-  else names.insert(names.end(), {passes::ScenePass::kDepth, passes::ScenePass::kMotion});
+  else {
+    names.push_back(passes::ScenePass::kDepth);  // one by one: an initializer list of two made GCC 14
+    names.push_back(passes::ScenePass::kMotion);  // warn of bounds that are not crossed (Debian 13)
+  }
   for (const std::string& step : filters::step_image_names(steps)) names.push_back(step);
   names.push_back(passes::TonemapPass::kOutput);
   return names;

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace filterlab::graph;
@@ -51,10 +52,12 @@ const CompiledImage& image(const CompiledGraph& c, const std::string& name) {
   return c.images[*i];
 }
 
-const CompiledPass& pass(const CompiledGraph& c, const std::string& name) {
+// By a view, not a string reference: GCC 14 takes a returned reference beside a string made from a
+// literal for one that may dangle (-Wdangling-reference, Debian 13).
+const CompiledPass& pass(const CompiledGraph& c, std::string_view name) {
   for (const CompiledPass& p : c.passes)
     if (p.name == name) return p;
-  throw std::runtime_error("no compiled pass " + name);
+  throw std::runtime_error("no compiled pass " + std::string(name));
 }
 
 // The GraphError message `f` throws, or a marker that makes substring checks fail.
