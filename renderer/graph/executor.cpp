@@ -1,5 +1,6 @@
 #include "graph/executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>

@@ -1,5 +1,6 @@
 #include "vk/resources.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 

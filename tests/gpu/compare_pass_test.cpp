@@ -11,6 +11,7 @@
 #include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>

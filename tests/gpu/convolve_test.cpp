@@ -15,6 +15,7 @@
 #include "runtime/sequence.h"
 #include "vkfft/fft_plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>

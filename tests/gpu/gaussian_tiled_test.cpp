@@ -7,6 +7,7 @@
 
 #include "filters/gaussian/gaussian_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>

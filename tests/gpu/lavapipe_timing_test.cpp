@@ -4,6 +4,8 @@
 // depending on its position in the chain.
 #include "gpu_test_util.h"
 
+#include <algorithm>
+
 using namespace filterlab;
 
 namespace {

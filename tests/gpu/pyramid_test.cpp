@@ -14,6 +14,7 @@
 #include "passes/pyramid_pass.h"
 #include "vk/formats.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>

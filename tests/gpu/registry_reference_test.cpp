@@ -20,6 +20,7 @@
 #include "vk/formats.h"
 #include "vk/pipeline_library.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <sstream>

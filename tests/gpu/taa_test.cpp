@@ -15,6 +15,7 @@
 #include "runtime/frame_ring.h"
 #include "runtime/sequence.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 

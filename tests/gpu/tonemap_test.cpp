@@ -13,6 +13,7 @@
 #include "passes/upload_pass.h"
 #include "vk/resources.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 

@@ -14,6 +14,7 @@
 #include "passes/camera_feed.h"
 #include "passes/upload_pass.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 

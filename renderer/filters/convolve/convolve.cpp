@@ -8,6 +8,7 @@
 #include "filters/convolve/methods.h"
 #include "filters/precision.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace filterlab::filters::convolve {

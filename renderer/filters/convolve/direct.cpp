@@ -8,6 +8,8 @@
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
 
+#include <algorithm>
+
 namespace filterlab::filters::convolve {
 namespace {
 

@@ -5,6 +5,7 @@
 #include "filters/convolve/memo.h"
 #include "io/image_files.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numbers>

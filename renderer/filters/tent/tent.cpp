@@ -7,6 +7,7 @@
 #include "filters/tent/tent_config.h"
 #include "filters/window_methods.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <sstream>
