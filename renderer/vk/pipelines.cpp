@@ -6,6 +6,7 @@
 
 #include <spirv-tools/libspirv.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 namespace filterlab::vk {
@@ -110,12 +111,48 @@ std::vector<uint32_t> ShaderSource::load(const std::string& name) const {
   return words;
 }
 
+std::vector<uint32_t> renamed_extension(std::vector<uint32_t> words, const std::string& from,
+                                        const std::string& to) {
+  constexpr uint32_t kOpExtension = 10;
+  constexpr size_t kHeaderWords = 5;
+  // A literal string: its bytes, a terminating 0, padded with zeros to whole words.
+  auto literal = [](const std::string& text) {
+    std::vector<uint32_t> out((text.size() + 4) / 4, 0);
+    std::memcpy(out.data(), text.data(), text.size());
+    return out;
+  };
+  const std::vector<uint32_t> old_words = literal(from), new_words = literal(to);
+  for (size_t at = kHeaderWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffffu;
+    if (count == 0 || at + count > words.size()) break;
+    if (opcode == kOpExtension && count == 1 + old_words.size() &&
+        std::equal(old_words.begin(), old_words.end(), words.begin() + long(at) + 1)) {
+      words.erase(words.begin() + long(at) + 1, words.begin() + long(at + count));
+      words.insert(words.begin() + long(at) + 1, new_words.begin(), new_words.end());
+      words[at] = uint32_t(1 + new_words.size()) << 16 | kOpExtension;
+      return words;
+    }
+    at += count;
+  }
+  return words;
+}
+
 namespace {
+
+// The module as this device takes it. The quad-derivative shaders declare the NV extension (the
+// GLSL name Debian 12's glslang knows); the KHR extension is the same capability and the same
+// execution mode, and a device that has only it (Debian 13's lavapipe) must see its name, or the
+// validation layer reports VUID-VkShaderModuleCreateInfo-pCode-08742.
+std::vector<uint32_t> for_device(const Context& ctx, const std::vector<uint32_t>& code) {
+  if (ctx.report().compute_derivatives_extension != "VK_KHR_compute_shader_derivatives") return code;
+  return renamed_extension(code, "SPV_NV_compute_shader_derivatives", "SPV_KHR_compute_shader_derivatives");
+}
 
 class ShaderModule {
  public:
-  ShaderModule(const Context& ctx, const std::vector<uint32_t>& code, const std::string& name)
+  ShaderModule(const Context& ctx, const std::vector<uint32_t>& spirv, const std::string& name)
       : device_(ctx.device()) {
+    const std::vector<uint32_t> code = for_device(ctx, spirv);
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = code.size() * 4;
     info.pCode = code.data();

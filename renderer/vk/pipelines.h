@@ -30,6 +30,10 @@ void check_spirv_header(const std::filesystem::path& path, uint64_t bytes, const
 // validators (the layer on NVIDIA's driver, Debian 13's SPIRV-Tools) reject: a description of the
 // first, or "". Every module is checked for it as it loads, with spirv-val.
 std::string negative_constant_index(const std::vector<uint32_t>& words);
+// The module with its OpExtension `from` declared as `to` instead (an NV extension as its identical
+// KHR one, for a device that has only the KHR name); unchanged where it declares no `from`.
+std::vector<uint32_t> renamed_extension(std::vector<uint32_t> words, const std::string& from,
+                                        const std::string& to);
 
 struct ShaderSource {
   std::filesystem::path spirv_dir;                            // <build>/shaders

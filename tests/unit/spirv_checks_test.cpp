@@ -62,3 +62,27 @@ TEST(SpirvChecks, NoBuiltModuleHasANegativeConstantIndex) {
 }
 
 }  // namespace
+
+namespace {
+
+// A module's words after the header: one OpExtension naming `name`, then an OpCapability.
+std::vector<uint32_t> declaring(const std::string& name) {
+  std::vector<uint32_t> text((name.size() + 4) / 4, 0);
+  std::memcpy(text.data(), name.data(), name.size());
+  std::vector<uint32_t> words = {0x07230203u, 0x00010300u, 0, 8, 0, uint32_t(1 + text.size()) << 16 | 10};
+  words.insert(words.end(), text.begin(), text.end());
+  words.insert(words.end(), {2u << 16 | 17, 5288});  // OpCapability ComputeDerivativeGroupQuads
+  return words;
+}
+
+// Debian 13's lavapipe has only VK_KHR_compute_shader_derivatives: a module declaring the NV name
+// (all Debian 12's glslang can write) is declared with the KHR one for it, the rest untouched.
+TEST(SpirvChecks, AnExtensionIsRenamedAndNothingElse) {
+  const std::string nv = "SPV_NV_compute_shader_derivatives", khr = "SPV_KHR_compute_shader_derivatives";
+  EXPECT_EQ(vk::renamed_extension(declaring(nv), nv, khr), declaring(khr));
+  EXPECT_EQ(vk::renamed_extension(declaring("SPV_KHR_other"), nv, khr), declaring("SPV_KHR_other"));
+  // A name of another length: the instruction's word count follows it.
+  EXPECT_EQ(vk::renamed_extension(declaring(nv), nv, "SPV_X"), declaring("SPV_X"));
+}
+
+}  // namespace
