@@ -306,7 +306,9 @@ TEST_F(Bigblur, ThePackedAccumulationFollowsMotionAsFp32Does) {
         out.push_back(seq.image("bigblur"));
         for (float v : out.back().pixels) lowest = std::min(lowest, v);
       }
-      if (!before.empty()) EXPECT_LT(lowest, -0.01f) << "the sharpened blur has negative values";
+      if (!before.empty()) {
+        EXPECT_LT(lowest, -0.01f) << "the sharpened blur has negative values";
+      }
       return common::compare(out[0], bb::model::to_double(out[1]));
     };
     const common::ErrorStats one_frame = outputs("comp.mip_poisson");

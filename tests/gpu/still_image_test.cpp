@@ -134,7 +134,9 @@ TEST(StillImage, QualityTablesAPhotograph) {
   for (const auto& table : q["tables"]) {
     const std::string baseline = table["baseline"].get<std::string>();
     for (const auto& row : table["methods"])
-      if (row["method"] == baseline) EXPECT_EQ(row["by_radius"]["1"]["mse"].get<double>(), 0.0) << row.dump();
+      if (row["method"] == baseline) {
+        EXPECT_EQ(row["by_radius"]["1"]["mse"].get<double>(), 0.0) << row.dump();
+      }
   }
   std::filesystem::remove_all(dir);
 }

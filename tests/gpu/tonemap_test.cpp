@@ -78,9 +78,10 @@ TEST_F(TonemapTest, EveryCurveMatchesItsCpuModel) {
     ASSERT_EQ(gpu.rgba.size(), cpu.rgba.size());
     EXPECT_LE(worst_difference(gpu, cpu), 1) << passes::tonemapper_name(curve);
     // The curves differ: each one is its own (a shader that ignored the choice would fail here).
-    if (curve != passes::Tonemapper::Aces)
+    if (curve != passes::Tonemapper::Aces) {
       EXPECT_GT(worst_difference(gpu, passes::hdr_to_display(hdr, exposure, passes::Tonemapper::Aces)), 8)
           << passes::tonemapper_name(curve);
+    }
   }
 }
 

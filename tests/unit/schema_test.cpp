@@ -134,7 +134,9 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
       EXPECT_NE(family->find(family->default_method), nullptr) << family->name;
     }
     // A family with auto defaults to it: the fastest exact method here (issue #37).
-    if (family->find("auto")) EXPECT_EQ(family->default_method, "auto") << family->name;
+    if (family->find("auto")) {
+      EXPECT_EQ(family->default_method, "auto") << family->name;
+    }
     // At most one size parameter, a whole number (shared code reads it as ParamValues::size()); a
     // family with `auto` is keyed on it.
     int sizes = 0;
@@ -148,8 +150,9 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
     // whose methods are the floor's candidates, not ways to one filter.
     size_t exact = 0;
     for (const filters::Method& m : family->methods) exact += m.exact && m.name != "auto";
-    if (exact > 1 && !family->tools.bench.memory_floor)
+    if (exact > 1 && !family->tools.bench.memory_floor) {
       EXPECT_NE(family->find("auto"), nullptr) << family->name << " has " << exact << " exact methods";
+    }
     // Its built-in table names only exact methods of the family (a typo there would never be picked).
     if (family->find("auto") && !family->tools.auto_table.empty()) {
       const filters::TuneTable t = filters::parse_tune_table(family->tools.auto_table, family->name);
@@ -236,10 +239,11 @@ TEST(Schema, MistypedNamesAreRefusedWithTheNearestNameOffered) {
   };
   auto typo = [](const std::string& name) { return name.substr(0, name.size() - 2) + name.back(); };
   for (const filters::Family* family : filters::registry().families()) {
-    if (family->name.size() >= 4)  // "ta" is as near to a dozen words as to taa
+    if (family->name.size() >= 4) {  // "ta" is as near to a dozen words as to taa
       EXPECT_NE(message({typo(family->name), "", {}, ""}).find("did you mean " + family->name + "?"),
                 std::string::npos)
           << message({typo(family->name), "", {}, ""});
+    }
     for (const filters::Method& m : family->methods) {
       const std::string got = message({family->name, typo(m.name), {}, ""});
       // Another method may be as near (comp.fetch_x2 and comp.fetch_x4): a suggestion is enough.
