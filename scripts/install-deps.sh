@@ -13,6 +13,7 @@ packages=(
   glslc libshaderc-dev glslang-dev spirv-tools libvkfft-dev
   libglfw3-dev libimgui-dev libglm-dev libstb-dev libspng-dev zlib1g-dev libturbojpeg0-dev libopenexr-dev libtinygltf-dev
   libgtest-dev nlohmann-json3-dev xvfb xauth chromium python3-numpy python3-skimage
+  python3-jsonschema  # tests/schemas/check_schemas.py: schemas/ against what filterlab writes
   assimp-testmodels  # glTF test scenes, good and bad, read where the package puts them (tests/gpu/gltf_test.cpp)
   libglvnd0 libglx0 libegl1 libgl1 libgles2 libopengl0
 )
