@@ -1,6 +1,9 @@
 // Unit tests for the small pure pieces: statistics, timestamp arithmetic, the CLI and chain
 // parsers, and the GPU-free parts of capture conversion.
-#include "cli.h"
+#include "command.h"
+#include "commands/bench.h"
+#include "commands/filter.h"
+#include "commands/run.h"
 #include "common/kernel.h"
 #include "common/roi.h"
 #include "filters/chain.h"
@@ -66,13 +69,36 @@ TEST(GpuTimer, ElapsedMasksValidBitsAndSurvivesWrap) {
   EXPECT_DOUBLE_EQ(graph::GpuTimer::elapsed_ms(wrap - 10, 5, 36, 1.0f), 15e-6);
 }
 
+// The command line's work, prepared with the build's shaders beside the "binary": a usage error
+// stops it; nothing runs.
+app::Work prepare(const std::vector<std::string>& argv) {
+  return app::prepare(argv, std::filesystem::path(FILTERLAB_SHADER_DIR).parent_path());
+}
+
+// A command's options as its parser reads them.
+template <typename Parse>
+auto parsed(Parse parse, const std::string& command, const std::vector<std::string>& args,
+            const std::filesystem::path& exe_dir = "/tmp") {
+  app::Args walk(command, args, exe_dir);
+  return parse(walk);
+}
+app::RunRequest parsed_run(const std::vector<std::string>& args, const std::filesystem::path& exe = "/tmp") {
+  return parsed(app::parse_run, "run", args, exe);
+}
+app::BenchRequest parsed_bench(const std::vector<std::string>& args,
+                               const std::filesystem::path& exe = "/tmp") {
+  return parsed(app::parse_bench, "bench", args, exe);
+}
+app::FilterRequest parsed_filter(const std::vector<std::string>& args,
+                                 const std::filesystem::path& exe = "/tmp") {
+  return parsed(app::parse_filter, "filter", args, exe);
+}
+
 TEST(Cli, ParsesARun) {
-  auto o = app::parse_cli(
-      {"run",       "--headless", "--size",   "333x197",      "--frames",         "7",        "--warmup",
-       "0",         "--chain",    "copy",     "--capture",    "final=/tmp/x.png", "--camera", "fixed",
-       "--animate", "off",        "--jitter", "--validation", "--device",         "llvm"},
-      "/opt/fl");
-  EXPECT_EQ(o.command, app::Command::Run);
+  auto o = parsed_run({"--headless", "--size", "333x197", "--frames", "7", "--warmup", "0", "--chain", "copy",
+                       "--capture", "final=/tmp/x.png", "--camera", "fixed", "--animate", "off", "--jitter",
+                       "--validation", "--device", "llvm"},
+                      "/opt/fl");
   EXPECT_TRUE(o.headless);
   EXPECT_EQ(o.run.size.width, 333u);
   EXPECT_EQ(o.run.size.height, 197u);
@@ -91,7 +117,7 @@ TEST(Cli, ParsesARun) {
 
 void expect_usage_error(const std::vector<std::string>& args, const std::string& fragment) {
   try {
-    app::parse_cli(args, "/tmp");
+    prepare(args);
     FAIL() << "no error for " << fragment;
   } catch (const app::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
@@ -104,9 +130,9 @@ TEST(Cli, EachCommandHasItsOwnHelp) {
   for (const char* command :
        {"run", "info", "filters", "methods", "filter", "bench", "quality", "evaluate", "compare", "report"}) {
     for (const char* flag : {"--help", "-h"}) {
-      const app::CliOptions o = app::parse_cli({command, "--frames", flag}, "/tmp");
-      EXPECT_EQ(o.command, app::Command::Help) << command;
-      EXPECT_EQ(o.help_command, command);
+      const app::Request request = app::read_request({command, "--frames", flag});
+      EXPECT_EQ(request.command, nullptr) << command;
+      EXPECT_EQ(request.help, command);
     }
     const std::string help = app::command_help(command);
     EXPECT_NE(help.find(std::string("\n  ") + command), std::string::npos) << command << ":\n" << help;
@@ -116,7 +142,7 @@ TEST(Cli, EachCommandHasItsOwnHelp) {
   EXPECT_NE(bench.find("--sweep"), std::string::npos) << bench;
   EXPECT_EQ(bench.find("quality options:"), std::string::npos) << bench;
   EXPECT_NE(app::command_help("filter").find("--output FILE"), std::string::npos);
-  EXPECT_EQ(app::parse_cli({"--help"}, "/tmp").help_command, "");  // the whole help, as before
+  EXPECT_EQ(app::read_request({"--help"}).help, "");  // the whole help, as before
 }
 
 TEST(Cli, AMistypedOptionGetsTheNearestOne) {
@@ -153,8 +179,7 @@ TEST(Cli, CapturesFolderIsMadeWhenMissing) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("filterlab-cli-captures-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  const app::CliOptions o =
-      app::parse_cli({"bench", "--captures", (dir / "new" / "deeper").string()}, "/tmp");
+  const app::BenchRequest o = parsed_bench({"--captures", (dir / "new" / "deeper").string()});
   EXPECT_EQ(o.bench.captures_dir, dir / "new" / "deeper");
   EXPECT_FALSE(std::filesystem::exists(dir)) << "nothing made by parsing";
   std::filesystem::create_directories(dir);
@@ -171,51 +196,47 @@ TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
     ~Unset() { ::unsetenv("FILTERLAB_WINDOW_SCRIPT"); }
   } unset;
   ::setenv("FILTERLAB_WINDOW_SCRIPT", "screenshot@3,resize@4:320x200,minimize@5,close@9,screenshot@7", 1);
-  const auto o = app::parse_cli({"run", "--frames", "10"}, "/bin");
+  const auto o = parsed_run({"--frames", "10"});
   EXPECT_EQ(o.window.test_screenshot_at, (std::vector<uint32_t>{3, 7}));
   ASSERT_EQ(o.window.test_resizes.size(), 1u);
   EXPECT_EQ(o.window.test_resizes[0].frame, 4u);
   EXPECT_EQ(o.window.test_resizes[0].size.width, 320u);
   EXPECT_EQ(o.window.test_minimize_at, 5u);
   EXPECT_EQ(o.window.test_close_at, 9u);
-  EXPECT_TRUE(app::parse_cli({"run", "--headless"}, "/bin").window.test_screenshot_at.empty());
+  EXPECT_TRUE(parsed_run({"--headless"}).window.test_screenshot_at.empty());
   for (const char* bad : {"close", "close@x", "jump@4", "resize@4", "resize@4:0x0", "close@4,"}) {
     ::setenv("FILTERLAB_WINDOW_SCRIPT", bad, 1);
-    EXPECT_THROW(app::parse_cli({"run"}, "/bin"), app::UsageError) << bad;
+    EXPECT_THROW(parsed_run({}), app::UsageError) << bad;
   }
 }
 
 TEST(Cli, ParsesTheFilterCommandsIntoOneChainStep) {
-  const auto o =
-      app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--method", "comp.tiled",
-                      "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
-                     "/bin");
-  EXPECT_EQ(o.command, app::Command::Filter);
-  EXPECT_EQ(filters::step_spec(o.filter.step),
-            "gaussian.comp.tiled:radius=3:src_roi=1,2,30,20:dst_roi=0,0,30,20");
-  EXPECT_TRUE(o.filter.raw);
-  const auto p = app::parse_cli({"filter", "--input", "in.png", "--output", "out.pfm", "--filter", "copy",
-                                 "--method", "comp.fetch", "--param", "precision=fp32"},
-                                "/bin");
-  EXPECT_EQ(filters::step_spec(p.filter.step), "copy.comp.fetch:precision=fp32");
-  const auto b = app::parse_cli({"bench", "--radii", "1,8", "--sizes", "64x32,128x64", "--precision", "fp32",
-                                 "--methods", "frag.full2d", "--device", "llvm"},
-                                "/bin");
+  const auto o = parsed_filter({"--input", "in.png", "--output", "out.pfm", "--method", "comp.tiled",
+                                "--radius", "3", "--src-roi", "1,2,30,20", "--dst-roi", "0,0,30,20", "--raw"},
+                               "/bin");
+  EXPECT_EQ(filters::step_spec(o.step), "gaussian.comp.tiled:radius=3:src_roi=1,2,30,20:dst_roi=0,0,30,20");
+  EXPECT_TRUE(o.raw);
+  const auto p = parsed_filter({"--input", "in.png", "--output", "out.pfm", "--filter", "copy", "--method",
+                                "comp.fetch", "--param", "precision=fp32"},
+                               "/bin");
+  EXPECT_EQ(filters::step_spec(p.step), "copy.comp.fetch:precision=fp32");
+  const auto b = parsed_bench({"--radii", "1,8", "--sizes", "64x32,128x64", "--precision", "fp32",
+                               "--methods", "frag.full2d", "--device", "llvm"},
+                              "/bin");
   ASSERT_EQ(b.bench.sweeps.size(), 1u);
   EXPECT_EQ(b.bench.sweeps[0].param, "radius");
   EXPECT_EQ(b.bench.sweeps[0].values, (std::vector<std::string>{"1", "8"}));
   ASSERT_EQ(b.bench.sizes.size(), 2u);
   EXPECT_EQ(b.bench.sizes[1].width, 128u);
   EXPECT_EQ(b.bench.precisions, (std::vector<std::string>{"fp32"}));
-  const auto sweep = app::parse_cli({"bench", "--sweep", "sigma=2,4", "--param", "kernel=gaussian"}, "/bin");
+  const auto sweep = parsed_bench({"--sweep", "sigma=2,4", "--param", "kernel=gaussian"});
   ASSERT_EQ(sweep.bench.sweeps.size(), 1u);  // an explicit sweep replaces the default one over the radius
   EXPECT_EQ(sweep.bench.sweeps[0].param, "sigma");
   EXPECT_EQ(sweep.bench.params, (std::vector<filters::RawParam>{{"kernel", "gaussian"}}));
-  EXPECT_TRUE(app::parse_cli({"bench", "--filter", "copy"}, "/bin").bench.sweeps.empty());  // no radius
+  EXPECT_TRUE(parsed_bench({"--filter", "copy"}).bench.sweeps.empty());  // no radius
   // A fixed radius replaces the default sweep; parameters are checked for the methods asked for
   // only (outside is comp.tiled's); --KEY VALUE is --param KEY=VALUE for any family's parameter.
-  const auto fixed =
-      app::parse_cli({"bench", "--radius", "4", "--methods", "comp.tiled", "--outside", "poison"}, "/bin");
+  const auto fixed = parsed_bench({"--radius", "4", "--methods", "comp.tiled", "--outside", "poison"});
   EXPECT_TRUE(fixed.bench.sweeps.empty());
   EXPECT_EQ(fixed.bench.params, (std::vector<filters::RawParam>{{"radius", "4"}, {"outside", "poison"}}));
   EXPECT_EQ(fixed.bench.filter, filters::registry().default_family().name);
@@ -265,7 +286,7 @@ TEST(Cli, RejectsBadInputWithAClearMessage) {
   expect_usage_error({"methods", "--size", "1x1"}, "unknown option '--size' for methods");
   expect_usage_error({"quality", "--size", "8x8"}, "at least 16x16");
   // No command is `run`: the window (README: "build/filterlab alone opens the window").
-  EXPECT_EQ(app::parse_cli({}, "/tmp").command, app::Command::Run);
+  EXPECT_EQ(app::read_request({}).command, app::find_command("run"));
   expect_usage_error({"render"}, "unknown command 'render'");
   expect_usage_error({"run", "--headless", "--bogus"}, "unknown option '--bogus'");
   expect_usage_error({"run", "--headless", "--size", "0x0"}, "1..16384");
@@ -381,11 +402,11 @@ TEST(HalfFloat, RoundsToNearestEvenAndOverflowsToInfinity) {
 // `filterlab help COMMAND` is COMMAND --help (it printed the general help), and a mistyped command
 // is offered the nearest one (issue #54).
 TEST(Cli, HelpNamesACommandAndAMistypedCommandIsOfferedTheNearest) {
-  EXPECT_EQ(app::parse_cli({"help", "filter"}, "/tmp").help_command, "filter");
-  EXPECT_EQ(app::parse_cli({"help"}, "/tmp").help_command, "");
+  EXPECT_EQ(app::read_request({"help", "filter"}).help, "filter");
+  EXPECT_EQ(app::read_request({"help"}).help, "");
   for (const std::vector<std::string>& args : {std::vector<std::string>{"fitler"}, {"help", "fitler"}}) {
     try {
-      app::parse_cli(args, "/tmp");
+      app::read_request(args);
       ADD_FAILURE() << args.back() << " was accepted";
     } catch (const app::UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("did you mean filter?"), std::string::npos) << e.what();
@@ -408,17 +429,17 @@ TEST(Cli, NumbersAreStrictAndFlagsThatDoNotApplyAreRefused) {
       {"quality", "--scene-camera", "eye"},
       {"evaluate", "--scene-camera", "eye"}};
   for (const std::vector<std::string>& args : refused)
-    EXPECT_THROW(app::parse_cli(args, "/tmp"), app::UsageError) << args[1] << " '" << args[2] << "'";
-  EXPECT_EQ(app::parse_cli({"run", "--ev", "1.5"}, "/tmp").run.display.exposure, std::exp2(1.5f));
+    EXPECT_THROW(prepare(args), app::UsageError) << args[1] << " '" << args[2] << "'";
+  EXPECT_EQ(parsed_run({"--ev", "1.5"}).run.display.exposure, std::exp2(1.5f));
   try {
-    app::parse_cli({"run", "--scene", ""}, "/tmp");
+    parsed_run({"--scene", ""});
     ADD_FAILURE() << "an empty --scene was accepted";
   } catch (const app::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--scene wants builtin or a .gltf or .glb file"), std::string::npos);
   }
   ::setenv("FILTERLAB_WINDOW_SCRIPT", "resize@3:64y64", 1);
   try {
-    app::parse_cli({"run"}, "/tmp");
+    parsed_run({});
     ADD_FAILURE() << "a bad resize was accepted";
   } catch (const app::UsageError& e) {
     EXPECT_EQ(std::string(e.what()).find("--size"), std::string::npos) << e.what();

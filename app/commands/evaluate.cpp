@@ -13,9 +13,11 @@
 // A family may add itself to another's evaluation as a baseline (FamilyTools::evaluation_baseline):
 // one more row, its chain at its defaults.
 // `filterlab report` plots the JSON (renderer/bench/report.cpp).
-#include "commands.h"
-
+#include "command.h"
 #include "progress.h"
+
+#include "filters/registry.h"
+#include "vk/shader_manifest.h"
 
 #include "common/metrics.h"
 #include "filters/chain.h"
@@ -30,6 +32,66 @@
 
 namespace filterlab::app {
 namespace {
+
+constexpr std::string_view kSynopsis =
+    R"(  evaluate            a filter's configurations on three scene sequences (still, orbit, moving
+                      objects) against supersampled references: PSNR, SSIM, flicker, ghosting
+)";
+
+constexpr std::string_view kOptions =
+    R"(evaluate options (the filters that offer an evaluation: see `filterlab filters`):
+  --filter NAME (default: the first that offers one)  --scene builtin|FILE (a glTF scene)
+  --scene-camera NAME|INDEX
+  --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
+  --json FILE
+)";
+
+// `filterlab evaluate`: a family's evaluation (filters::Evaluation) on scene sequences against
+// supersampled references.
+struct EvaluateRequest {
+  std::string filter;                          // empty until parsed: the first family that offers one
+  std::optional<std::filesystem::path> scene;  // a glTF scene in place of the built-in one
+  std::optional<std::string> scene_camera;     // one of its cameras
+  VkExtent2D size{320, 180};
+  uint32_t frames = 32;
+  uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
+  std::optional<std::filesystem::path> json;
+  DeviceOptions gpu;
+};
+
+EvaluateRequest parse_evaluate(Args& args) {
+  EvaluateRequest t;
+  t.gpu = default_device_options(args);
+  while (args.next()) {
+    const std::string& flag = args.flag();
+    if (flag == "--filter") t.filter = args.value();
+    else if (flag == "--scene") t.scene = parse_scene(args.value());
+    else if (flag == "--scene-camera") t.scene_camera = args.value();
+    else if (flag == "--size") t.size = parse_size(args.value());
+    else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, args.value(), 1, 4096));
+    else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, args.value(), 1, 64));
+    else if (flag == "--json") {
+      t.json = args.value();
+      check_writable(flag, *t.json);
+    } else if (!parse_device_flag(args, t.gpu)) {
+      args.unknown();
+    }
+  }
+  if (t.size.width < 16 || t.size.height < 16)
+    throw UsageError("evaluate wants --size of at least 16x16 (SSIM uses 11x11 windows)");
+  std::string offered;
+  for (const filters::Family* f : filters::registry().families())
+    if (f->tools.evaluation) {
+      offered += (offered.empty() ? "" : " ") + f->name;
+      if (t.filter.empty()) t.filter = f->name;
+    }
+  const filters::Family* family = filters::registry().find(t.filter);
+  if (!family || !family->tools.evaluation)
+    throw UsageError("evaluate --filter: '" + t.filter +
+                     "' offers no evaluation (those that do: " + (offered.empty() ? "none" : offered) + ")");
+  if (t.scene_camera && !t.scene) throw UsageError("--scene-camera names a camera of a --scene FILE");
+  return t;
+}
 
 struct SequenceSpec {
   const char* name;
@@ -51,17 +113,14 @@ nlohmann::json finite_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
 }
 
-}  // namespace
-
-int evaluate(const CliOptions& options) {
-  const EvaluateOptions& t = options.evaluate;
+int evaluate(const EvaluateRequest& t) {
   const filters::Family& family = *filters::registry().find(t.filter);
   const filters::Evaluation& evaluation = *family.tools.evaluation;
   // A glTF scene in place of the built-in one: read (and refused, exit 2) before any device.
   std::shared_ptr<const scene::SceneModel> model;
   if (t.scene) model = scene::load_gltf(*t.scene, t.scene_camera).scene;
-  vk::Context ctx = make_context(options.gpu);
-  vk::ShaderSource shaders{options.gpu.shader_dir, options.gpu.glsl_dir};
+  vk::Context ctx = make_context(t.gpu);
+  vk::ShaderSource shaders{t.gpu.shader_dir, t.gpu.glsl_dir};
   const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
   using nlohmann::json;
   json sequences = json::array();
@@ -161,11 +220,12 @@ int evaluate(const CliOptions& options) {
       char line[256];
       // Ghosting is undefined where no object uncovered a pixel in the last frames (too few frames,
       // or nothing moved): said, rather than nan.
-      const std::string extra = std::string(spec.name) == "still"    ? std::to_string(flicker_v)
-                                : std::string(spec.name) == "orbit"  ? "-"
-                                : ghost_n                            ? std::to_string(ghost_v)
-                                : t.frames <= kGhostFrames ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
-                                                           : "- (no pixel uncovered)";
+      const std::string extra = std::string(spec.name) == "still"   ? std::to_string(flicker_v)
+                                : std::string(spec.name) == "orbit" ? "-"
+                                : ghost_n                           ? std::to_string(ghost_v)
+                                : t.frames <= kGhostFrames
+                                    ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
+                                    : "- (no pixel uncovered)";
       std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %s |\n", c.label.c_str(), final_psnr, ssim,
                     extra.c_str());
       table += line;
@@ -193,6 +253,19 @@ int evaluate(const CliOptions& options) {
     write_text(*t.json, out.dump(2) + "\n");
   }
   return validation_exit_code(ctx);
+}
+
+Work prepare(Args& args) {
+  EvaluateRequest request = parse_evaluate(args);
+  vk::check_shader_files({request.gpu.shader_dir, request.gpu.glsl_dir});
+  return [request] { return evaluate(request); };
+}
+
+}  // namespace
+
+const Command& evaluate_command() {
+  static const Command command{"evaluate", kSynopsis, kOptions, Command::kDeviceOptions, prepare};
+  return command;
 }
 
 }  // namespace filterlab::app
