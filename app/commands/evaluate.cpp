@@ -12,7 +12,7 @@
 //              them), over frames 8..N-1
 // A family may add itself to another's evaluation as a baseline (FamilyTools::evaluation_baseline):
 // one more row, its chain at its defaults.
-// `filterlab report` plots the JSON (renderer/bench/report.cpp).
+// `filterlab report` plots the JSON (report/bench_report.cpp).
 #include "command.h"
 #include "progress.h"
 

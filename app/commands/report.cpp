@@ -1,7 +1,7 @@
 // `filterlab report`: one self-contained HTML file (inline SVG) from bench JSON files. No device.
 #include "command.h"
 
-#include "bench/report.h"
+#include "bench_report.h"
 
 #include <cstdio>
 
@@ -48,10 +48,10 @@ ReportRequest parse_report(Args& args) {
 }
 
 int write_report(const ReportRequest& options) {
-  bench::ReportSummary report;
+  report::ReportSummary report;
   try {
-    report = bench::make_report(options.inputs, options.capture_roots);
-  } catch (const bench::ReportInputError& e) {
+    report = report::make_report(options.inputs, options.capture_roots);
+  } catch (const report::ReportInputError& e) {
     throw UsageError(e.what());
   }
   write_text(options.out, report.html);

@@ -522,13 +522,9 @@ Readback Executor::read_image(const std::string& name) {
 
   VK_CHECK(vkDeviceWaitIdle(ctx_.device()));
   one_shot_.run([&](VkCommandBuffer cmd) {
-    std::vector<VkImageMemoryBarrier2> barriers;
-    for (const ImageBarrier& b : tracker_.access({id, 0}, Usage::TransferSrc))
-      barriers.push_back(to_vk(b, image));
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = static_cast<uint32_t>(barriers.size());
-    dep.pImageMemoryBarriers = barriers.data();
-    if (!barriers.empty()) vkCmdPipelineBarrier2(cmd, &dep);
+    PassBarriers to_transfer;
+    to_transfer.images = tracker_.access({id, 0}, Usage::TransferSrc);
+    record_barriers(cmd, to_transfer, {{id, &image}});
     VkBufferImageCopy region{};
     region.imageSubresource = {image.aspect(), 0, 0, 1};
     region.imageExtent = {extent.width, extent.height, 1};

@@ -1,6 +1,6 @@
 #include "targets.h"
 
-#include "bench/report.h"
+#include "bench_report.h"
 #include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "io/image_files.h"
@@ -113,8 +113,8 @@ void tune(const uint8_t* data, size_t size) {
 void report(const uint8_t* data, size_t size) {
   const fs::path path = write_input(data, size, "input.json");
   try {
-    bench::make_report({path});
-  } catch (const bench::ReportInputError&) {
+    report::make_report({path});
+  } catch (const report::ReportInputError&) {
   }
 }
 

@@ -1,5 +1,6 @@
-#include "bench/report.h"
+#include "bench_report.h"
 
+#include "filters/chain.h"
 #include "filters/registry.h"
 #include "io/input_file.h"
 #include "vk/pipeline_statistics.h"
@@ -16,7 +17,7 @@
 #include <set>
 #include <sstream>
 
-namespace filterlab::bench {
+namespace filterlab::report {
 
 namespace {
 
@@ -355,9 +356,9 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
     source.label = source.tool == "filterlab" ? source.device : source.tool + " on " + source.device;
     source.timings_are = at(j, "timings_are").get<std::string>();
     source.date = value(j, "date", std::string());
-    source.revision = value(j, "git_revision", std::string());
     source.fragment_on_few_units =
         source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
+    source.revision = value(j, "git_revision", std::string());
     sources.push_back(source);
     // Files written before the key existed had this registry's floor family as their floor.
     const std::string floor_filter = value(j, "floor_filter", filters::registry().memory_floor().name);
@@ -380,10 +381,12 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
         const int value = at(c, size->name.c_str(), w).get<int>();
         if (value > 0) k.size = value;  // schema 1 wrote 0 where the family had none
       }
-      std::stringstream spec(value(c, "params", std::string(), w));
-      for (std::string kv; std::getline(spec, kv, ':');)
-        if (const size_t eq = kv.find('='); eq != std::string::npos && kv.substr(0, eq) != "precision")
-          k.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+      // The case's parameters, as a chain step spells them ("radius=2:precision=fp16").
+      if (const std::string params = value(c, "params", std::string(), w); !params.empty()) {
+        const std::vector<filters::FilterStep> step = filters::parse_chain("f.m:" + params);
+        for (const filters::RawParam& p : step.at(0).params)
+          if (p.first != "precision") k.params[p.first] = p.second;
+      }
       k.width = at(c, "width", w).get<uint32_t>();
       k.height = at(c, "height", w).get<uint32_t>();
       k.median_us = at(c, "median_us", w).get<double>();
@@ -543,6 +546,8 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     std::set<std::string> stages;
     for (const Case& c : cases)
       if (!c.of_floor_family) stages.insert(c.stage);
+    // Which devices shade fragments on few units is known of the GPUs measured here, by name: bench
+    // has no probe of it yet (a fragment copy beside the compute ones would measure it).
     std::set<std::string> noted;
     for (const Source& s : sources)
       if (s.fragment_on_few_units && stages.count("fragment") && noted.insert(s.device).second)
@@ -703,4 +708,4 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
   return report;
 }
 
-}  // namespace filterlab::bench
+}  // namespace filterlab::report

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace filterlab::bench {
+namespace filterlab::report {
 
 // A file that is missing, is not JSON or lacks the bench schema's fields: a usage error.
 class ReportInputError : public std::runtime_error {
@@ -26,4 +26,4 @@ struct ReportSummary {
 ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
                           const std::vector<std::filesystem::path>& capture_roots = {});
 
-}  // namespace filterlab::bench
+}  // namespace filterlab::report
