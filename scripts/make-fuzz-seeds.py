@@ -218,11 +218,9 @@ def seeds_text():
               "copy,copy,gaussian.auto:radius=8", "convolve.fft.vkfft:kernel=star:radius=12:rays=6"]
     for i, c in enumerate(chains):
         put("chain", "chain-%d.txt" % i, c)
-    # The built-in gaussian table (renderer/filters/gaussian/auto_default.cpp), as bench --tune writes one.
-    with open(os.path.join(ROOT, "renderer", "filters", "gaussian", "auto_default.cpp")) as f:
-        source = f.read()
-    start = source.index('R"(') + 3
-    put("tune", "gaussian-h100.json", source[start:source.index(')"', start)])
+    # The built-in gaussian table (renderer/filters/gaussian/auto_table.json), as bench --tune writes one.
+    with open(os.path.join(ROOT, "renderer", "filters", "gaussian", "auto_table.json")) as f:
+        put("tune", "gaussian-h100.json", f.read().rstrip("\n"))
 
 
 def seeds_report():

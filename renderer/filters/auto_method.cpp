@@ -16,6 +16,14 @@
 #include <stdexcept>
 
 namespace filterlab::filters {
+
+std::string builtin_auto_table(const std::string& family) {
+  static const std::map<std::string, std::string> tables = {
+#include "auto_tables.inc"
+  };
+  const auto it = tables.find(family);
+  return it == tables.end() ? std::string() : it->second;
+}
 namespace {
 
 constexpr const char* kSchema = "filterlab.tune/1";

@@ -3,7 +3,8 @@
 // fastest exact method of its family for the step's precision and size parameter (Param::is_size,
 // a window's radius) on this device, from a table `filterlab bench --tune` measured on it, or from
 // the family's built-in table where the device has none; it says which one it picked. A family takes
-// it with `f.methods.push_back(auto_method(family));` (its own accessor) and `f.tools.auto_table`.
+// it with `f.methods.push_back(auto_method(family));` (its own accessor) and
+// `f.tools.auto_table = builtin_auto_table(f.name);`.
 //
 // The tables (JSON, schema filterlab.tune/1): one file per device and driver, at
 //   $FILTERLAB_TUNE if set, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
@@ -48,6 +49,10 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
 // The value a step's ranking is looked up by (FamilyTools::auto_key; the size parameter; or 0), which
 // `bench --tune` also files its timings under.
 int auto_key(const Family& family, const ParamValues& params);
+
+// The family's built-in table (renderer/filters/<family>/auto_table.json, embedded at build time), or
+// an empty text where it has none.
+std::string builtin_auto_table(const std::string& family);
 
 // The method `auto` of the family `family()` returns (the family's own accessor: the method is built
 // while the family is, and reads it once it exists).

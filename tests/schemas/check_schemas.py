@@ -4,7 +4,7 @@
 In a temporary folder it runs small lavapipe commands (bench of the copy floor, of gaussian with sweeps,
 precisions, repeats and captures, of a bigblur method that reads its history, bench --tune, evaluate,
 run --headless --save-chain) and validates each file against its schema (draft 7, format checks off);
-then the families' built-in tune tables (renderer/filters/*/auto_default.cpp) and a document from
+then the families' built-in tune tables (renderer/filters/*/auto_table.json) and a document from
 bench/peers.py's own writer (where numpy imports). A case's keys that are not fixed by the schema
 must be parameters of its family as `filterlab filters` lists them. Every document is then broken
 on purpose (a required key dropped, a type changed, a key renamed or added) and each broken copy
@@ -202,15 +202,13 @@ def run_checks(c):
         ("a ranking as text", lambda d: d["families"]["gaussian"]["fp32"].update({"1": "comp.tiled"})),
         ("an unknown top-level key", lambda d: d.update(note="x")),
     ])
-    tables = sorted(glob.glob(os.path.join(ROOT, "renderer", "filters", "*", "auto_default.cpp")))
+    tables = sorted(glob.glob(os.path.join(ROOT, "renderer", "filters", "*", "auto_table.json")))
+    c.check(len(tables) >= 7, f"the families' built-in tune tables are found ({len(tables)})")
     for path in tables:
-        with open(path) as f:
-            m = re.search(r'R"\((.*?)\)"', f.read(), re.S)
         family = os.path.basename(os.path.dirname(path))
-        if not m:
-            c.check(False, f"built-in tune table of {family}: no R\"(...)\" string in {path}")
-            continue
-        errors = c.problems("tune", json.loads(m.group(1)))
+        with open(path) as f:
+            table = json.load(f)
+        errors = c.problems("tune", table)
         c.check(not errors, f"built-in tune table of {family} validates" + "".join(f"\n        {e}" for e in errors[:5]))
 
     evaluation = c.load("evaluation.json")

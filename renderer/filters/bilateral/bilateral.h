@@ -9,7 +9,4 @@ namespace filterlab::filters::bilateral {
 
 const Family& family();
 
-// The table bilateral.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
-
 }  // namespace filterlab::filters::bilateral

@@ -86,7 +86,7 @@ Family make_family() {
   // auto: direct below the crossover, the FFT above it, keyed on the kernel's half side, which a
   // kernel file gives by its size rather than by `radius`.
   f.methods.push_back(auto_method(family));
-  f.tools.auto_table = auto_default_table();
+  f.tools.auto_table = builtin_auto_table(f.name);
   f.tools.auto_key = [](const ParamValues& v) {
     const Kernel k = make_kernel(v);
     return (std::max(k.width, k.height) - 1) / 2;

@@ -6,7 +6,5 @@
 namespace filterlab::filters::convolve {
 
 const Family& family();
-// The table convolve.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
 
 }  // namespace filterlab::filters::convolve

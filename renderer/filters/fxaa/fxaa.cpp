@@ -97,7 +97,7 @@ Family make_family() {
       method("frag.fxaa", Stage::Fragment, "fragment: the same function over a full-screen triangle"),
   };
   f.methods.push_back(auto_method(family));
-  f.tools.auto_table = auto_default_table();
+  f.tools.auto_table = builtin_auto_table(f.name);
   f.default_method = "auto";  // comp.fxaa on the H100
   f.reference = [](const io::ImageF& input, const ParamValues& v) {
     return reference(input, settings(v)).image;

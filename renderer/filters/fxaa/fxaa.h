@@ -7,7 +7,5 @@
 namespace filterlab::filters::fxaa {
 
 const Family& family();
-// The table fxaa.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
 
 }  // namespace filterlab::filters::fxaa

@@ -187,7 +187,7 @@ Family make_family() {
   std::stable_partition(f.methods.begin(), f.methods.end(),
                         [](const Method& m) { return m.stage == Stage::Fragment; });
   f.methods.push_back(auto_method(family));
-  f.tools.auto_table = auto_default_table();
+  f.tools.auto_table = builtin_auto_table(f.name);
   f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
   f.check = check;
   f.check_extent = check_rois_fit;

@@ -52,9 +52,6 @@ Support up_to_design_radius();
 // wave of about 5 groups per core (compute.cpp).
 std::pair<uint32_t, uint32_t> separable_stream_groups(VkExtent2D extent, uint32_t shader_cores);
 
-// auto's table where the device has none of its own (auto_default.cpp: bench --tune on an H100).
-const char* auto_default_table();
-
 // The family's own methods, a list per file; the rest (frag.full2d, frag.quad_derivative(_coarse),
 // comp.full2d_shared, comp.quad_subgroup, comp.quad_derivative, comp.separable_shared) come from
 // the window drivers (family.cpp).

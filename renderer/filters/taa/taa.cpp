@@ -197,7 +197,7 @@ Family make_family() {
              "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)", {}),
   };
   f.methods.push_back(auto_method(family));
-  f.tools.auto_table = auto_default_table();
+  f.tools.auto_table = builtin_auto_table(f.name);
   f.default_method = "auto";  // comp.full2d_shared on the H100 (docs/families/taa.md)
   // On a still image, the first frame (no history): the current colour. The registry's reference
   // test does not run families that read the scene; tests/gpu/taa_test.cpp tests this one.

@@ -8,7 +8,5 @@
 namespace filterlab::filters::taa {
 
 const Family& family();
-// The table taa.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
 
 }  // namespace filterlab::filters::taa

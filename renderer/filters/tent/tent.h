@@ -8,9 +8,6 @@ namespace filterlab::filters::tent {
 
 const Family& family();
 
-// The table tent.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
-
 // The kernel's normalized weights along one axis, a(i) = A - B|i| (tent_window.glsl): for the rank-2
 // tent A = k / 2S and B = b / S, S the 2D kernel's sum; for the separable one A = k / T and B = b / T,
 // T the 1D sum, and a clipped at 0, so `support` is the largest |i| <= r where a(i) > 0.

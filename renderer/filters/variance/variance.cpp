@@ -111,7 +111,7 @@ Family make_family() {
   f.methods.push_back(inexact_in_flat_windows(stream_method()));
   f.methods.push_back(running_method());
   f.methods.push_back(auto_method(family));
-  f.tools.auto_table = auto_default_table();
+  f.tools.auto_table = builtin_auto_table(f.name);
   f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
   f.reference = reference;
   f.test_points = {"radius=1",

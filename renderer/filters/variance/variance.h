@@ -11,7 +11,4 @@ namespace filterlab::filters::variance {
 
 const Family& family();
 
-// The table variance.auto picks from where the device has none of its own (auto_default.cpp).
-const char* auto_default_table();
-
 }  // namespace filterlab::filters::variance
