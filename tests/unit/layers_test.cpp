@@ -6,6 +6,7 @@
 #include "filters/registry.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -98,7 +99,7 @@ TEST(Layers, SharedCodeNamesNoParameterOfAFamily) {
   EXPECT_TRUE(found.empty()) << "parameter names in shared code:\n" << found;
 }
 
-// No family is special-cased in the tools: app/ and renderer/bench/ name none, in code or comments
+// No family is special-cased in the tools: app/, report/ and renderer/bench/ name none, in code or comments
 // (the floor family's name, "copy", is an English word too: only its string literals count).
 TEST(Layers, TheToolsNameNoFamily) {
   std::string words;
@@ -107,7 +108,7 @@ TEST(Layers, TheToolsNameNoFamily) {
   const std::regex named("\\b(" + words + ")\\b", std::regex::icase);
   const std::regex copy_literal(R"("copy[".:])");
   std::string found;
-  for (const char* folder : {"app", "renderer/bench"})
+  for (const char* folder : {"app", "report", "renderer/bench"})
     for_each_line(
         FILTERLAB_SOURCE_DIR, folder, [](const std::string&) { return false; },
         [&](const std::string& rel, int n, const std::string& line) {
@@ -115,6 +116,63 @@ TEST(Layers, TheToolsNameNoFamily) {
             found += "  " + rel + ":" + std::to_string(n) + ": " + line + "\n";
         });
   EXPECT_TRUE(found.empty()) << "family names in the tools:\n" << found;
+}
+
+// Families do not lean on each other: a family's sources (renderer/filters/<family>/) and shaders
+// (shaders/filters/<family>/) include their own folder, the common folders (filters/common/, the
+// shared filters/*.h) and the layers below, never another family's folder. What two families
+// share lives in the common folders (the window statistics, which variance writes and TAA's
+// resolve reads: shaders/filters/common/window_statistics*). Returns "file:line includes x".
+std::vector<std::string> family_to_family_includes(const std::filesystem::path& root) {
+  const std::regex include(R"(^\s*#\s*include\s*"filters/([a-z_0-9]+)/)");
+  std::vector<std::string> found;
+  for (const char* top : {"renderer/filters", "shaders/filters"}) {
+    if (!std::filesystem::is_directory(root / top)) continue;
+    for (const auto& family : std::filesystem::directory_iterator(root / top)) {
+      const std::string own = family.path().filename().string();
+      if (!family.is_directory() || own == "common") continue;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(family.path())) {
+        if (!entry.is_regular_file()) continue;
+        std::ifstream in(entry.path());
+        std::string line;
+        for (int n = 1; std::getline(in, line); ++n) {
+          std::smatch m;
+          if (std::regex_search(line, m, include) && m[1].str() != own && m[1].str() != "common")
+            found.push_back(entry.path().lexically_relative(root).string() + ":" + std::to_string(n) + " (" +
+                            own + ") includes filters/" + m[1].str() + "/");
+        }
+      }
+    }
+  }
+  return found;
+}
+
+TEST(Layers, NoFamilyIncludesAnotherFamily) {
+  const std::vector<std::string> found = family_to_family_includes(FILTERLAB_SOURCE_DIR);
+  std::string all;
+  for (const std::string& f : found) all += "  " + f + "\n";
+  EXPECT_TRUE(found.empty()) << "a family's files include another family's folder:\n" << all;
+}
+
+// The check above can fail: a C++ include and a GLSL include of another family's folder, in a tree
+// made for it, are both found (and an include of the common folder is not).
+TEST(Layers, AFamilyToFamilyIncludeIsFound) {
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("filterlab-layers-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  for (const char* dir : {"renderer/filters/alpha", "renderer/filters/beta", "shaders/filters/alpha",
+                          "shaders/filters/beta", "shaders/filters/common"})
+    std::filesystem::create_directories(root / dir);
+  std::ofstream(root / "renderer/filters/alpha/alpha.cpp") << "#include \"filters/alpha/alpha.h\"\n"
+                                                           << "#include \"filters/beta/beta.h\"\n";
+  std::ofstream(root / "shaders/filters/alpha/alpha.comp")
+      << "#include \"filters/common/window.glsl\"\n"
+      << "  #include \"filters/beta/beta_window.glsl\"\n";
+  const std::vector<std::string> found = family_to_family_includes(root);
+  std::filesystem::remove_all(root);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_NE(found[0].find("includes filters/beta/"), std::string::npos) << found[0];
+  EXPECT_NE(found[1].find("includes filters/beta/"), std::string::npos) << found[1];
 }
 
 }  // namespace

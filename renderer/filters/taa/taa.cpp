@@ -26,9 +26,9 @@ int rectify_mode(const std::string& rectify) {
 std::vector<uint32_t> constants(const ParamValues& v) {
   vk::Specialization spec;
   spec.set(WINDOW_RADIUS_ID, 1)
-      .set(VARIANCE_STATS_ID, v.choice("rectify") == "variance" ? VARIANCE_MOMENTS : VARIANCE_RANGE)
-      .set(VARIANCE_SHAPE_ID, v.choice("shape") == "plus" ? VARIANCE_PLUS : VARIANCE_SQUARE)
-      .set(VARIANCE_SPACE_ID, v.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB)
+      .set(WINDOW_STATS_ID, v.choice("rectify") == "variance" ? WINDOW_STATS_MOMENTS : WINDOW_STATS_RANGE)
+      .set(WINDOW_SHAPE_ID, v.choice("shape") == "plus" ? WINDOW_SHAPE_PLUS : WINDOW_SHAPE_SQUARE)
+      .set(WINDOW_SPACE_ID, v.choice("space") == "ycocg" ? WINDOW_SPACE_YCOCG : WINDOW_SPACE_RGB)
       .set(TAA_RECTIFY_ID, rectify_mode(v.choice("rectify")))
       .set(TAA_HISTORY_FILTER_ID, v.choice("history") == "catmull_rom"    ? TAA_CATMULL_ROM
                                   : v.choice("history") == "catmull_rom5" ? TAA_CATMULL_ROM5

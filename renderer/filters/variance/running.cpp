@@ -22,7 +22,7 @@ class Running : public Filter {
       : env_(env.pass_env),
         format_(precision_format(env.params)),
         radius_(env.params.integer("radius")),
-        space_(env.params.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB),
+        space_(env.params.choice("space") == "ycocg" ? WINDOW_SPACE_YCOCG : WINDOW_SPACE_RGB),
         output_(env.params.choice("output")) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
@@ -31,7 +31,7 @@ class Running : public Filter {
       graph.declare_image(name + suffix, {format_, graph::SizeRule::relative_to(inputs.color)});
     const std::vector<uint32_t> spec = vk::Specialization()
                                            .set(WINDOW_RADIUS_ID, radius_)
-                                           .set(VARIANCE_SPACE_ID, space_)
+                                           .set(WINDOW_SPACE_ID, space_)
                                            .set(VARIANCE_RUNNING_THREADS_ID, threads(radius_))
                                            .set(VARIANCE_RUNNING_ROWS_ID, running_rows(radius_))
                                            .words();

@@ -23,11 +23,11 @@ class Stream : public Filter {
   explicit Stream(const FilterEnv& env)
       : env_(env.pass_env),
         format_(precision_format(env.params)),
-        spec_(
-            vk::Specialization()
-                .set(WINDOW_RADIUS_ID, env.params.integer("radius"))
-                .set(VARIANCE_SPACE_ID, env.params.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB)
-                .words()),
+        spec_(vk::Specialization()
+                  .set(WINDOW_RADIUS_ID, env.params.integer("radius"))
+                  .set(WINDOW_SPACE_ID,
+                       env.params.choice("space") == "ycocg" ? WINDOW_SPACE_YCOCG : WINDOW_SPACE_RGB)
+                  .words()),
         output_(env.params.choice("output")) {}
 
   std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,

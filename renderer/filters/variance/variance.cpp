@@ -21,9 +21,9 @@ bool moments(const ParamValues& v) {
 }
 
 void constants(const ParamValues& v, vk::Specialization& spec) {
-  spec.set(VARIANCE_STATS_ID, moments(v) ? VARIANCE_MOMENTS : VARIANCE_RANGE)
-      .set(VARIANCE_SHAPE_ID, v.choice("shape") == "plus" ? VARIANCE_PLUS : VARIANCE_SQUARE)
-      .set(VARIANCE_SPACE_ID, v.choice("space") == "ycocg" ? VARIANCE_YCOCG : VARIANCE_RGB);
+  spec.set(WINDOW_STATS_ID, moments(v) ? WINDOW_STATS_MOMENTS : WINDOW_STATS_RANGE)
+      .set(WINDOW_SHAPE_ID, v.choice("shape") == "plus" ? WINDOW_SHAPE_PLUS : WINDOW_SHAPE_SQUARE)
+      .set(WINDOW_SPACE_ID, v.choice("space") == "ycocg" ? WINDOW_SPACE_YCOCG : WINDOW_SPACE_RGB);
 }
 
 std::array<double, 4> to_space(const std::array<double, 4>& c, bool ycocg) {

@@ -1,9 +1,9 @@
 // The taa family's contracts (renderer/filters/taa and the shaders beside this file).
 #ifndef FILTERLAB_TAA_CONFIG_H
 #define FILTERLAB_TAA_CONFIG_H
-#include "filters/variance/variance_config.h"
+#include "filters/common/window_statistics_config.h"
 
-// Specialization constants after the variance family's (the statistics, ids 1-3).
+// Specialization constants after the window statistics' (ids 1-3, window_statistics_config.h).
 #define TAA_RECTIFY_ID (WINDOW_FAMILY_CONSTANT + 3)
 #define TAA_HISTORY_FILTER_ID (WINDOW_FAMILY_CONSTANT + 4)
 #define TAA_GAMMA_ID (WINDOW_FAMILY_CONSTANT + 5)         // float

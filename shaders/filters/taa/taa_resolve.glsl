@@ -6,7 +6,7 @@
 // the current colour, feedback between FEEDBACK_MIN and FEEDBACK_MAX, each weighted by
 // 1 / (1 + luma) so that fireflies do not dominate.
 //
-// The statistics are the variance family's window sums (filters/variance/variance_window.glsl),
+// The statistics are the variance family's window sums (filters/common/window_statistics.glsl),
 // computed inside this pass by the method's driver: the fetch loop (TAA_STATS_LOOP) or the quad
 // exchange (QUAD_* modes, filters/common/window_sums.glsl), or from a tile of colour and depth the
 // workgroup stages in shared memory (TAA_SHARED: every texel fetched about 1.27 times rather than 9
@@ -18,7 +18,7 @@
 #define ACC_VEC4S 2
 #include "filters/common/window.glsl"
 #include "filters/taa/taa_config.h"
-#include "filters/variance/variance_window.glsl"
+#include "filters/common/window_statistics.glsl"
 
 layout(set = 0, binding = BINDING_DEPTH) uniform sampler2D depth;
 
@@ -77,7 +77,7 @@ layout(set = 0, binding = BINDING_HISTORY) uniform sampler2D history;  // biline
 layout(push_constant) uniform Camera { FilterCamera camera; };
 
 vec3 from_space(vec3 c) {
-  if (SPACE != VARIANCE_YCOCG) return c;
+  if (SPACE != WINDOW_SPACE_YCOCG) return c;
   return vec3(c.x + c.y - c.z, c.x + c.z, c.x - c.y - c.z);  // the inverse of window_value's YCoCg
 }
 

@@ -12,5 +12,5 @@
 #extension GL_GOOGLE_include_directive : require
 #define ACC_VEC4S 2
 #include "filters/common/window.glsl"
-#include "filters/variance/variance_window.glsl"
+#include "filters/common/window_statistics.glsl"
 #include "filters/common/window_main.glsl"

@@ -19,7 +19,7 @@
 
 layout(local_size_x = VARIANCE_STREAM_THREADS) in;
 layout(constant_id = WINDOW_RADIUS_ID) const int RADIUS = 1;
-layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
+layout(constant_id = WINDOW_SPACE_ID) const int SPACE = WINDOW_SPACE_RGB;
 layout(set = 0, binding = BINDING_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = BINDING_DESTINATION, OUTPUT_FORMAT) writeonly uniform image2D mean_image;
 layout(set = 0, binding = BINDING_DESTINATION_2, OUTPUT_FORMAT) writeonly uniform image2D stddev_image;
@@ -31,7 +31,7 @@ shared vec4 column_sum[BATCH * SPAN], column_sum_sq[BATCH * SPAN];
 
 vec4 value(ivec2 p) {
   const vec4 c = texelFetch(source, clamp(p, ivec2(0), textureSize(source, 0) - 1), 0);
-  if (SPACE == VARIANCE_YCOCG)
+  if (SPACE == WINDOW_SPACE_YCOCG)
     return vec4(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b, c.a);
   return c;
 }

@@ -1,4 +1,5 @@
-// The variance family's window sums (filters/common/window.glsl): per channel, over the window,
+// The window statistics, as window sums (filters/common/window.glsl): the variance family writes them,
+// TAA's resolve clips its history to them. Per channel, over the window,
 // either the mean and the standard deviation (Zubatov & Shcherbakov, (7) and (8)) or the minimum and
 // the maximum, in RGB or YCoCg, over a square or plus-shaped window: what TAA's rectification reads.
 // An accumulator is two vec4s: (sum of d, sum of d^2) with d = x - anchor, or (min, max).
@@ -9,36 +10,36 @@
 // corner; for comp.separable_shared the tile's corner, common to the tile), so that partial sums
 // can still cross the quad. Then |d| is at most the window's range, the cancellation loses no more
 // than the window's spread against its range, and mean = anchor + E[d].
-#ifndef FILTERLAB_VARIANCE_WINDOW_GLSL
-#define FILTERLAB_VARIANCE_WINDOW_GLSL
-#include "filters/variance/variance_config.h"
+#ifndef FILTERLAB_WINDOW_STATISTICS_GLSL
+#define FILTERLAB_WINDOW_STATISTICS_GLSL
+#include "filters/common/window_statistics_config.h"
 
 #define WINDOW_OUTPUTS 2
 #define WINDOW_CENTRE  // min and max start from the target's own value (see acc_empty)
 
-layout(constant_id = VARIANCE_STATS_ID) const int STATS = VARIANCE_MOMENTS;
-layout(constant_id = VARIANCE_SHAPE_ID) const int SHAPE = VARIANCE_SQUARE;
-layout(constant_id = VARIANCE_SPACE_ID) const int SPACE = VARIANCE_RGB;
+layout(constant_id = WINDOW_STATS_ID) const int STATS = WINDOW_STATS_MOMENTS;
+layout(constant_id = WINDOW_SHAPE_ID) const int SHAPE = WINDOW_SHAPE_SQUARE;
+layout(constant_id = WINDOW_SPACE_ID) const int SPACE = WINDOW_SPACE_RGB;
 
 vec4 window_value(vec4 c) {
-  if (SPACE == VARIANCE_YCOCG)
+  if (SPACE == WINDOW_SPACE_YCOCG)
     return vec4(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b, c.a);
   return c;
 }
 
-bool in_window(ivec2 o) { return SHAPE == VARIANCE_SQUARE || o.x == 0 || o.y == 0; }
+bool in_window(ivec2 o) { return SHAPE == WINDOW_SHAPE_SQUARE || o.x == 0 || o.y == 0; }
 
 // No terms yet. Min and max start from a value of the window (the target's own) rather than from
 // infinities: partial sums cross the quad as v + t * (v' - v), which an infinity turns into NaN.
 Acc acc_empty(vec4 member) {
   Acc a;
-  a.v[0] = STATS == VARIANCE_MOMENTS ? vec4(0.0) : member;
+  a.v[0] = STATS == WINDOW_STATS_MOMENTS ? vec4(0.0) : member;
   a.v[1] = a.v[0];
   return a;
 }
 
 void acc_add(inout Acc a, vec4 v, ivec2 o, vec4 centre, vec4 anchor) {
-  if (STATS == VARIANCE_MOMENTS) {
+  if (STATS == WINDOW_STATS_MOMENTS) {
     const vec4 d = v - anchor;
     a.v[0] += d;
     a.v[1] += d * d;
@@ -49,7 +50,7 @@ void acc_add(inout Acc a, vec4 v, ivec2 o, vec4 centre, vec4 anchor) {
 }
 
 Acc acc_join(Acc a, Acc b) {
-  if (STATS == VARIANCE_MOMENTS) {
+  if (STATS == WINDOW_STATS_MOMENTS) {
     a.v[0] += b.v[0];
     a.v[1] += b.v[1];
   } else {
@@ -60,8 +61,8 @@ Acc acc_join(Acc a, Acc b) {
 }
 
 vec4 window_result(Acc a, int k, vec4 centre, vec4 anchor) {
-  if (STATS != VARIANCE_MOMENTS) return a.v[k];
-  const float n = SHAPE == VARIANCE_SQUARE ? float((2 * RADIUS + 1) * (2 * RADIUS + 1)) : float(4 * RADIUS + 1);
+  if (STATS != WINDOW_STATS_MOMENTS) return a.v[k];
+  const float n = SHAPE == WINDOW_SHAPE_SQUARE ? float((2 * RADIUS + 1) * (2 * RADIUS + 1)) : float(4 * RADIUS + 1);
   const vec4 mean_d = a.v[0] / n;
   if (k == 0) return anchor + mean_d;
   return sqrt(max(a.v[1] / n - mean_d * mean_d, vec4(0.0)));
@@ -81,7 +82,7 @@ void acc_add_rows(inout Acc a, Acc row, int i) { a = acc_join(a, row); }
 // general exchange (quad_sum_any), which plus-shaped windows keep.
 #define FAMILY_QUAD_SUM
 Acc quad_sum(ivec2 p, vec4 centre, vec4 anchor) {
-  if (SHAPE != VARIANCE_SQUARE) return quad_sum_any(p, centre, anchor);
+  if (SHAPE != WINDOW_SHAPE_SQUARE) return quad_sum_any(p, centre, anchor);
   const ivec2 s = ivec2((p.x & 1) == 0 ? 1 : -1, (p.y & 1) == 0 ? 1 : -1);
   const vec2 t = vec2(s);
   // Every region lies in the square windows of all four pixels, which hold p too: min and max may
