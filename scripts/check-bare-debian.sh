@@ -8,7 +8,7 @@
 # README's commands lands:
 #   sudo ./scripts/check-bare-debian.sh bookworm|trixie [ROOT_DIR]
 #                                       (default ROOT_DIR: /var/tmp/filterlab-bare-RELEASE)
-# It takes 15-25 minutes on 2 cores; the log is ROOT_DIR.log. It leaves the root in place for a look
+# It takes about 25 minutes a release on 2 cores; the log is ROOT_DIR.log. It leaves the root in place for a look
 # (the next run replaces it), and exits with the first failing command's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
