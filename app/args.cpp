@@ -25,6 +25,13 @@ const std::string& Args::value() {
   return args_[++i_];
 }
 
+std::filesystem::path Args::output_file() {
+  const std::string option = flag();
+  const std::filesystem::path path = value();
+  check_writable(option, path);
+  return path;
+}
+
 void Args::unknown() const {
   throw UsageError(unknown_argument_text(command_, flag()));
 }

@@ -27,6 +27,8 @@ class Args {
   bool next() { return ++i_ < args_.size(); }
   const std::string& flag() const { return args_[i_]; }
   const std::string& value();
+  // The value of an option that names a file to write at the end, checked now (check_writable).
+  std::filesystem::path output_file();
   [[noreturn]] void unknown() const;
   const std::string& command() const { return command_; }
   const std::filesystem::path& exe_dir() const { return exe_dir_; }

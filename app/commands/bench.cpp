@@ -101,18 +101,15 @@ BenchRequest parse_bench(Args& args) {
     else if (flag == "--no-error") b.measure_error = false;
     else if (flag == "--tune") b.tune = true;
     else if (flag == "--tune-file") {
-      b.tune_file = args.value();
-      check_writable(flag, *b.tune_file);
+      b.tune_file = args.output_file();
     } else if (flag == "--captures") {
       b.captures_dir = args.value();
       check_folder_can_take_files(flag, *b.captures_dir);  // made when the first capture is written
     } else if (flag == "--quiet") out.quiet = true;
     else if (flag == "--json") {
-      out.json = args.value();
-      check_writable(flag, *out.json);
+      out.json = args.output_file();
     } else if (flag == "--csv") {
-      out.csv = args.value();
-      check_writable(flag, *out.csv);
+      out.csv = args.output_file();
     } else if (const std::optional<std::string> shorthand = param_shorthand(flag)) {
       b.params.emplace_back(*shorthand, args.value());  // --kernel box: --param kernel=box
     } else if (!parse_device_flag(args, gpu)) {

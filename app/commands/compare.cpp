@@ -40,8 +40,7 @@ CompareRequest parse_compare(Args& args) {
   while (args.next()) {
     const std::string& flag = args.flag();
     if (flag == "--json") {
-      c.json = args.value();
-      check_writable(flag, *c.json);
+      c.json = args.output_file();
     } else if (flag == "--diff") {
       c.diff = args.value();
       if (!c.diff->string().ends_with(".png"))

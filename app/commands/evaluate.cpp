@@ -71,8 +71,7 @@ EvaluateRequest parse_evaluate(Args& args) {
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, args.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, args.value(), 1, 64));
     else if (flag == "--json") {
-      t.json = args.value();
-      check_writable(flag, *t.json);
+      t.json = args.output_file();
     } else if (!parse_device_flag(args, t.gpu)) {
       args.unknown();
     }

@@ -88,8 +88,7 @@ Work prepare(Args& args) {
     if (flag == "--device") request.device = args.value();
     else if (flag == "--validation") request.validation = true;
     else if (flag == "--json") {
-      request.json = args.value();
-      check_writable(flag, *request.json);
+      request.json = args.output_file();
     } else args.unknown();
   }
   return [request] { return print_info(request); };

@@ -67,11 +67,9 @@ QualityRequest parse_quality(Args& args) {
             check_step({family->name, family->tools.quality.baseline, {{family->size_param()->name, r}}, ""});
       }
     } else if (flag == "--markdown") {
-      q.markdown = args.value();
-      check_writable(flag, *q.markdown);
+      q.markdown = args.output_file();
     } else if (flag == "--json") {
-      q.json = args.value();
-      check_writable(flag, *q.json);
+      q.json = args.output_file();
     } else if (!parse_device_flag(args, q.gpu)) {
       args.unknown();
     }

@@ -235,8 +235,7 @@ RunRequest parse_run(Args& args) {
     } else if (flag == "--load-chain") {
       load_chain = args.value();
     } else if (flag == "--save-chain") {
-      out.window.save_preset = args.value();
-      check_writable(flag, *out.window.save_preset);
+      out.window.save_preset = args.output_file();
     } else if (flag == "--viewport") {
       out.window.viewport = args.value();
       if (out.window.viewport.empty())
@@ -256,11 +255,9 @@ RunRequest parse_run(Args& args) {
       check_folder_can_take_files(flag, out.window.screenshot_dir);
       window_only = flag;
     } else if (flag == "--timings") {
-      run.timings_json = args.value();
-      check_writable(flag, *run.timings_json);
+      run.timings_json = args.output_file();
     } else if (flag == "--dump-graph") {
-      run.dump_graph = args.value();
-      check_writable(flag, *run.dump_graph);
+      run.dump_graph = args.output_file();
     } else {
       args.unknown();
     }
