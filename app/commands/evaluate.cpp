@@ -124,7 +124,7 @@ int evaluate(const EvaluateRequest& t) {
   using nlohmann::json;
   json sequences = json::array();
   std::string text;
-  std::vector<filters::Evaluation::Config> all = evaluation.configs(ctx);
+  std::vector<filters::Evaluation::Config> all = evaluation.configs(family, ctx);
   // Other families that offer themselves as a baseline for this evaluation (a spatial anti-aliasing
   // beside a temporal one): their chain at its defaults, where the device runs it.
   for (const filters::Family* f : filters::registry().families())

@@ -220,7 +220,7 @@ AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk
   throw ChainError(why);
 }
 
-Method auto_method(const Family& (*family)()) {
+Method auto_method(const Family& family) {
   Method m;
   m.name = "auto";
   m.stage = Stage::Compute;
@@ -229,8 +229,7 @@ Method auto_method(const Family& (*family)()) {
       "the fastest exact method for the step's precision and size on this device (filterlab bench --tune), "
       "or from the family's built-in table; it says which one it picked";
   // The design cost of what the built-in table picks (the device's own pick is known on the device).
-  m.cost = [family](const ParamValues& params) {
-    const Family& f = family();
+  m.cost = [&f = family](const ParamValues& params) {
     if (f.tools.auto_table.empty()) return MethodCost{};
     const TuneTable t = parse_tune_table(f.tools.auto_table, f.name + "'s built-in table");
     if (const std::vector<std::string>* ranking = ranking_for(t, f, params))
@@ -239,8 +238,10 @@ Method auto_method(const Family& (*family)()) {
           return m->cost(params);
     return MethodCost{};
   };
-  m.create = [family](const FilterEnv& env) -> std::unique_ptr<Filter> {
-    const Family& f = family();
+  m.runs = [&f = family](const ParamValues& params, const vk::Context& device) {
+    return choose_auto(f, params, device).method;
+  };
+  m.create = [&f = family](const FilterEnv& env) -> std::unique_ptr<Filter> {
     const AutoChoice choice = choose_auto(f, env.params, env.pass_env.vk);
     // Said once a process for each choice: evaluate and bench build the same step for many
     // sequences and cases (evaluate said one taa step's choice 27 times).

@@ -2,9 +2,9 @@
 // `auto`: a method like any other (`<family>.auto`, `--method auto`, the panel's list) that runs the
 // fastest exact method of its family for the step's precision and size parameter (Param::is_size,
 // a window's radius) on this device, from a table `filterlab bench --tune` measured on it, or from
-// the family's built-in table where the device has none; it says which one it picked. A family takes
-// it with `f.methods.push_back(auto_method(family));` (its own accessor) and
-// `f.tools.auto_table = builtin_auto_table(f.name);`.
+// the family's built-in table where the device has none; it says which one it picked. The registry
+// (filters/registry.h) gives it to every family with a built-in table, as its default; no family
+// builds it.
 //
 // The tables (JSON, schema filterlab.tune/1): one file per device and driver, at
 //   $FILTERLAB_TUNE if set, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
@@ -54,8 +54,8 @@ int auto_key(const Family& family, const ParamValues& params);
 // an empty text where it has none.
 std::string builtin_auto_table(const std::string& family);
 
-// The method `auto` of the family `family()` returns (the family's own accessor: the method is built
-// while the family is, and reads it once it exists).
-Method auto_method(const Family& (*family)());
+// The method `auto` of `family` (the registry's copy: the method reads the family it is part of, so
+// `family` must outlive it).
+Method auto_method(const Family& family);
 
 }  // namespace filterlab::filters

@@ -30,6 +30,8 @@ struct CameraFeed;
 
 namespace filterlab::filters {
 
+struct Family;
+
 // A chain, a step or a parameter that cannot be accepted: bad input, exit code 2.
 class ChainError : public std::runtime_error {
  public:
@@ -180,6 +182,9 @@ struct Method {
   // The method's own limit on the image it filters (fft.vkfft: its transform's size), checked with the
   // family's check_extent: throws ChainError. Empty: none.
   std::function<void(const ParamValues&, uint32_t width, uint32_t height)> check_extent;
+  // A method that runs another of its family's (`auto`): which one, for a step's parameters on a
+  // device. Empty: the method runs itself.
+  std::function<const Method*(const ParamValues&, const vk::Context&)> runs;
   bool needs(Input input) const;
 };
 
@@ -228,7 +233,8 @@ struct Evaluation {
   };
   std::string title;                                               // "TAA"
   std::string plotted_param;                                       // "gamma"; empty: no such plots
-  std::function<std::vector<Config>(const vk::Context&)> configs;  // those the device runs
+  // Those the device runs; `family` is the registry's (with its `auto`).
+  std::function<std::vector<Config>(const Family& family, const vk::Context&)> configs;
 };
 
 // `filterlab evaluate --filter <evaluated>` adds a row for this family's chain at its defaults (a

@@ -1,6 +1,7 @@
 #include "filters/registry.h"
 
 #include "common/suggest.h"
+#include "filters/auto_method.h"
 
 #include "filters/bigblur/bigblur.h"
 #include "filters/bilateral/bilateral.h"
@@ -15,6 +16,22 @@
 #include <stdexcept>
 
 namespace filterlab::filters {
+
+Registry::Registry(const std::vector<const Family*>& families) {
+  for (const Family* registered : families) {
+    auto family = std::make_unique<Family>(*registered);
+    if (std::string table = builtin_auto_table(family->name); !table.empty()) {
+      family->tools.auto_table = std::move(table);
+      family->methods.push_back(auto_method(*family));
+      family->default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
+    }
+    if (!family->default_method.empty() && !family->find(family->default_method))
+      throw std::logic_error(family->name + "'s default method " + family->default_method +
+                             " is not one of its methods");
+    families_.push_back(family.get());
+    owned_.push_back(std::move(family));
+  }
+}
 
 const Family* Registry::find(const std::string& name) const {
   for (const Family* f : families_)

@@ -1,8 +1,13 @@
 #pragma once
 // The filter families, in one list: registry.cpp names each with one line. Tests and tools may
 // build a Registry of their own (a test family beside the real ones).
+//
+// A registry holds each family as registered plus what every family gets alike: a family with a
+// built-in `auto` table (renderer/filters/<family>/auto_table.json) gets the method `auto`, last in
+// its list and its default (filters/auto_method.h), so no family wires it itself.
 #include "filters/family.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,7 +15,10 @@ namespace filterlab::filters {
 
 class Registry {
  public:
-  explicit Registry(std::vector<const Family*> families) : families_(std::move(families)) {}
+  explicit Registry(const std::vector<const Family*>& families);
+  // The families' methods (`auto`) point at the registry's own copies.
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
   const std::vector<const Family*>& families() const { return families_; }
   const Family* find(const std::string& name) const;
   // The family so named, or a ChainError naming the families (and the closest, if one is near).
@@ -21,6 +29,7 @@ class Registry {
   const Family& default_family() const;
 
  private:
+  std::vector<std::unique_ptr<const Family>> owned_;
   std::vector<const Family*> families_;
 };
 

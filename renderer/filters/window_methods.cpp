@@ -1,6 +1,5 @@
 #include "filters/window_methods.h"
 
-#include "filters/common/window_config.h"
 #include "filters/device_checks.h"
 #include "filters/precision.h"
 #include "passes/simple_pass.h"
@@ -57,15 +56,9 @@ int largest_radius(int schema_max, const std::function<bool(int)>& fits) {
   return largest;
 }
 
-struct MethodInfo {
-  const char* name;
-  Stage stage;
-  bool exact;
-  const char* variant;  // of the family's .frag, or of its .comp before ".fp16"/".fp32"
-  const char* description;
-};
+}  // namespace
 
-MethodInfo info(WindowMethod which) {
+WindowMethodInfo window_method_info(WindowMethod which) {
   switch (which) {
     case WindowMethod::Full2d:
       return {"frag.full2d", Stage::Fragment, true, "full2d",
@@ -92,23 +85,43 @@ MethodInfo info(WindowMethod which) {
               "row sums of a 32-wide tile staged in shared memory, then column sums: 2(2r+1) terms "
               "(a kernel of separable terms: a rows pass, each term's sums to an image, then columns; "
               "segments of 256 and 64 plus apron in shared memory, 4 outputs per thread)"};
+    case WindowMethod::Running:
+      return {
+          "comp.running", Stage::Compute, true, "running",
+          "sums sliding down strips 128 wide and prefix sums along each row: the same work at every radius"};
   }
   return {};
 }
+
+Support quad_exchange_support(WindowMethod which, const vk::Context& device) {
+  if (which == WindowMethod::QuadSubgroup)
+    return subgroup_quads_in_compute(device, WINDOW_QUAD_GROUP * WINDOW_QUAD_GROUP);
+  if (which == WindowMethod::QuadDerivative) return compute_derivatives(device);
+  return {};
+}
+
+namespace {
 
 class WindowFilter : public Filter {
  public:
   WindowFilter(const FilterEnv& env, const WindowFamily& family, WindowMethod which)
       : env_(env.pass_env), which_(which), format_(precision_format(env.params)) {
-    const MethodInfo m = info(which);
+    const WindowMethodInfo m = window_method_info(which);
     stage_ = m.stage;
-    shader_ = m.stage == Stage::Fragment
-                  ? family.shaders + ".frag#" + m.variant
+    shader_ = m.stage == Stage::Fragment ? family.shaders + ".frag#" + m.variant
+              : which == WindowMethod::Running
+                  ? family.shaders + "_running.comp#" + precision_variant(format_)
                   : family.shaders + ".comp#" + m.variant + "." + precision_variant(format_);
-    const int radius = env.params.size();
+    const int radius = which == WindowMethod::Running && family.running->radius
+                           ? family.running->radius(env.params)
+                           : env.params.size();
     vk::Specialization spec;
     spec.set(WINDOW_RADIUS_ID, radius);
     family.constants(env.params, spec);
+    if (which == WindowMethod::Running) {
+      rows_ = uint32_t(running_rows(radius));
+      spec.set(WINDOW_RUNNING_THREADS_ID, running_threads(radius)).set(WINDOW_RUNNING_ROWS_ID, rows_);
+    }
     terms_ = family.terms;
     compute_shader_ = family.shaders + ".comp#";
     rows_format_ = family.rows_in_output_format ? format_ : VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -154,6 +167,7 @@ class WindowFilter : public Filter {
         case WindowMethod::Separable:
           pass.dispatch_over(first, WINDOW_SEPARABLE_GROUP_X, WINDOW_SEPARABLE_GROUP_Y * k_);
           break;
+        case WindowMethod::Running: pass.dispatch_over(first, WINDOW_RUNNING_COLS, rows_); break;
         default: pass.dispatch_over(first, WINDOW_QUAD_GROUP, WINDOW_QUAD_GROUP); break;
       }
       pass.add_to(graph);
@@ -195,6 +209,7 @@ class WindowFilter : public Filter {
   std::vector<uint32_t> spec_;
   vk::Buffer data_;  // WindowFamily::full2d_data, where the family has one
   uint32_t k_ = 1;
+  uint32_t rows_ = 0;  // comp.running's strip height
   int terms_ = 0;
   std::string compute_shader_;  // the family's .comp, up to its variant: the line passes' shaders
   VkFormat rows_format_ = VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -226,6 +241,7 @@ MethodCost cost(WindowMethod which, int terms, const ParamValues& v) {
       const double run = WINDOW_SEPARABLE_RUN;
       return {(rows + 2 * r) / rows * (2 * r + run) / run, (2 * r + k) / k, (rows + 2 * r) / rows};
     }
+    case WindowMethod::Running: return {};  // the family's (WindowFamily::Running::cost)
     default: return {(r + 1) * (r + 1)};  // the quad methods: the exchanges are not memory traffic
   }
 }
@@ -233,7 +249,7 @@ MethodCost cost(WindowMethod which, int terms, const ParamValues& v) {
 }  // namespace
 
 Method window_method(const WindowFamily& family, WindowMethod which) {
-  const MethodInfo i = info(which);
+  const WindowMethodInfo i = window_method_info(which);
   Method m;
   m.name = i.name;
   m.stage = i.stage;
@@ -242,11 +258,17 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
   const int terms = family.terms;
   if (which == WindowMethod::Separable && terms > 0) m.passes = 2;
   m.cost = [which, terms](const ParamValues& v) { return cost(which, terms, v); };
+  if (which == WindowMethod::Running) {
+    if (!family.running) throw std::logic_error(family.shaders + ": comp.running of a family without one");
+    if (!family.running->description.empty()) m.description = family.running->description;
+    if (family.running->cost) m.cost = family.running->cost;
+  }
+  const auto running_support = family.running ? family.running->support : nullptr;
   const int schema_max = family.max_radius;
   const uint32_t acc = family.acc_vec4s;
   const auto not_separable = family.not_separable;
-  m.support = [which, schema_max, acc, terms, not_separable](const vk::Context& device,
-                                                             const ParamValues& v) -> Support {
+  m.support = [which, schema_max, acc, terms, not_separable, running_support](
+                  const vk::Context& device, const ParamValues& v) -> Support {
     const Support everywhere{{}, schema_max};
     const uint32_t shared = device.report().max_compute_shared_memory;
     switch (which) {
@@ -269,12 +291,19 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
             device, largest_radius(schema_max, [&](int r) { return separable_k(r, acc, shared) > 0; }),
             WINDOW_SEPARABLE_GROUP_X * WINDOW_SEPARABLE_GROUP_Y, separable_bytes(1, 1, acc));
       }
-      case WindowMethod::QuadSubgroup: {
-        const Support s = subgroup_quads_in_compute(device, WINDOW_QUAD_GROUP * WINDOW_QUAD_GROUP);
-        return s.available() ? everywhere : s;
+      case WindowMethod::Running: {
+        if (running_support)
+          if (Support s = running_support(device, v); !s.available()) return s;
+        // group_prefix.glsl keeps a total for each subgroup, WINDOW_RUNNING_MAX_SUBGROUPS at most.
+        const Support scans =
+            subgroup_arithmetic_in_compute(device, running_threads(WINDOW_RUNNING_MAX_RADIUS),
+                                           WINDOW_RUNNING_MAX_THREADS / WINDOW_RUNNING_MAX_SUBGROUPS);
+        if (!scans.available()) return scans;
+        return {{}, std::min(schema_max, WINDOW_RUNNING_MAX_RADIUS)};
       }
+      case WindowMethod::QuadSubgroup:
       case WindowMethod::QuadDerivative: {
-        const Support s = compute_derivatives(device);
+        const Support s = quad_exchange_support(which, device);
         return s.available() ? everywhere : s;
       }
       default: return everywhere;

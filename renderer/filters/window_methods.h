@@ -11,16 +11,20 @@
 //   comp.quad_subgroup          the quad exchange by subgroup quad swaps
 //   comp.quad_derivative        the quad exchange through compute-shader derivatives
 //   comp.separable_shared       row sums staged in shared memory, then column sums
+//   comp.running                sums sliding down strips and prefix sums along rows, the same work
+//                               at every radius, for a window whose sums slide (window_running.glsl)
 // A window whose kernel is a sum of separable terms (shaders/filters/common/window_terms.glsl:
 // the Gaussian, the tent) declares how many; its methods then sum rows once per term: its fetch
 // loops fold row sums, comp.full2d_shared takes tiles of 16 x 16K outputs, and
 // comp.separable_shared is two passes (rows, each term to an image of its own; then columns).
+#include "filters/common/window_config.h"
 #include "filters/family.h"
 #include "vk/resources.h"
 #include "vk/specialization.h"
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,14 +52,27 @@ struct WindowFamily {
   // loads in its fetch loop rather than constants behind a switch); empty: none. The shader's
   // full2d variant declares it; the other variants must not.
   std::function<vk::Buffer(const vk::Context&, const ParamValues&)> full2d_data;
+  // comp.running, where the family's sums slide: its shader <shaders>_running.comp (the family's
+  // column sums and row output, filters/common/window_running.glsl), and what the driver cannot
+  // know. Its images are the family's outputs.
+  struct Running {
+    std::string description;
+    std::function<MethodCost(const ParamValues&)> cost;
+    // What it needs beyond the subgroup scans (a shape it slides, doubles); empty: nothing.
+    std::function<Support(const vk::Context&, const ParamValues&)> support;
+    // The radius its sums span, where not the size parameter (a tent whose outer weights are 0).
+    std::function<int(const ParamValues&)> radius;
+  };
+  std::optional<Running> running;
 };
 
 // A comp.running method's workgroup (running sums down strips): a thread for each column of a strip
-// `cols` outputs wide and its apron of r on either side, in whole warps of 32; at most
+// WINDOW_RUNNING_COLS outputs wide and its apron of r on either side, in whole warps of 32; at most
 // WINDOW_RUNNING_MAX_THREADS (window_config.h: group_prefix.glsl keeps a total a subgroup).
-constexpr uint32_t running_threads(uint32_t cols, int r) {
-  return (cols + 2 * uint32_t(r) + 31) / 32 * 32;
+constexpr uint32_t running_threads(int r) {
+  return (WINDOW_RUNNING_COLS + 2 * uint32_t(r) + 31) / 32 * 32;
 }
+static_assert(running_threads(WINDOW_RUNNING_MAX_RADIUS) <= WINDOW_RUNNING_MAX_THREADS);
 
 // A comp.running method's strip height: 16 rows up to r = 8, 32 beyond. A walk down a strip waits on
 // each row's fetches in turn, so more and shorter strips in flight pay for their first row's extra
@@ -64,9 +81,32 @@ constexpr int running_rows(int r) {
   return r <= 8 ? 16 : 32;
 }
 
-enum class WindowMethod { Full2d, QuadFine, QuadCoarse, Shared, QuadSubgroup, QuadDerivative, Separable };
+enum class WindowMethod {
+  Full2d,
+  QuadFine,
+  QuadCoarse,
+  Shared,
+  QuadSubgroup,
+  QuadDerivative,
+  Separable,
+  Running
+};
 
 Method window_method(const WindowFamily& family, WindowMethod which);
+
+// The drivers' table, for a family that runs the same methods through passes of its own (the TAA
+// resolve): each method's name, where it runs, whether it is exact, the variant of the family's
+// shaders it names and how it gathers the window.
+struct WindowMethodInfo {
+  const char* name;
+  Stage stage;
+  bool exact;
+  const char* variant;  // of the family's .frag, or of its .comp before ".fp16"/".fp32"
+  const char* description;
+};
+WindowMethodInfo window_method_info(WindowMethod which);
+// What the quad methods need of a device (a quad exchange in compute); the others: nothing.
+Support quad_exchange_support(WindowMethod which, const vk::Context& device);
 
 // The radius every window family takes, named by the family: 1..max_radius, default `fallback`; its
 // size parameter, which the methods read.
@@ -78,8 +118,8 @@ using WindowFunction = std::function<void(const std::vector<std::array<double, 4
                                           std::array<double, 4>& out)>;
 common::ImageD window_reference(const io::ImageF& input, int radius, const WindowFunction& window);
 
-// Every method above but Separable, in that order; with Separable for a window of separable terms
-// (another family adds it if its sums factor).
+// Every method above but Separable and Running, in that order; with Separable for a window of
+// separable terms (another family adds it if its sums factor, and Running where it has one).
 std::vector<Method> window_methods(const WindowFamily& family);
 
 }  // namespace filterlab::filters

@@ -9,8 +9,7 @@
 
 #include "filters/apply.h"
 #include "filters/chain.h"
-#include "filters/tent/tent_config.h"
-#include "filters/variance/variance_config.h"
+#include "filters/common/window_config.h"
 
 #include <random>
 
@@ -53,7 +52,7 @@ io::ImageF long_row() {
 
 TEST_F(RunningSums, VarianceHoldsALongRow) {
   const io::ImageF input = long_row();
-  const std::string r = std::to_string(VARIANCE_RUNNING_MAX_RADIUS);
+  const std::string r = std::to_string(WINDOW_RUNNING_MAX_RADIUS);
   for (const char* output : {"mean", "stddev"})
     check(input, "variance", {{"radius", r}, {"output", output}},
           std::string("variance ") + output + " r=" + r);
@@ -61,7 +60,7 @@ TEST_F(RunningSums, VarianceHoldsALongRow) {
 
 TEST_F(RunningSums, TentHoldsALongRow) {
   const io::ImageF input = long_row();
-  const std::string r = std::to_string(TENT_RUNNING_MAX_RADIUS);
+  const std::string r = std::to_string(WINDOW_RUNNING_MAX_RADIUS);
   for (const char* kernel : {"rank2", "separable"})
     check(input, "tent", {{"radius", r}, {"kernel", kernel}}, std::string("tent ") + kernel + " r=" + r);
 }

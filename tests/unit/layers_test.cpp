@@ -175,4 +175,24 @@ TEST(Layers, AFamilyToFamilyIncludeIsFound) {
   EXPECT_NE(found[1].find("includes filters/beta/"), std::string::npos) << found[1];
 }
 
+// What the registry gives every family (`auto`, from the family's auto_table.json) no family wires
+// itself: no family source includes filters/auto_method.h or filters/registry.h.
+TEST(Layers, NoFamilyWiresWhatTheRegistryGives) {
+  const std::regex include(R"(^\s*#\s*include\s*"filters/(auto_method|registry)\.h")");
+  std::string found;
+  const std::filesystem::path root = std::filesystem::path(FILTERLAB_SOURCE_DIR) / "renderer/filters";
+  for (const auto& family : std::filesystem::directory_iterator(root)) {
+    if (!family.is_directory()) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(family.path())) {
+      if (!entry.is_regular_file()) continue;
+      std::ifstream in(entry.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n)
+        if (std::regex_search(line, include))
+          found += "  " + entry.path().string() + ":" + std::to_string(n) + "\n";
+    }
+  }
+  EXPECT_TRUE(found.empty()) << "a family includes what the registry gives it:\n" << found;
+}
+
 }  // namespace

@@ -278,3 +278,29 @@ TEST(Schema, TheReadmesFamiliesTableNamesEachDefault) {
   for (const filters::Family* family : filters::registry().families())
     EXPECT_EQ(said[family->name], family->default_method) << family->name << " in README.md's families table";
 }
+
+// `auto` is the registry's: a family with a built-in table (auto_table.json in its folder) gets it
+// as its last method and its default, in the built-in registry and in any a test makes; a family
+// without one gets none, and no family builds its own.
+TEST(Schema, TheRegistryGivesAutoToEveryFamilyWithABuiltInTable) {
+  for (const filters::Family* family : filters::registry().families()) {
+    const bool has_table = !filters::builtin_auto_table(family->name).empty();
+    const filters::Method* chosen = family->find("auto");
+    EXPECT_EQ(chosen != nullptr, has_table) << family->name;
+    if (!has_table) continue;
+    EXPECT_EQ(&family->methods.back(), chosen) << family->name;
+    EXPECT_EQ(family->default_method, "auto") << family->name;
+    EXPECT_EQ(family->tools.auto_table, filters::builtin_auto_table(family->name)) << family->name;
+    EXPECT_TRUE(chosen->runs) << family->name;
+  }
+  // A registry of its own: the registered family as built, completed the same way.
+  filters::Family bare = *filters::registry().find("tent");
+  bare.methods.pop_back();  // as tent.cpp builds it: no auto
+  bare.default_method.clear();
+  bare.tools.auto_table.clear();
+  const filters::Registry own({&bare});
+  const filters::Family& tent = own.family("tent");
+  ASSERT_NE(tent.find("auto"), nullptr);
+  EXPECT_EQ(tent.default_method, "auto");
+  EXPECT_EQ(bare.find("auto"), nullptr);  // the registry completes its own copy
+}

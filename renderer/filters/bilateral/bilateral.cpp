@@ -2,7 +2,6 @@
 
 #include "common/kernel.h"
 #include "filters/bilateral/bilateral_config.h"
-#include "filters/auto_method.h"
 #include "filters/precision.h"
 #include "filters/window_methods.h"
 
@@ -66,9 +65,6 @@ Family make_family() {
   w.constants = constants;
   w.max_radius = kMaxRadius;
   f.methods = window_methods(w);
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
   f.reference = reference;
   f.test_points = {"radius=1", "radius=2", "radius=3",
                    "radius=5", "radius=8", "radius=3:sigma_r=0.02:sigma_d=5"};

@@ -1,7 +1,5 @@
 #include "filters/convolve/convolve.h"
 
-#include "filters/auto_method.h"
-
 #include "common/kernel.h"
 #include "filters/convolve/convolve_config.h"
 #include "filters/convolve/kernel.h"
@@ -83,15 +81,12 @@ Family make_family() {
   f.params = {kernel, radius, sigma, rays, normalize, rank, transform, precision_param()};
   f.methods = direct_methods();
   f.methods.push_back(fft_method());
-  // auto: direct below the crossover, the FFT above it, keyed on the kernel's half side, which a
-  // kernel file gives by its size rather than by `radius`.
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
+  // auto (the registry's, from auto_table.json): direct below the crossover, the FFT above it, keyed
+  // on the kernel's half side, which a kernel file gives by its size rather than by `radius`.
   f.tools.auto_key = [](const ParamValues& v) {
     const Kernel k = make_kernel(v);
     return (std::max(k.width, k.height) - 1) / 2;
   };
-  f.default_method = "auto";
   f.check = [](const ParamValues& v) { make_kernel(v); };
   // bench: errors against the direct method on the GPU (the CPU reference of a 255 x 255 kernel at
   // 4K would take minutes a case); the registry test holds that method to the CPU reference.

@@ -1,6 +1,5 @@
 #include "filters/fxaa/fxaa.h"
 
-#include "filters/auto_method.h"
 #include "filters/fxaa/fxaa_config.h"
 #include "filters/fxaa/reference.h"
 #include "filters/precision.h"
@@ -96,9 +95,6 @@ Family make_family() {
       method("comp.fxaa", Stage::Compute, "compute: one pixel a thread, 16x16 threads, texelFetch only"),
       method("frag.fxaa", Stage::Fragment, "fragment: the same function over a full-screen triangle"),
   };
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // comp.fxaa on the H100
   f.reference = [](const io::ImageF& input, const ParamValues& v) {
     return reference(input, settings(v)).image;
   };

@@ -1,4 +1,3 @@
-#include "filters/auto_method.h"
 #include "filters/gaussian/gaussian_config.h"
 #include "filters/gaussian/methods.h"
 #include "filters/precision.h"
@@ -186,9 +185,6 @@ Family make_family() {
   // Listed as before the window drivers made some of them: the fragment methods, then compute.
   std::stable_partition(f.methods.begin(), f.methods.end(),
                         [](const Method& m) { return m.stage == Stage::Fragment; });
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
   f.check = check;
   f.check_extent = check_rois_fit;
   f.reference = reference;

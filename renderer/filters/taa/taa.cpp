@@ -1,10 +1,10 @@
 #include "filters/taa/taa.h"
 
-#include "filters/auto_method.h"
 #include "filters/chain.h"
 #include "filters/device_checks.h"
 #include "filters/precision.h"
 #include "filters/taa/taa_config.h"
+#include "filters/window_methods.h"
 #include "passes/camera_feed.h"
 #include "passes/simple_pass.h"
 #include "vk/specialization.h"
@@ -43,7 +43,7 @@ std::vector<uint32_t> constants(const ParamValues& v) {
 // rectification, variance clipping at gamma 0.75, 1 and 1.25 (the default method), with the
 // history from 5 taps and bilinear, and variance clipping at gamma 1 by every other method the
 // device runs.
-std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
+std::vector<Evaluation::Config> evaluation_configs(const Family& f, const vk::Context& device) {
   std::vector<Evaluation::Config> out = {{"no AA", "", {}},
                                          {"TAA, no rectification", "taa:rectify=none", {}},
                                          {"TAA, min/max clamp", "taa:rectify=clamp", {}},
@@ -56,10 +56,11 @@ std::vector<Evaluation::Config> evaluation_configs(const vk::Context& device) {
       {"TAA, variance clip, gamma 1, Catmull-Rom 5 taps", "taa:rectify=variance:history=catmull_rom5", {}});
   out.push_back(
       {"TAA, variance clip, gamma 1, bilinear history", "taa:rectify=variance:history=bilinear", {}});
-  const Family& f = family();
-  const std::string picked = choose_auto(f, parse_params(f, *f.find("auto"), {}), device).method->name;
+  const Method& by_default = *f.find(f.default_method);
+  const ParamValues defaults = parse_params(f, by_default, {});
+  const Method* picked = by_default.runs ? by_default.runs(defaults, device) : &by_default;
   for (const Method& m : f.methods) {
-    if (m.name == "auto" || m.name == picked) continue;  // the default's rows are above
+    if (&m == &by_default || &m == picked) continue;  // the default's rows are above
     const ResolvedStep step{&f, &m, parse_params(f, m, {{"rectify", "variance"}}), ""};
     if (device_support(step, device).available())
       out.push_back({"TAA, variance clip, gamma 1, " + m.name, "taa." + m.name + ":rectify=variance", {}});
@@ -125,24 +126,26 @@ class Resolve : public Filter {
   uint32_t group_;
 };
 
-Method method(const char* name, Stage stage, bool exact, const char* variant, const char* description,
-              std::function<Support(const vk::Context&)> device) {
+// A resolve that gathers the 3x3 statistics as `how` does (the drivers' table), described as the
+// resolve does it.
+Method method(const WindowMethodInfo& how, const char* description, WindowMethod which) {
   Method m;
-  m.name = name;
-  m.stage = stage;
-  m.exact = exact;
+  m.name = how.name;
+  m.stage = how.stage;
+  m.exact = how.exact;
   m.description = description;
+  const std::string variant = how.variant;
   m.cost = [variant](const ParamValues&) {
     // The 3x3 statistics (9 fetches, 4 with the quad exchange, 18^2 / 16^2 from the shared tile), 9
     // depths (or the tile's), a motion, 9 history taps.
-    const std::string v = variant;
-    if (v == "shared") return MethodCost{2 * 324.0 / 256 + 1 + 9};
-    return MethodCost{(v == "full2d" ? 9.0 : 4.0) + 9 + 1 + 9};
+    if (variant == "shared") return MethodCost{2 * 324.0 / 256 + 1 + 9};
+    return MethodCost{(variant == "full2d" ? 9.0 : 4.0) + 9 + 1 + 9};
   };
-  m.support = [device](const vk::Context& ctx, const ParamValues&) {
-    return device ? device(ctx) : Support{};
+  m.support = [which](const vk::Context& ctx, const ParamValues&) {
+    return quad_exchange_support(which, ctx);
   };
-  m.create = [=](const FilterEnv& env) -> std::unique_ptr<Filter> {
+  const Stage stage = how.stage;
+  m.create = [stage, variant](const FilterEnv& env) -> std::unique_ptr<Filter> {
     return std::make_unique<Resolve>(env, stage, variant);
   };
   return m;
@@ -178,27 +181,27 @@ Family make_family() {
           "green: how far the rectification moved it)"),
       precision_param()};
   f.inputs = {Input::Depth, Input::Motion, Input::Camera, Input::History, Input::Jitter};
-  auto subgroup = [](const vk::Context& d) { return subgroup_quads_in_compute(d, TAA_GROUP * TAA_GROUP); };
+  // The drivers' methods (filters/window_methods.h), and the fetch loop in compute, which the
+  // window families leave out.
+  using W = WindowMethod;
   f.methods = {
-      method("comp.full2d", Stage::Compute, true, "full2d",
-             "compute resolve, the statistics by the fetch loop", {}),
-      method("comp.full2d_shared", Stage::Compute, true, "shared",
-             "compute resolve, the 3x3 colour and depth staged in shared memory by the workgroup", {}),
-      method("comp.quad_subgroup", Stage::Compute, true, "subgroup",
-             "compute resolve, the statistics passed round the quad by subgroup swaps", subgroup),
-      method("comp.quad_derivative", Stage::Compute, true, "derivative",
+      method({"comp.full2d", Stage::Compute, true, "full2d", ""},
+             "compute resolve, the statistics by the fetch loop", W::Full2d),
+      method(window_method_info(W::Shared),
+             "compute resolve, the 3x3 colour and depth staged in shared memory by the workgroup", W::Shared),
+      method(window_method_info(W::QuadSubgroup),
+             "compute resolve, the statistics passed round the quad by subgroup swaps", W::QuadSubgroup),
+      method(window_method_info(W::QuadDerivative),
              "compute resolve, the statistics passed round the quad through compute-shader derivatives",
-             compute_derivatives),
-      method("frag.full2d", Stage::Fragment, true, "full2d",
-             "fragment resolve, the statistics by the fetch loop", {}),
-      method("frag.quad_derivative", Stage::Fragment, true, "fine",
-             "fragment resolve, the statistics through fine derivatives (what the paper built them for)", {}),
-      method("frag.quad_derivative_coarse", Stage::Fragment, false, "coarse",
-             "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)", {}),
+             W::QuadDerivative),
+      method(window_method_info(W::Full2d), "fragment resolve, the statistics by the fetch loop", W::Full2d),
+      method(window_method_info(W::QuadFine),
+             "fragment resolve, the statistics through fine derivatives (what the paper built them for)",
+             W::QuadFine),
+      method(window_method_info(W::QuadCoarse),
+             "fragment resolve, the statistics through coarse derivatives: wrong by design (figure 10)",
+             W::QuadCoarse),
   };
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // comp.full2d_shared on the H100 (docs/families/taa.md)
   // On a still image, the first frame (no history): the current colour. The registry's reference
   // test does not run families that read the scene; tests/gpu/taa_test.cpp tests this one.
   f.reference = [](const io::ImageF& input, const ParamValues&) {

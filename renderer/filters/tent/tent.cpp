@@ -1,8 +1,5 @@
 #include "filters/tent/tent.h"
 
-#include "filters/tent/running.h"
-
-#include "filters/auto_method.h"
 #include "filters/precision.h"
 #include "filters/tent/tent_config.h"
 #include "filters/window_methods.h"
@@ -113,11 +110,22 @@ Family make_family() {
   w.terms = 2;
   w.constants = constants;
   w.max_radius = kMaxRadius;
+  WindowFamily::Running running;
+  running.description =
+      "box and ramp sums sliding down strips 128 wide and prefix sums along each row: the same work at every "
+      "radius";
+  running.cost = [](const ParamValues& v) {
+    const double r = v.integer("radius"), cols = WINDOW_RUNNING_COLS;
+    const double span = (cols + 2 * r) / cols;
+    // Per output: the walk's four fetches and the first row's share, a column each; three prefixes
+    // written a column, and up to ten reads of them.
+    return MethodCost{span * (4 + (2 * r + 1) / running_rows(int(r))), 10.0, 3 * span};
+  };
+  // Its sums take the ramp A - B|i| as it is: a separable tent's zero weights are outside it.
+  running.radius = [](const ParamValues& v) { return tent_weights(v).support; };
+  w.running = running;
   f.methods = window_methods(w);
-  f.methods.push_back(running_method());
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
+  f.methods.push_back(window_method(w, WindowMethod::Running));
   f.check = check;
   f.reference = reference;
   f.test_points = {"radius=1",           "radius=2",        "radius=3",

@@ -1,8 +1,6 @@
 #include "filters/variance/variance.h"
 
-#include "filters/auto_method.h"
 #include "filters/precision.h"
-#include "filters/variance/running.h"
 #include "filters/variance/stream.h"
 #include "filters/variance/variance_config.h"
 #include "filters/window_methods.h"
@@ -106,13 +104,31 @@ Family make_family() {
     return v.choice("shape") == "plus" ? "a plus-shaped window is not a product of a row and a column" : "";
   };
   w.max_radius = kMaxRadius;
+  WindowFamily::Running running;
+  running.description =
+      "mean and stddev of a square window as box sums sliding down strips 128 wide and prefix sums along "
+      "each row, in double (flat windows cancel in fp32): the same work at every radius";
+  running.cost = [](const ParamValues& v) {
+    const double r = v.integer("radius"), cols = WINDOW_RUNNING_COLS;
+    const double span = (cols + 2 * r) / cols;
+    // Per output: the slide's two fetches and the first row's share, a column each; the prefix's
+    // write a column and the window's two reads, of the sum and of the squares.
+    return MethodCost{span * (2 + (2 * r + 1) / running_rows(int(r))), 2 * 2.0, 2 * span};
+  };
+  running.support = [](const vk::Context& device, const ParamValues& v) -> Support {
+    const std::string& out = v.choice("output");
+    if (out != "mean" && out != "stddev")
+      return {"computes the mean and stddev only (sums slide; min and max do not)"};
+    if (v.choice("shape") != "square") return {"slides square windows only"};
+    // Its sums are doubles (variance_running.comp: in fp32 flat windows cancel).
+    if (!device.report().shader_float64) return {"needs shaderFloat64 (its sums are doubles)"};
+    return {};
+  };
+  w.running = running;
   f.methods = window_methods(w);
   f.methods.push_back(inexact_in_flat_windows(window_method(w, WindowMethod::Separable)));
   f.methods.push_back(inexact_in_flat_windows(stream_method()));
-  f.methods.push_back(running_method());
-  f.methods.push_back(auto_method(family));
-  f.tools.auto_table = builtin_auto_table(f.name);
-  f.default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
+  f.methods.push_back(window_method(w, WindowMethod::Running));
   f.reference = reference;
   f.test_points = {"radius=1",
                    "radius=2",

@@ -34,10 +34,13 @@
 #define WINDOW_LINE_K 4
 #define WINDOW_MAX_TERMS 2
 
-// comp.running (running sums down strips): a group walks down a strip of columns, one thread a column of the
-// strip and its apron, rounded up to a multiple of 32 threads and at most 256 (running_threads in
-// renderer/filters/window_methods.h); group_prefix.glsl keeps a total for each of its subgroups, of
-// 8 or more invocations.
+// comp.running (window_running.glsl: running sums down strips): a group walks down a strip
+// WINDOW_RUNNING_COLS outputs wide, one thread a column of the strip and its apron, rounded up to a
+// multiple of 32 threads and at most 256 (running_threads in renderer/filters/window_methods.h),
+// for radii up to WINDOW_RUNNING_MAX_RADIUS; its rows and its thread count are specialization
+// constants. group_prefix.glsl keeps a total for each of its subgroups, of 8 or more invocations.
+#define WINDOW_RUNNING_COLS 128
+#define WINDOW_RUNNING_MAX_RADIUS 32
 #define WINDOW_RUNNING_MAX_THREADS 256
 #define WINDOW_RUNNING_MAX_SUBGROUPS 32
 
@@ -47,5 +50,7 @@
 #define WINDOW_FAMILY_CONSTANT 1
 #define WINDOW_SEPARABLE_K_ID 100
 #define WINDOW_SHARED_K_ID 101
+#define WINDOW_RUNNING_THREADS_ID 102
+#define WINDOW_RUNNING_ROWS_ID 103
 
 #endif  // FILTERLAB_WINDOW_CONFIG_H

@@ -12,12 +12,4 @@
 #define VARIANCE_STREAM_ROWS 32
 #define VARIANCE_STREAM_BATCH 8
 
-// comp.running (variance_running.comp): a group of COLS + 2r threads (rounded up to a multiple of 32)
-// walks down a strip VARIANCE_RUNNING_COLS outputs wide; its rows and its thread count are
-// specialization constants (the ids below, clear of the statistics' ids).
-#define VARIANCE_RUNNING_COLS 128
-#define VARIANCE_RUNNING_MAX_RADIUS 32
-#define VARIANCE_RUNNING_THREADS_ID (WINDOW_FAMILY_CONSTANT + 10)
-#define VARIANCE_RUNNING_ROWS_ID (WINDOW_FAMILY_CONSTANT + 11)
-
 #endif  // FILTERLAB_VARIANCE_CONFIG_H
