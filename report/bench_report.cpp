@@ -44,8 +44,14 @@ struct Case {
 
 struct Source {
   std::string label, tool, device, timings_are, date, revision;
-  bool fragment_on_few_units = false;
+  // The fragment copy's time over the compute floor's, where the file has a fragment copy (bench
+  // times one beside the compute copies; older files have none): above kFewUnits, this device
+  // shades fragments on few units.
+  std::optional<double> fragment_copy_ratio;
 };
+
+// A fragment copy this many times the compute floor: fragment methods compare with each other only.
+constexpr double kFewUnits = 1.5;
 
 std::string escape(const std::string& text) {
   std::string out;
@@ -356,8 +362,6 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
     source.label = source.tool == "filterlab" ? source.device : source.tool + " on " + source.device;
     source.timings_are = at(j, "timings_are").get<std::string>();
     source.date = value(j, "date", std::string());
-    source.fragment_on_few_units =
-        source.device.find("H100") != std::string::npos || source.device.find("H200") != std::string::npos;
     source.revision = value(j, "git_revision", std::string());
     sources.push_back(source);
     // Files written before the key existed had this registry's floor family as their floor.
@@ -416,6 +420,10 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
                          "% of a run's frames off its level";
       if (c.contains("capture")) k.capture_png = report_capture(path, "capture", c["capture"], capture_roots);
       if (c.contains("diff")) k.diff_png = report_capture(path, "diff", c["diff"], capture_roots);
+      // The fragment copy at its largest ratio: a fact of the device the cases ran on.
+      if (k.of_floor_family && k.stage == "fragment" && k.copy_ratio > 0)
+        sources.back().fragment_copy_ratio =
+            std::max(sources.back().fragment_copy_ratio.value_or(0.0), k.copy_ratio);
       cases.push_back(k);
     }
     return cases;
@@ -546,14 +554,15 @@ ReportSummary make_report(const std::vector<std::filesystem::path>& inputs,
     std::set<std::string> stages;
     for (const Case& c : cases)
       if (!c.of_floor_family) stages.insert(c.stage);
-    // Which devices shade fragments on few units is known of the GPUs measured here, by name: bench
-    // has no probe of it yet (a fragment copy beside the compute ones would measure it).
+    // Which devices shade fragments on few units, from what their files measured: the fragment copy
+    // against the compute floor.
     std::set<std::string> noted;
     for (const Source& s : sources)
-      if (s.fragment_on_few_units && stages.count("fragment") && noted.insert(s.device).second)
-        body << "<p class=\"note\">" << escape(s.device)
-             << " runs fragment shaders on few units: compare fragment methods with fragment methods "
-                "only.</p>\n";
+      if (s.fragment_copy_ratio && *s.fragment_copy_ratio > kFewUnits && stages.count("fragment") &&
+          noted.insert(s.device).second)
+        body << "<p class=\"note\">" << escape(s.device) << " copies " << number(*s.fragment_copy_ratio)
+             << "x slower in a fragment shader than in compute: it runs fragment shaders on few units; "
+                "compare fragment methods with fragment methods only.</p>\n";
     // The x axis: the family's size parameter where its cases have one, else the numeric parameter
     // that every case of the section has with the most values (a sigma). The other parameters that
     // vary name the series.

@@ -1,7 +1,8 @@
 #pragma once
 // `filterlab bench`: every requested method of one family x parameter point x size x precision,
 // timed on the GPU with rotated resident inputs, beside the copy family's methods measured in the
-// same run (the fastest of them is the memory floor every ratio divides by), and checked against
+// same run (the fastest compute copy is the memory floor every ratio divides by; the fragment copy's
+// ratio says what a fragment pass costs on the device), and checked against
 // the family's double-precision CPU reference on one frame.
 #include "filters/auto_method.h"
 #include "filters/chain.h"
@@ -107,7 +108,7 @@ struct CaseResult {
   bool clock_settled = true;
   double warmup_ms = 0;
   double gpixels_per_s = 0;
-  double copy_ratio = 0;  // median / the floor: the fastest copy at the same size and precision
+  double copy_ratio = 0;  // median / the floor: the fastest compute copy at the same size and precision
   bool floor = false;     // this copy is that fastest one
   filters::MethodCost cost;
   std::optional<CaseError> error;

@@ -10,6 +10,26 @@
 namespace filterlab::filters::copy {
 namespace {
 
+// frag.fetch: the same copy as a fragment pass (copy.frag).
+class FragmentCopy : public Filter {
+ public:
+  explicit FragmentCopy(const FilterEnv& env) : env_(env.pass_env), format_(precision_format(env.params)) {}
+
+  std::string add_to(graph::RenderGraph& graph, const FilterInputs& inputs,
+                     const std::string& name) override {
+    graph.declare_image(name, {format_, graph::SizeRule::relative_to(inputs.color)});
+    passes::SimplePass(env_, name, passes::FragmentShader{"filters/copy/copy.frag", format_})
+        .sample(BINDING_SOURCE, inputs.color)
+        .color(name)
+        .add_to(graph);
+    return name;
+  }
+
+ private:
+  passes::PassEnv env_;
+  VkFormat format_;
+};
+
 class Copy : public Filter {
  public:
   Copy(const FilterEnv& env, uint32_t pixels_per_thread, bool two_images)
@@ -58,8 +78,7 @@ Family make_family() {
   Family f;
   f.name = "copy";
   f.description =
-      "a plain compute copy: one fetch and one store per pixel, the memory floor every filter pass is "
-      "measured "
+      "a plain copy: one fetch and one store per pixel, the memory floor every filter pass is measured "
       "against";
   f.params = {precision_param()};
   f.methods = {
@@ -71,6 +90,15 @@ Family make_family() {
                   "(variance), never the floor",
                   true),
   };
+  // In a fragment shader: what a fragment pass costs beside the compute copies (bench times every
+  // copy; the report reads from the two whether this device shades fragments on few units).
+  Method fragment =
+      copy_method("frag.fetch", 1, "texelFetch in a fragment shader over a full-screen triangle");
+  fragment.stage = Stage::Fragment;
+  fragment.create = [](const FilterEnv& env) -> std::unique_ptr<Filter> {
+    return std::make_unique<FragmentCopy>(env);
+  };
+  f.methods.push_back(fragment);
   // The fastest of the copies on the H100 at 4K, in both precisions (the bench floor's pick in
   // bench/results/h100-2026-11-27-auto-fxaa-tonemap/).
   f.default_method = "comp.fetch_x2";
