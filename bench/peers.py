@@ -957,7 +957,8 @@ def make_document(options, device, cases, skipped, reference_where):
         "filter": "gaussian",
         "floor_filter": "copy",
         "scene": "built-in scene",  # what filterlab's families measured on the scene ran on; none here
-        "sweeps": {"radius": sorted({c["radius"] for c in cases if c["filter"] != "copy"})},
+        # As filterlab writes them: the swept values as text.
+        "sweeps": {"radius": [str(r) for r in sorted({c["radius"] for c in cases if c["filter"] != "copy"})]},
         "params": {"kernel": options.kernel},
         "kernel": options.kernel,
         "sigma": "ideal sigma for r (epsilon 1/255, kernel.cpp)" if options.sigma is None else options.sigma,

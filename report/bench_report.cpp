@@ -469,7 +469,8 @@ std::string evaluation_section(const std::filesystem::path& path, const json& t,
         psnr_by_value[name].points.push_back({x, c["psnr_last"].get<double>()});
         if (name == "still") {
           flicker_by_value[name].name = name;
-          flicker_by_value[name].points.push_back({x, c.at("flicker").get<double>()});
+          if (c.at("flicker").is_number())  // null: a run of one frame has none
+            flicker_by_value[name].points.push_back({x, c.at("flicker").get<double>()});
         }
       }
       body << line_plot("PSNR against the reference, " + name, "frame", "PSNR dB", curves, false);

@@ -210,21 +210,22 @@ int evaluate(const EvaluateRequest& t) {
                   {"psnr", curve},
                   {"psnr_last", finite_or_null(final_psnr)},
                   {"ssim_last", finite_or_null(ssim)}};
-      const double flicker_v = flicker_n ? flicker / double(flicker_n) : 0;
+      // Flicker needs two frames in the run's second half: one frame has none (null, as ghosting).
+      const double flicker_v = flicker_n ? flicker / double(flicker_n) : std::nan("");
       const double ghost_v = ghost_n ? std::sqrt(ghost_sq / double(ghost_n)) : std::nan("");
-      row["flicker"] = flicker_v;
+      row["flicker"] = finite_or_null(flicker_v);
       row["ghosting_rms"] = finite_or_null(ghost_v);
       row["ghosting_pixels"] = ghost_n / 3;
       rows.push_back(row);
       char line[256];
       // Ghosting is undefined where no object uncovered a pixel in the last frames (too few frames,
       // or nothing moved): said, rather than nan.
-      const std::string extra = std::string(spec.name) == "still"   ? std::to_string(flicker_v)
-                                : std::string(spec.name) == "orbit" ? "-"
-                                : ghost_n                           ? std::to_string(ghost_v)
-                                : t.frames <= kGhostFrames
-                                    ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
-                                    : "- (no pixel uncovered)";
+      const std::string extra =
+          std::string(spec.name) == "still"   ? (flicker_n ? std::to_string(flicker_v) : "- (needs 2 frames)")
+          : std::string(spec.name) == "orbit" ? "-"
+          : ghost_n                           ? std::to_string(ghost_v)
+          : t.frames <= kGhostFrames ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
+                                     : "- (no pixel uncovered)";
       std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %s |\n", c.label.c_str(), final_psnr, ssim,
                     extra.c_str());
       table += line;

@@ -719,7 +719,17 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
                     {"settled", c.clock_settled},
                     {"warmup_ms", c.warmup_ms},
                     {"least_steady_correlation", c.least_steady_clock_correlation}}}};
-    for (const auto& [key, value] : c.values) entry[key] = value_json(value);
+    for (const auto& [key, value] : c.values) {
+      // A parameter named like a fixed key (or like the capture, pipeline and error keys below)
+      // would overwrite it or be overwritten: a family's schema must not name one so.
+      static const std::set<std::string> kLater = {"capture", "diff", "pipelines", "error",
+                                                   "error_after_frames"};
+      if (key == "precision") continue;  // the fixed key is this parameter (precision_param)
+      if (entry.contains(key) || kLater.count(key))
+        throw std::logic_error(c.filter + "'s parameter " + key +
+                               " is named like a key every bench case has");
+      entry[key] = value_json(value);
+    }
     const std::filesystem::path json_dir = std::filesystem::absolute(path).parent_path();
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
       if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();

@@ -953,6 +953,23 @@ TEST(Commands, ReportReadsFragmentShadingFromTheFragmentCopy) {
   EXPECT_EQ(report_of(dir, older).find(note), std::string::npos);
 }
 
+// Flicker is the mean change between frames of the run's second half: a run of one frame has none,
+// and says so (null in the JSON, a dash in the table) rather than 0, which would read as "steady";
+// the report takes such a file.
+TEST(Commands, EvaluateOfOneFrameHasNoFlicker) {
+  const std::string dir = test::temp_dir("evaluate-one-frame");
+  auto r =
+      test::run_binary("evaluate --filter taa --size 16x16 --frames 1 --grid 2 --json " + dir + "/e.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("- (needs 2 frames)"), std::string::npos) << r.output;
+  const json j = read_json(dir + "/e.json");
+  for (const json& s : j["sequences"]) {
+    if (s["sequence"] != "still") continue;
+    for (const json& c : s["configs"]) EXPECT_TRUE(c["flicker"].is_null()) << c.dump();
+  }
+  EXPECT_EQ(test::run_binary("report " + dir + "/e.json --out " + dir + "/e.html").exit_code, 0);
+}
+
 TEST(Commands, ReportRejectsBadInput) {
   const std::string dir = test::temp_dir("report-bad");
   { std::ofstream(dir + "/not.json") << "{ nope"; }

@@ -44,6 +44,12 @@ class Checker:
         skipped = self.validators["bench"].schema["definitions"]["filterlab_skipped"]["properties"]
         self.case_keys, self.skipped_keys = set(case), set(skipped)
         self.family_params = self.parse_families(self.filterlab_run("filters"))
+        # A case writes one key per parameter beside its fixed keys: a parameter named like one would
+        # overwrite it (bench refuses to write such a case; this finds it before any bench runs).
+        for family, params in sorted(self.family_params.items()):
+            # precision is both: the fixed key is the shared parameter (precision_param).
+            clash = sorted((params - {"precision"}) & (self.case_keys | self.skipped_keys))
+            self.check(not clash, f"{family}'s parameters are named apart from a case's fixed keys {clash or ''}")
 
     def check(self, ok, what):
         print(("ok    " if ok else "FAIL  ") + what, flush=True)
@@ -220,7 +226,7 @@ def run_checks(c):
         ("size of three sides", lambda d: d.update(size=[16, 16, 16])),
         ("sequences reordered", lambda d: d["sequences"].reverse()),
         ("a config's psnr_last dropped", lambda d: d["sequences"][0]["configs"][0].pop("psnr_last")),
-        ("a config's flicker null", lambda d: d["sequences"][0]["configs"][0].update(flicker=None)),
+        ("a config's flicker negative", lambda d: d["sequences"][0]["configs"][0].update(flicker=-1.0)),
         ("a config's psnr as a number", lambda d: d["sequences"][1]["configs"][0].update(psnr=20.0)),
         ("a config with an unknown key", lambda d: d["sequences"][2]["configs"][0].update(ghosting=0.0)),
     ])
@@ -298,7 +304,7 @@ def peers_document(c, bench):
         ("a case's stage compute", lambda d: d["cases"][0].update(stage="compute")),
         ("a gaussian case's radius dropped", lambda d: d["cases"][last].pop("radius")),
         ("a case with an unknown key", lambda d: d["cases"][0].update(extra=1)),
-        ("sweeps' radii as text", lambda d: d["sweeps"].update(radius=["1"])),
+        ("sweeps' radii as numbers", lambda d: d["sweeps"].update(radius=[1])),
         ("a skipped entry's reason dropped", lambda d: d["skipped"][0].pop("reason")),
     ])
 
