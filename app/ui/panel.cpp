@@ -236,7 +236,10 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
           "timings", 5,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
     return;
-  ImGui::TableSetupColumn("pass");
+  // The pass column keeps one width, whatever the names: a long one is elided in the middle.
+  constexpr size_t kPassChars = 22;
+  ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthFixed,
+                          ImGui::CalcTextSize(std::string(kPassChars, 'm').c_str()).x);
   ImGui::TableSetupColumn("mean ms");
   ImGui::TableSetupColumn("min");
   ImGui::TableSetupColumn("max");
@@ -246,7 +249,9 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
     const RollingStats s = t.pass_stats(pass);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(pass.c_str());
+    const std::string shown = elide_middle(pass, kPassChars);
+    ImGui::TextUnformatted(shown.c_str());
+    if (shown != pass && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", pass.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", s.mean);
     ImGui::TableNextColumn();

@@ -74,4 +74,12 @@ std::vector<float> TimingHistory::pass_history(const std::string& pass) const {
   return std::vector<float>(times.begin(), times.end());
 }
 
+std::string elide_middle(const std::string& name, size_t max_chars) {
+  constexpr size_t kDots = 3;
+  if (name.size() <= max_chars) return name;
+  if (max_chars <= kDots) return name.substr(0, max_chars);
+  const size_t kept = max_chars - kDots, tail = kept / 2, head = kept - tail;
+  return name.substr(0, head) + "..." + name.substr(name.size() - tail);
+}
+
 }  // namespace filterlab::app

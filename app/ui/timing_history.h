@@ -48,4 +48,9 @@ class TimingHistory {
   std::vector<std::string> order_, idle_;
 };
 
+// A pass name as the timings table shows it, at most `max_chars` characters: a longer one keeps its
+// head and its tail (where steps differ: "bigblur.rows.states.blocks") around "...", so the table's
+// columns stay in line; the table shows the whole name on hover.
+std::string elide_middle(const std::string& name, size_t max_chars);
+
 }  // namespace filterlab::app

@@ -139,3 +139,13 @@ TEST(PanelLayout, ThePanelAndTheTimingsNeverOverlap) {
     EXPECT_GE(l.timings_width, 200.0f);
   }
 }
+
+// The timings table's pass column keeps its width: a long name keeps its head and tail around "...".
+TEST(TimingHistory, LongPassNamesAreElidedInTheMiddle) {
+  using filterlab::app::elide_middle;
+  EXPECT_EQ(elide_middle("gaussian", 22), "gaussian");
+  EXPECT_EQ(elide_middle("bigblur.rows.states.blocks.more", 22), "bigblur.ro...ocks.more");
+  EXPECT_EQ(elide_middle("bigblur.rows.states.blocks.more", 22).size(), 22u);
+  EXPECT_EQ(elide_middle("abcdefghij", 3), "abc");
+  EXPECT_EQ(elide_middle("abcdefghij", 9), "abc...hij");
+}
