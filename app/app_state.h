@@ -53,6 +53,9 @@ struct AppState {
   bool step_once = false;        // while paused: advance one frame
   bool gpu_timing = true;
   bool show_ui = true;
+  // The A/B metrics the panel shows: over the displayed images (tonemapped, sRGB-encoded, 8 bits,
+  // as a PNG capture stores them), or over the chains' HDR outputs (linear radiance).
+  bool metrics_on_hdr = false;
   std::string content_path;                 // the Scene section's file field, as typed
   std::string preset_path = "preset.json";  // the Preset section's file field
   passes::CompareSettings compare;

@@ -110,6 +110,14 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
                               {"max_abs", c.metrics->values.max_abs},
                               {"frame", c.metrics->frame},
                               {"over", "RGB of the chains' HDR outputs"}};
+    if (c.displayed_metrics)
+      j["compare_metrics_displayed"] = {
+          {"mse", c.displayed_metrics->values.mse},
+          {"psnr", finite_or_null(c.displayed_metrics->values.psnr)},
+          {"max_levels", std::lround(c.displayed_metrics->values.max_abs * 255)},
+          {"frame", c.displayed_metrics->frame},
+          {"over",
+           "RGB of the displayed images: tonemapped, sRGB-encoded, 8 bits (as a PNG capture), in 0..1"}};
   }
   j["viewport"] = c.state.graph.viewport;
   j["content"] = c.state.graph.still ? c.state.graph.still_file : std::string("built-in scene");

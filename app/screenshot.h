@@ -21,7 +21,8 @@ struct ScreenshotContext {
   const AppState& state;
   const TimingHistory& timings;
   const vk::DeviceReport& device;
-  std::optional<passes::CompareMetrics> metrics;
+  std::optional<passes::CompareMetrics> metrics;            // over the HDR outputs
+  std::optional<passes::CompareMetrics> displayed_metrics;  // over the displayed images
   uint64_t frame = 0;
   std::string output_a, output_b;  // the chains' HDR outputs
 };

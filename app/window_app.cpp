@@ -182,7 +182,8 @@ struct WindowRenderer {
 // What the loop learns from the frames it renders, for the panel, the test probe and screenshots.
 struct Readouts {
   TimingHistory timings;
-  std::optional<passes::CompareMetrics> metrics;  // of the latest finished frame, compare on
+  std::optional<passes::CompareMetrics> metrics;            // of the latest finished frame, compare on: HDR
+  std::optional<passes::CompareMetrics> displayed_metrics;  // and of its displayed pair
   std::string chain_error;                        // why the last graph edit was refused
   std::string status;                             // the last screenshot's outcome
   std::string content_error;                      // why the last image opened in the panel was not
@@ -279,6 +280,9 @@ void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, R
   if (graph.objects().compare)
     if (std::optional<passes::CompareMetrics> m = graph.objects().compare->metrics(slot))
       readouts.metrics = m;
+  if (graph.objects().compare_displayed)
+    if (std::optional<passes::CompareMetrics> m = graph.objects().compare_displayed->metrics(slot))
+      readouts.displayed_metrics = m;
 }
 
 // Nothing to show: lets the GPU finish, then sleeps in the event queue. No rebuild here; the size
@@ -325,6 +329,7 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .timings = readouts.timings,
         .viewport_sources = facts.viewport_sources,
         .metrics = readouts.metrics,
+        .displayed_metrics = readouts.displayed_metrics,
         .shader_errors = facts.library ? facts.library->errors() : std::vector<vk::ShaderError>{},
         .chain_error = readouts.chain_error,
         .status = readouts.status,
@@ -355,6 +360,7 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
                              extent.height);  // a ROI that leaves the view
       graph.build(state.graph, state, frame);
       readouts.metrics.reset();
+      readouts.displayed_metrics.reset();
       readouts.chain_error.clear();
       readouts.timings.clear();
     } catch (const std::exception& e) {  // ChainError, UnknownImageError, GraphError, ShaderCompileError
@@ -486,6 +492,7 @@ void save_key_screenshot(LiveGraph& graph, const std::filesystem::path& dir, con
                                     .timings = readouts.timings,
                                     .device = result.device,
                                     .metrics = readouts.metrics,
+                                    .displayed_metrics = readouts.displayed_metrics,
                                     .frame = frame,
                                     .output_a = graph.objects().output_a,
                                     .output_b = graph.objects().output_b};
@@ -596,12 +603,16 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     if (graph.objects().compare)
       if (auto m = graph.objects().compare->metrics(uint32_t((frame - 1) % kFramesInFlight)))
         readouts.metrics = m;
+    if (graph.objects().compare_displayed)
+      if (auto m = graph.objects().compare_displayed->metrics(uint32_t((frame - 1) % kFramesInFlight)))
+        readouts.displayed_metrics = m;
     std::filesystem::path sidecar = *window_options.screenshot;
     sidecar.replace_extension(".json");
     const ScreenshotContext context{.state = state,
                                     .timings = readouts.timings,
                                     .device = result.device,
                                     .metrics = readouts.metrics,
+                                    .displayed_metrics = readouts.displayed_metrics,
                                     .frame = frame - 1,
                                     .output_a = graph.objects().output_a,
                                     .output_b = graph.objects().output_b};
@@ -653,6 +664,8 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     WindowGraph& objects = renderer.graph.objects();
     if (objects.compare && frames > 0)
       result.last_metrics = objects.compare->metrics((frames - 1) % kFramesInFlight);
+    if (objects.compare_displayed && frames > 0)
+      result.last_displayed_metrics = objects.compare_displayed->metrics((frames - 1) % kFramesInFlight);
     write_outputs(renderer, swapchain.format(), options, window_options, frames, result);
     if (window_options.save_preset) save_preset(*window_options.save_preset, preset_of(state));
   }  // the renderer, swapchain, surface and window go here, before the count below

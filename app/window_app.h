@@ -41,7 +41,8 @@ struct WindowResult {
   bool screenshot_written = false;
   std::vector<runtime::Capture> captures_written;  // run.captures, once a frame was rendered
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
-  std::optional<passes::CompareMetrics> last_metrics;
+  std::optional<passes::CompareMetrics> last_metrics;            // of the HDR outputs
+  std::optional<passes::CompareMetrics> last_displayed_metrics;  // of the displayed pair
   uint32_t graph_builds = 0;  // the first included
   // Most replaced graphs and executors kept at once for the frames in flight that recorded them
   // (LiveGraph).

@@ -60,6 +60,10 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
     out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
                              WindowGraph::kViewport);
+    // What the user looks at: the tonemapped pair as displayed (RGBA8 holding sRGB-encoded values).
+    out.compare_displayed = std::make_unique<passes::ComparePass>(env);
+    out.compare_displayed->add_metrics(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
+                                       "compare displayed metrics");
   }
   for (const std::string& name : graph.image_names())
     if (passes::ViewPass::kind_for(graph.image_desc(name).format)) out.viewport_sources.push_back(name);

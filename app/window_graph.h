@@ -3,7 +3,8 @@
 //
 //   scene -> chain A -> tonemap -> "final"
 //         -> chain B -> tonemap -> "b.final"        (compare on; B's images are prefixed "b.")
-//   compare: metrics of A's and B's HDR outputs; split / difference view of the tonemapped pair
+//   compare: metrics of A's and B's HDR outputs and of their displayed (tonemapped, 8-bit) images;
+//            split / difference view of the tonemapped pair
 //   or (compare off) view: any graph image, visualized by its kind   -> "viewport"
 //   compose: "viewport" blitted to the window's size                  -> "window"
 //
@@ -33,7 +34,8 @@ struct WindowGraph {
   std::unique_ptr<passes::StillImagePass> still;
   std::vector<std::unique_ptr<filters::Filter>> filters;
   std::unique_ptr<passes::TonemapPass> tonemap;  // both chains: "final" and (compare on) "b.final"
-  std::unique_ptr<passes::ComparePass> compare;  // compare on
+  std::unique_ptr<passes::ComparePass> compare;  // compare on: the metrics of the HDR outputs, the view
+  std::unique_ptr<passes::ComparePass> compare_displayed;  // compare on: the metrics of the displayed pair
   std::unique_ptr<passes::ViewPass> view;        // compare off
   std::string output_a, output_b;                // the chains' HDR outputs
   std::vector<std::string> viewport_sources;     // images the viewport can show, in graph order

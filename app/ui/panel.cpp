@@ -202,17 +202,25 @@ bool edit_chain(const char* id, ChainConfig& chain, const vk::Context& ctx) {
   return changed;
 }
 
-void metrics_table(const std::optional<passes::CompareMetrics>& m) {
+// The A/B metrics, each line saying what it is taken over: the displayed images by default (what
+// the user looks at: 8-bit sRGB values, the difference in levels), the HDR outputs on request.
+void metrics_table(AppState& state, const PanelInputs& in) {
+  ImGui::Checkbox("metrics on the HDR outputs", &state.metrics_on_hdr);
+  const bool hdr = state.metrics_on_hdr;
+  const std::optional<passes::CompareMetrics>& m = hdr ? in.metrics : in.displayed_metrics;
   if (!m) {
     ImGui::TextDisabled("metrics: waiting for the first frame");
     return;
   }
-  ImGui::TextWrapped("A vs B, frame %llu, %ux%u, RGB of the HDR outputs",
-                     static_cast<unsigned long long>(m->frame), m->extent.width, m->extent.height);
+  ImGui::TextWrapped(
+      "A vs B, frame %llu, %ux%u, RGB of %s", static_cast<unsigned long long>(m->frame), m->extent.width,
+      m->extent.height,
+      hdr ? "the HDR outputs (linear radiance)" : "the displayed images (tonemapped, sRGB, 8 bits, in 0..1)");
   ImGui::Text("MSE     %.6g", m->values.mse);
   if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
-  else ImGui::Text("PSNR    %.2f dB", m->values.psnr);
-  ImGui::Text("max |A-B| %.6g", m->values.max_abs);
+  else ImGui::Text("PSNR    %.2f dB%s", m->values.psnr, hdr ? " (peak 1: HDR values pass it)" : "");
+  if (hdr) ImGui::Text("max |A-B| %.6g", m->values.max_abs);
+  else ImGui::Text("max |A-B| %ld levels of 255", std::lround(m->values.max_abs * 255));
 }
 
 // Passes that recorded nothing this frame have no time to show: named apart, not as 0.000 rows.
@@ -490,7 +498,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   ImGui::SetNextWindowBgAlpha(0.88f);
   ImGui::Begin("GPU timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
   if (state.graph.compare) {  // first, where a long chain cannot push them out of sight
-    metrics_table(in.metrics);
+    metrics_table(state, in);
     ImGui::Separator();
   }
   timings_table(state, in.timings, in.ctx.report());

@@ -20,7 +20,8 @@ struct PanelInputs {
   const vk::Context& ctx;
   const TimingHistory& timings;
   const std::vector<std::string>& viewport_sources;
-  std::optional<passes::CompareMetrics> metrics;
+  std::optional<passes::CompareMetrics> metrics;            // A/B over the HDR outputs
+  std::optional<passes::CompareMetrics> displayed_metrics;  // and over the displayed images
   std::vector<vk::ShaderError> shader_errors;
   std::string chain_error;    // why the last edit of the chains was not applied
   std::string status;         // the last screenshot's path, or a note

@@ -151,6 +151,45 @@ TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
   EXPECT_NEAR(r.last_metrics->values.psnr, cpu.psnr, 1e-3);
 }
 
+// The window's A/B metrics default to what the user looks at: the displayed pair (tonemapped,
+// sRGB-encoded, 8 bits), equal to `filterlab compare` of the two PNG captures of the same frame
+// (RGB: alpha is 1 in both, and off); the HDR metrics stay beside them, and the screenshot's sidecar
+// records both, each saying what it is taken over.
+TEST(WindowUi, DisplayedMetricsEqualCompareOfTheDisplayedCaptures) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-displayed");
+  runtime::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4");
+  run.captures = {{"final", dir + "/a.png"}, {"b.final", dir + "/b.png"}};
+  app::WindowOptions window;
+  window.frames = 5;
+  window.hot_reload = false;
+  window.compare_chain = "bilateral:radius=3";
+  window.screenshot = dir + "/shot.png";
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_TRUE(r.last_displayed_metrics);
+  ASSERT_TRUE(r.last_metrics);
+  auto compared =
+      test::run_binary("compare " + dir + "/a.png " + dir + "/b.png --alpha off --json " + dir + "/c.json");
+  ASSERT_EQ(compared.exit_code, 0) << compared.output;
+  std::ifstream in(dir + "/c.json");
+  const nlohmann::json c = nlohmann::json::parse(in);
+  ASSERT_TRUE(c.at("psnr").is_number()) << "a blur and a bilateral filter must differ on screen";
+  EXPECT_NEAR(r.last_displayed_metrics->values.psnr, c.at("psnr").get<double>(), 1e-4);
+  EXPECT_NEAR(r.last_displayed_metrics->values.max_abs, c.at("max_abs").get<double>(), 1e-6);
+  EXPECT_NE(r.last_displayed_metrics->values.psnr, r.last_metrics->values.psnr);
+  std::ifstream sidecar_in(dir + "/shot.json");
+  const nlohmann::json side = nlohmann::json::parse(sidecar_in);
+  EXPECT_NEAR(side.at("compare_metrics_displayed").at("psnr").get<double>(), c.at("psnr").get<double>(),
+              1e-4);
+  EXPECT_EQ(side.at("compare_metrics_displayed").at("max_levels").get<long>(),
+            std::lround(c.at("max_abs").get<double>() * 255));
+  EXPECT_NE(side.at("compare_metrics_displayed").at("over").get<std::string>().find("8 bits"),
+            std::string::npos);
+  EXPECT_NE(side.at("compare_metrics").at("over").get<std::string>().find("HDR"), std::string::npos);
+}
+
 TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-shot");
