@@ -8,6 +8,7 @@
 #include "passes/tonemap_curves.h"
 #include "passes/view_pass.h"
 #include "scene/scene_content.h"
+#include "ui/layout.h"
 
 #include <memory>
 #include <string>
@@ -53,6 +54,7 @@ struct AppState {
   bool step_once = false;        // while paused: advance one frame
   bool gpu_timing = true;
   bool show_ui = true;
+  Columns columns;  // the side columns, open or collapsed (ui/layout.h)
   // The A/B metrics the panel shows: over the displayed images (tonemapped, sRGB-encoded, 8 bits,
   // as a PNG capture stores them), or over the chains' HDR outputs (linear radiance).
   bool metrics_on_hdr = false;

@@ -70,12 +70,15 @@ bool LiveGraph::set_gpu_timing(bool on, uint64_t frame) {
   return true;
 }
 
-void LiveGraph::prepare(VkExtent2D extent) {
-  if (prepared_) return;
+void LiveGraph::prepare(VkExtent2D extent, VkExtent2D surface) {
+  const auto same = [](VkExtent2D a, VkExtent2D b) { return a.width == b.width && a.height == b.height; };
+  if (prepared_ && same(extent, prepared_extent_) && same(surface, prepared_surface_)) return;
   // Same graph at a new size, a new graph or a new executor: images whose description changed
   // are recreated, the UI's target among them; the UI knows them by their generation.
-  executor_->prepare(*graph_, outputs_, extent);
+  executor_->prepare(*graph_, outputs_, extent, surface);
   prepared_ = true;
+  prepared_extent_ = extent;
+  prepared_surface_ = surface;
   ++prepares_;
 }
 

@@ -45,8 +45,9 @@ class LiveGraph {
   // until the frames before `frame` have finished, like a replaced graph. True if so.
   bool set_gpu_timing(bool on, uint64_t frame);
   void resized() { prepared_ = false; }  // the window's size changed
-  // Prepares the executor for `extent` unless nothing changed since the last time.
-  void prepare(VkExtent2D extent);
+  // Prepares the executor for the viewport's `extent` (the graph's output) in a window of `surface`
+  // (the window image) unless nothing changed since the last time.
+  void prepare(VkExtent2D extent, VkExtent2D surface);
   // Records frame `frame`, copying the window image into `target`. The frames before
   // `frame - frames in flight + 1` must have finished (the frame ring waited for the slot).
   void record(VkCommandBuffer cmd, uint64_t frame, const PresentTarget& target);
@@ -79,6 +80,7 @@ class LiveGraph {
   vk::FrameRetireList<std::unique_ptr<graph::Executor>> retired_executors_;
   GraphConfig config_;
   bool prepared_ = false;
+  VkExtent2D prepared_extent_{}, prepared_surface_{};
   uint32_t builds_ = 0, prepares_ = 0;
 };
 

@@ -305,16 +305,24 @@ struct PanelFacts {
   const vk::Context& ctx;
   const vk::PipelineLibrary* library;  // hot reload, when on
   const std::vector<std::string>& viewport_sources;
-  VkExtent2D extent;
+  VkExtent2D window;  // the swapchain's
   const std::string& present_mode;
 };
+
+// The window's regions for this state (ui/layout.h), and the viewport's size: the graph's output.
+WindowLayout layout_of(const AppState& state, VkExtent2D window) {
+  return window_layout(float(window.width), float(window.height), state.columns, state.show_ui);
+}
+VkExtent2D viewport_extent(const WindowLayout& layout) {
+  return {uint32_t(std::max(layout.viewport.w, 1.0f)), uint32_t(std::max(layout.viewport.h, 1.0f))};
+}
 
 // This frame's input, test probe and panel, which edit `state`. True when a screenshot was asked
 // for (key, button or hook).
 bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, AppState& state,
                Readouts& readouts, const PanelFacts& facts, uint64_t frame, WindowResult& result) {
   ui.begin_frame();
-  viewport_input.update(state, facts.extent);
+  viewport_input.update(state, layout_of(state, facts.window).viewport);
   bool take_screenshot = handle_keys(state);
   if (state.step_once) {
     state.step_once = false;
@@ -323,6 +331,8 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
   take_screenshot |= take_actions(hooks.probe(frame, state, facts.library, readouts.metrics,
                                               readouts.chain_error, readouts.preset_status),
                                   state, readouts);
+  const WindowLayout layout = layout_of(state, facts.window);
+  if (state.graph.compare) draw_compare_labels(state.compare, viewport_extent(layout), layout.viewport);
   if (state.show_ui) {
     const PanelInputs in{
         .ctx = facts.ctx,
@@ -335,7 +345,8 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .status = readouts.status,
         .content_error = readouts.content_error,
         .preset_status = readouts.preset_status,
-        .extent = facts.extent,
+        .extent = viewport_extent(layout),
+        .layout = layout,
         .present_mode = facts.present_mode,
         .hot_reload = facts.library != nullptr};
     take_screenshot |= take_actions(draw_panel(state, in), state, readouts);
@@ -572,15 +583,24 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     // The panel and input edit the state; graph edits are applied before recording.
     const PanelFacts facts{ctx, renderer.library.get(), graph.objects().viewport_sources, swapchain.extent(),
                            result.present_mode};
+    const VkExtent2D viewport_before = viewport_extent(layout_of(state, swapchain.extent()));
     const bool take_screenshot =
         update_ui(renderer.ui, viewport_input, hooks, state, readouts, facts, frame, result);
-    const std::string turned_off =
-        fit == SwapchainKeeper::Fit::Rebuilt ? turn_off_steps_that_do_not_fit(state, swapchain.extent()) : "";
-    apply_graph_edits(graph, state, swapchain.extent(), frame, readouts);
+    // The graph renders at the viewport's size, which the window and the columns (Tab, a column
+    // opened or hidden) decide.
+    const WindowLayout layout = layout_of(state, swapchain.extent());
+    const VkExtent2D viewport = viewport_extent(layout);
+    const bool viewport_changed =
+        viewport.width != viewport_before.width || viewport.height != viewport_before.height;
+    const std::string turned_off = fit == SwapchainKeeper::Fit::Rebuilt || viewport_changed
+                                       ? turn_off_steps_that_do_not_fit(state, viewport)
+                                       : "";
+    apply_graph_edits(graph, state, viewport, frame, readouts);
     if (!turned_off.empty()) readouts.chain_error = turned_off;
     result.max_retired_graphs = std::max(result.max_retired_graphs, graph.retired_graphs());
     result.max_retired_executors = std::max(result.max_retired_executors, graph.retired_executors());
-    graph.prepare(swapchain.extent());
+    graph.prepare(viewport, swapchain.extent());
+    *graph.objects().viewport_offset = {int32_t(layout.viewport.x), int32_t(layout.viewport.y)};
     poll_shaders(renderer.library.get(), frame, result);
     apply_frame_settings(graph.objects(), state);
 
@@ -650,8 +670,9 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     vk::Swapchain swapchain(ctx, window.create_surface(ctx.instance()), window.framebuffer(),
                             window_swapchain_options(window_options));  // owns the surface now
     describe_swapchain(swapchain, window_options, result);
+    state.columns = initial_columns(float(swapchain.extent().width));
     if (state.graph.compare && state.compare.divider_x <= 0)
-      state.compare.divider_x = int32_t(swapchain.extent().width / 2);
+      state.compare.divider_x = int32_t(viewport_extent(layout_of(state, swapchain.extent())).width / 2);
 
     WindowRenderer renderer(ctx, window, options, window_options, result);
     renderer.graph.build(state.graph, state, 0);

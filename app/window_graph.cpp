@@ -1,30 +1,43 @@
 #include "window_graph.h"
 
 #include "graph/executor.h"
+
+#include <algorithm>
 #include "runtime/frame_graph.h"
 
 namespace filterlab::app {
 
 namespace {
 
-// Blits the viewport to the window's size (nearest: a smaller source is shown in blocks, never
-// smoothed), so any image size can be shown and the UI draws over a copy.
-void add_compose_pass(graph::RenderGraph& graph) {
-  graph.declare_image(WindowGraph::kWindow, {VK_FORMAT_R8G8B8A8_UNORM});
+// The window image (the surface's size) is cleared, then the viewport image (the graph's output
+// size, which the app makes the viewport region's) is copied into the viewport region at `offset`,
+// read when the frame is recorded; the UI then draws its columns beside it.
+void add_compose_pass(graph::RenderGraph& graph, std::shared_ptr<const VkOffset2D> offset) {
+  graph.declare_image(WindowGraph::kWindow, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::surface()});
+  graph.add_pass("backdrop", graph::PassKind::Transfer)
+      .write(WindowGraph::kWindow, graph::Usage::TransferDst)
+      .execute([](graph::PassContext& ctx) {
+        const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        const VkClearColorValue backdrop{{0.06f, 0.06f, 0.07f, 1.0f}};
+        vkCmdClearColorImage(ctx.cmd, ctx.image_handle(WindowGraph::kWindow),
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &backdrop, 1, &all);
+      });
   graph.add_pass("compose", graph::PassKind::Transfer)
       .read(WindowGraph::kViewport, graph::Usage::TransferSrc)
       .write(WindowGraph::kWindow, graph::Usage::TransferDst)
-      .execute([](graph::PassContext& ctx) {
+      .execute([offset](graph::PassContext& ctx) {
         const VkExtent2D src = ctx.image(WindowGraph::kViewport).extent;
         const VkExtent2D dst = ctx.image(WindowGraph::kWindow).extent;
-        VkImageBlit region{};
-        region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.srcOffsets[1] = {int32_t(src.width), int32_t(src.height), 1};
-        region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.dstOffsets[1] = {int32_t(dst.width), int32_t(dst.height), 1};
-        vkCmdBlitImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport),
+        const int32_t x = std::clamp(offset->x, 0, int32_t(dst.width) - 1);
+        const int32_t y = std::clamp(offset->y, 0, int32_t(dst.height) - 1);
+        VkImageCopy region{};
+        region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.dstOffset = {x, y, 0};
+        region.extent = {std::min(src.width, dst.width - uint32_t(x)),
+                         std::min(src.height, dst.height - uint32_t(y)), 1};
+        vkCmdCopyImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport),
                        VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ctx.image_handle(WindowGraph::kWindow),
-                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region, VK_FILTER_NEAREST);
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
       });
 }
 
@@ -72,7 +85,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.view = std::make_unique<passes::ViewPass>(env);
     out.view->add_to(graph, config.viewport, WindowGraph::kViewport);
   }
-  add_compose_pass(graph);
+  add_compose_pass(graph, out.viewport_offset);
   return out;
 }
 

@@ -6,7 +6,7 @@
 //   compare: metrics of A's and B's HDR outputs and of their displayed (tonemapped, 8-bit) images;
 //            split / difference view of the tonemapped pair
 //   or (compare off) view: any graph image, visualized by its kind   -> "viewport"
-//   compose: "viewport" blitted to the window's size                  -> "window"
+//   compose: "viewport" copied into the window's viewport region       -> "window" (the surface's size)
 //
 // The caller adds the UI pass (drawing over "window") and the present pass (copying "window" to
 // the swapchain image). "viewport" stays UI-free: screenshots save it.
@@ -39,6 +39,8 @@ struct WindowGraph {
   std::unique_ptr<passes::ViewPass> view;        // compare off
   std::string output_a, output_b;                // the chains' HDR outputs
   std::vector<std::string> viewport_sources;     // images the viewport can show, in graph order
+  // Where the viewport region starts in the window image (ui/layout.h), set before each record.
+  std::shared_ptr<VkOffset2D> viewport_offset = std::make_shared<VkOffset2D>();
 };
 
 // Throws filters::ChainError for a chain that cannot be built (unknown method, unsupported radius)

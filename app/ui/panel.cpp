@@ -220,7 +220,7 @@ void metrics_table(AppState& state, const PanelInputs& in) {
   if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
   else ImGui::Text("PSNR    %.2f dB%s", m->values.psnr, hdr ? " (peak 1: HDR values pass it)" : "");
   if (hdr) ImGui::Text("max |A-B| %.6g", m->values.max_abs);
-  else ImGui::Text("max |A-B| %ld levels of 255", std::lround(m->values.max_abs * 255));
+  else ImGui::TextWrapped("max |A-B| %ld levels of 255", std::lround(m->values.max_abs * 255));
 }
 
 // Passes that recorded nothing this frame have no time to show: named apart, not as 0.000 rows.
@@ -240,17 +240,22 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
   }
   const RollingStats total = t.gpu_total(), cpu = t.cpu_frame();
   ImGui::TextWrapped("GPU frame %.3f ms (mean of %zu), CPU frame %.2f ms", total.mean, total.count, cpu.mean);
+  // A narrow column (the default at 960 wide) shows the mean and the history; a wider one also min
+  // and max.
+  const bool wide = ImGui::GetContentRegionAvail().x >= 340;
   if (!ImGui::BeginTable(
-          "timings", 5,
+          "timings", wide ? 5 : 3,
           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit))
     return;
   // The pass column keeps one width, whatever the names: a long one is elided in the middle.
-  constexpr size_t kPassChars = 22;
+  const size_t kPassChars = wide ? 22 : 14;
   ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthFixed,
                           ImGui::CalcTextSize(std::string(kPassChars, 'm').c_str()).x);
   ImGui::TableSetupColumn("mean ms");
-  ImGui::TableSetupColumn("min");
-  ImGui::TableSetupColumn("max");
+  if (wide) {
+    ImGui::TableSetupColumn("min");
+    ImGui::TableSetupColumn("max");
+  }
   ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   for (const std::string& pass : t.pass_order()) {
@@ -262,10 +267,12 @@ void timings_table(AppState& state, const TimingHistory& t, const vk::DeviceRepo
     if (shown != pass && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", pass.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.3f", s.mean);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", s.min);
-    ImGui::TableNextColumn();
-    ImGui::Text("%.3f", s.max);
+    if (wide) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", s.min);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", s.max);
+    }
     ImGui::TableNextColumn();
     const std::vector<float> h = t.pass_history(pass);
     ImGui::PushID(pass.c_str());
@@ -294,56 +301,91 @@ void device_panel(const PanelInputs& in) {
               d.max_compute_shared_memory / 1024, d.timestamp_period_ns, d.timestamp_valid_bits);
   ImGui::Text("compute derivatives: %s",
               d.compute_shader_derivatives ? d.compute_derivatives_extension.c_str() : "no");
-  ImGui::Text("window %ux%u, present mode %s", in.extent.width, in.extent.height, in.present_mode.c_str());
+  ImGui::Text("viewport %ux%u, present mode %s", in.extent.width, in.extent.height, in.present_mode.c_str());
 }
 
-// Which side is which: "A" and "B" on the viewport, near its bottom edge (the panel covers the top
-// left), where the compare view puts each chain; "|A-B|" over the heat map.
-void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image) {
-  const ImVec2 window = ImGui::GetIO().DisplaySize;
-  if (image.width == 0 || window.x <= 0) return;
-  const float scale = window.x / float(image.width);
+}  // namespace
+
+// Which side is which: "A" and "B" near the viewport's bottom edge, where the compare view puts
+// each chain; "|A-B|" over the heat map. Part of the viewport: drawn with the columns hidden too.
+void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, const Rect& viewport) {
+  if (image.width == 0 || viewport.w <= 0) return;
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const float left = viewport.x / scale.x, width = viewport.w / scale.x, bottom = viewport.bottom() / scale.y;
+  const float pixel = width / float(image.width);  // the viewport shows the image 1:1 in pixels
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   auto label = [&](float x, const char* text) {
     const ImVec2 size = ImGui::CalcTextSize(text);
-    const ImVec2 at(std::clamp(x - size.x / 2, 4.0f, window.x - size.x - 4), window.y - size.y - 12);
+    const ImVec2 at(std::clamp(left + x - size.x / 2, left + 4.0f, left + width - size.x - 4),
+                    bottom - size.y - 12);
     draw->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + size.x + 6, at.y + size.y + 3),
                         IM_COL32(0, 0, 0, 170), 4.0f);
     draw->AddText(at, IM_COL32(0, 255, 255, 255), text);
   };
   using Mode = passes::CompareSettings::Mode;
   if (c.mode == Mode::Difference) {
-    label(window.x / 2, "|A-B|");
+    label(width / 2, "|A-B|");
   } else if (c.mode == Mode::SideBySide) {
-    label(window.x / 4, "A");
-    label(window.x * 3 / 4, "B");
+    label(width / 4, "A");
+    label(width * 3 / 4, "B");
   } else {
-    const float divider = float(c.divider_x) * scale;
+    const float divider = float(c.divider_x) * pixel;
     label(divider / 2, "A");
-    label(divider + (window.x - divider) / 2, "B");
+    label(divider + (width - divider) / 2, "B");
   }
+}
+
+namespace {
+
+// A column's window, placed where the layout puts it (in the window's pixels; ImGui takes points).
+void place(const Rect& r) {
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  ImGui::SetNextWindowPos(ImVec2(r.x / scale.x, r.y / scale.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w / scale.x, r.h / scale.y), ImGuiCond_Always);
+}
+
+constexpr ImGuiWindowFlags kColumnFlags =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+
+// A collapsed column: a strip with the button that opens it again.
+void collapsed_column(const char* id, const Rect& r, const char* button, bool& open) {
+  place(r);
+  ImGui::Begin(id, nullptr, kColumnFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  if (ImGui::Button(button)) open = true;
+  ImGui::End();
 }
 
 }  // namespace
 
-PanelLayout panel_layout(ImVec2 display) {
-  constexpr float kMargin = 8.0f, kGap = 8.0f;
-  const float panel_width = std::clamp(display.x * 0.45f, 260.0f, 430.0f);
-  const float height = std::max(display.y - 2 * kMargin, 100.0f);
-  const float timings_x = kMargin + panel_width + kGap;
-  const float timings_width = std::clamp(display.x - timings_x - kMargin, 200.0f, 560.0f);
-  return {ImVec2(kMargin, kMargin), ImVec2(panel_width, height),
-          ImVec2(display.x - kMargin - timings_width, kMargin), timings_width, height};
+// The right column: the A/B metrics first (a long chain cannot push them out of sight), then the
+// timings table, which scrolls past the column's height.
+void draw_timings_column(AppState& state, const PanelInputs& in) {
+  if (!state.columns.timings_open) {
+    collapsed_column("##timings", in.layout.timings, "<", state.columns.timings_open);
+    return;
+  }
+  place(in.layout.timings);
+  ImGui::Begin("GPU timings", nullptr, kColumnFlags);
+  if (ImGui::SmallButton("hide >>")) state.columns.timings_open = false;
+  if (state.graph.compare) {
+    metrics_table(state, in);
+    ImGui::Separator();
+  }
+  timings_table(state, in.timings, in.ctx.report());
+  ImGui::End();
 }
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   PanelActions actions;
-  if (state.graph.compare) draw_compare_labels(state.compare, in.extent);
-  const PanelLayout layout = panel_layout(ImGui::GetIO().DisplaySize);
-  ImGui::SetNextWindowPos(layout.panel_pos, ImGuiCond_Always);
-  ImGui::SetNextWindowSize(layout.panel_size, ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.88f);
-  ImGui::Begin("filterlab", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+  const WindowLayout& layout = in.layout;
+  if (!state.columns.controls_open) {
+    collapsed_column("##controls", layout.controls, ">", state.columns.controls_open);
+    draw_timings_column(state, in);
+    return actions;
+  }
+  place(layout.controls);
+  ImGui::Begin("filterlab", nullptr, kColumnFlags);
+  if (ImGui::SmallButton("<< hide")) state.columns.controls_open = false;
 
   if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen))
     edit_chain("A", state.graph.chain_a, in.ctx);
@@ -490,19 +532,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
   }
   ImGui::End();
 
-  // Timings get a window of their own beside the panel, so the table stays in view while the chain
-  // is edited; it grows downwards as passes are added, and scrolls past the window's height.
-  ImGui::SetNextWindowPos(layout.timings_pos, ImGuiCond_Always);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(layout.timings_width, 0),
-                                      ImVec2(layout.timings_width, layout.timings_max_height));
-  ImGui::SetNextWindowBgAlpha(0.88f);
-  ImGui::Begin("GPU timings", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
-  if (state.graph.compare) {  // first, where a long chain cannot push them out of sight
-    metrics_table(state, in);
-    ImGui::Separator();
-  }
-  timings_table(state, in.timings, in.ctx.report());
-  ImGui::End();
+  draw_timings_column(state, in);
   return actions;
 }
 

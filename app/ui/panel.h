@@ -3,6 +3,7 @@
 // metrics, viewport source, scene, timings, device and shader status. It edits AppState and
 // reports what the loop must do; it never touches the graph itself.
 #include "app_state.h"
+#include "ui/layout.h"
 #include "ui/panel_actions.h"
 #include "ui/timing_history.h"
 #include "vk/context.h"
@@ -27,20 +28,15 @@ struct PanelInputs {
   std::string status;         // the last screenshot's path, or a note
   std::string content_error;  // why the last file opened was not shown
   std::string preset_status;  // the last preset saved or loaded, or why it was not
-  VkExtent2D extent{};
+  VkExtent2D extent{};        // the viewport's: the graph's output
+  WindowLayout layout;        // the window's regions (ui/layout.h)
   std::string present_mode;
   bool hot_reload = false;
 };
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);
 
-// Where the two windows go: the panel down the left edge, as tall as the window (it scrolls), the
-// timings (and the A/B metrics) to its right, sharing the width, so that neither covers the other
-// down to 640x360.
-struct PanelLayout {
-  ImVec2 panel_pos, panel_size, timings_pos;
-  float timings_width, timings_max_height;
-};
-PanelLayout panel_layout(ImVec2 display);
+// The A/B labels in the viewport region (drawn whether the columns show or not).
+void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, const Rect& viewport);
 
 }  // namespace filterlab::app

@@ -10,26 +10,32 @@
 
 namespace filterlab::app {
 
-void ViewportInput::update(AppState& state, VkExtent2D extent) {
+void ViewportInput::update(AppState& state, const Rect& viewport) {
   const ImGuiIO& io = ImGui::GetIO();
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
-  const float mx = io.MousePos.x * sx, my = io.MousePos.y * sy;
+  const VkExtent2D extent{uint32_t(std::max(viewport.w, 1.0f)), uint32_t(std::max(viewport.h, 1.0f))};
+  // In the viewport's pixels, which are the image's.
+  const float mx = io.MousePos.x * sx - viewport.x, my = io.MousePos.y * sy - viewport.y;
+  const bool over = viewport.contains(io.MousePos.x * sx, io.MousePos.y * sy);
   passes::CompareSettings& c = state.compare;
   const bool split = state.graph.compare && c.mode == passes::CompareSettings::Mode::Split;
   if (io.MousePos.x > -1e30f) {  // ImGui's "no mouse" position is -FLT_MAX
     c.cursor_x = std::clamp(int32_t(mx), 0, int32_t(extent.width) - 1);
     c.cursor_y = std::clamp(int32_t(my), 0, int32_t(extent.height) - 1);
   }
-  if (io.WantCaptureMouse && !dragging_divider) return;
-  if (io.MouseClicked[0]) dragging_divider = split && std::abs(mx - float(c.divider_x)) <= 6.0f;
-  if (!io.MouseDown[0]) dragging_divider = false;
+  if (io.WantCaptureMouse && !dragging_divider && !dragging_scene) return;
+  if (io.MouseClicked[0]) {
+    dragging_divider = over && split && std::abs(mx - float(c.divider_x)) <= 6.0f;
+    dragging_scene = over && !dragging_divider;
+  }
+  if (!io.MouseDown[0]) dragging_divider = dragging_scene = false;
   if (dragging_divider) {
     c.divider_x = std::clamp(int32_t(mx), 0, int32_t(extent.width));
-  } else if (io.MouseDown[0]) {
+  } else if (dragging_scene) {
     state.scene.camera_yaw -= io.MouseDelta.x * 0.01f;
     state.scene.camera_pitch = std::clamp(state.scene.camera_pitch + io.MouseDelta.y * 0.01f, -0.5f, 1.0f);
   }
-  if (io.MouseWheel != 0.0f)
+  if (io.MouseWheel != 0.0f && over)
     state.scene.camera_distance =
         std::clamp(state.scene.camera_distance * std::pow(0.9f, io.MouseWheel), 0.2f, 5.0f);
 }

@@ -7,10 +7,12 @@
 namespace filterlab::app {
 
 // Drag orbits the camera, or moves the A/B divider when the drag starts on it; the wheel zooms;
-// the magnifier follows the cursor. `extent`: the window's framebuffer.
+// the magnifier follows the cursor. `viewport`: the window's viewport region (ui/layout.h), which
+// shows the graph's image 1:1; a press outside it (over a column) does not reach the scene.
 struct ViewportInput {
   bool dragging_divider = false;
-  void update(AppState& state, VkExtent2D extent);
+  bool dragging_scene = false;
+  void update(AppState& state, const Rect& viewport);
 };
 
 // Unless a text field has the keyboard: Space pause, N step, Tab panel. True for F12 (screenshot).

@@ -193,8 +193,9 @@ Executor::~Executor() {
   if (recorded_ && !frames_finished_) vkDeviceWaitIdle(ctx_.device());
 }
 
-void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent) {
-  CompiledGraph compiled = graph.compile(outputs, extent);
+void Executor::prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent,
+                       VkExtent2D surface) {
+  CompiledGraph compiled = graph.compile(outputs, extent, surface);
   // A graph of more passes than the timer holds (a chain of 127 steps refused with "more than 128
   // live passes") grows it: the graph has no limit of its own. Frames in flight still write the old
   // pools' queries, and their timings go with them.

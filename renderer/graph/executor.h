@@ -141,7 +141,9 @@ class Executor {
   // ones they replace are destroyed once no frame in flight can use them (no device wait). History
   // images start cleared. Imported buffers that the frames after this prepare no longer use are
   // forgotten by the barrier tracker at that time too (their owner may destroy them then).
-  void prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent);
+  // `surface`: the size of SizeRule::surface() images ({0, 0}: the output's).
+  void prepare(const RenderGraph& graph, const std::vector<std::string>& outputs, VkExtent2D extent,
+               VkExtent2D surface = {});
   const CompiledGraph& compiled() const { return compiled_; }
 
   // Records frame `frame` in frame-in-flight `slot`. Frame `frame - frames_in_flight` and all

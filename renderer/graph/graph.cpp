@@ -210,7 +210,8 @@ struct RenderGraph::PassSubresources {
   std::set<uint32_t> history_reads;
 };
 
-std::vector<VkExtent2D> RenderGraph::image_extents(const NameIndex& index, VkExtent2D output_extent) const {
+std::vector<VkExtent2D> RenderGraph::image_extents(const NameIndex& index, VkExtent2D output_extent,
+                                                   VkExtent2D surface_extent) const {
   // Resolve each rule, following RelativeToImage chains and rejecting cycles.
   std::vector<std::optional<VkExtent2D>> extents(images_.size());
   std::function<VkExtent2D(uint32_t, std::vector<uint32_t>&)> resolve =
@@ -229,6 +230,7 @@ std::vector<VkExtent2D> RenderGraph::image_extents(const NameIndex& index, VkExt
       case SizeRule::Kind::Output:
         e = {scaled(output_extent.width, rule.scale_x), scaled(output_extent.height, rule.scale_y)};
         break;
+      case SizeRule::Kind::Surface: e = surface_extent; break;
       case SizeRule::Kind::Absolute:
         if (rule.width == 0 || rule.height == 0)
           throw GraphError("size of image '" + image.name + "' cannot be resolved: it is 0x0");
@@ -485,16 +487,18 @@ CompiledGraph RenderGraph::emit_live_passes(const std::vector<bool>& live,
   return out;
 }
 
-CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkExtent2D output_extent) const {
+CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkExtent2D output_extent,
+                                   VkExtent2D surface_extent) const {
   if (output_extent.width == 0 || output_extent.height == 0)
     throw GraphError("output size must be at least 1x1");
+  if (surface_extent.width == 0 || surface_extent.height == 0) surface_extent = output_extent;
   NameIndex index;
   for (uint32_t i = 0; i < images_.size(); ++i) index[images_[i].name] = i;
   for (const auto& [alias, image] : aliases_) index[alias] = index.at(image);
   NameIndex buffer_index;
   for (uint32_t b = 0; b < buffers_.size(); ++b) buffer_index[buffers_[b].name] = b;
 
-  const std::vector<VkExtent2D> extents = image_extents(index, output_extent);
+  const std::vector<VkExtent2D> extents = image_extents(index, output_extent, surface_extent);
   const std::vector<VkDeviceSize> sizes = buffer_sizes(index, extents);
   const std::vector<PassSubresources> subs = collect_accesses(index, buffer_index);
   std::set<uint32_t> written_anywhere;
@@ -505,6 +509,7 @@ CompiledGraph RenderGraph::compile(const std::vector<std::string>& outputs, VkEx
   const std::vector<bool> live = live_passes(subs, frame_end_needs(outputs, index, written_anywhere));
   CompiledGraph out = emit_live_passes(live, outputs, index, buffer_index, extents, sizes);
   out.output_extent = output_extent;
+  out.surface_extent = surface_extent;
   out.aliases = aliases_;
   return out;
 }

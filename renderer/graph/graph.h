@@ -22,8 +22,11 @@ class GraphError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An image's size: the output's (scaled), fixed, another image's (scaled), or the surface's: the
+// window the output is shown in, when the output fills only part of it (the window's viewport
+// between its side columns); without a surface given, the surface is the output.
 struct SizeRule {
-  enum class Kind { Output, Absolute, RelativeToImage };
+  enum class Kind { Output, Absolute, RelativeToImage, Surface };
   Kind kind = Kind::Output;
   uint32_t width = 0, height = 0;        // Absolute
   float scale_x = 1.0f, scale_y = 1.0f;  // Output and RelativeToImage; rounded up, at least 1
@@ -34,6 +37,7 @@ struct SizeRule {
   static SizeRule relative_to(std::string name, float scale = 1.0f) {
     return {Kind::RelativeToImage, 0, 0, scale, scale, std::move(name)};
   }
+  static SizeRule surface() { return {Kind::Surface, 0, 0, 1, 1, {}}; }
 };
 
 struct ImageDesc {
@@ -188,7 +192,7 @@ struct CompiledGraph {
   std::vector<CompiledBuffer> buffers;
   std::vector<CompiledPass> passes;  // live passes, in execution order
   std::vector<std::string> culled;   // passes whose writes reach no output and no host read
-  VkExtent2D output_extent{};
+  VkExtent2D output_extent{}, surface_extent{};
   std::map<std::string, std::string> aliases;                   // alias -> image (RenderGraph::alias_image)
   const std::string& canonical(const std::string& name) const;  // the image an alias names, or name
   std::optional<uint32_t> find_image(const std::string& name) const;  // by name or alias
@@ -211,8 +215,10 @@ class RenderGraph {
   void import_buffer(const std::string& name, BufferSource source, std::optional<BufferUsage> after = {});
   PassBuilder add_pass(const std::string& name, PassKind kind);
 
-  // outputs: images that must be produced (the displayed image, captures).
-  CompiledGraph compile(const std::vector<std::string>& outputs, VkExtent2D output_extent) const;
+  // outputs: images that must be produced (the displayed image, captures). surface_extent: what
+  // SizeRule::surface() images get; {0, 0}: the output extent.
+  CompiledGraph compile(const std::vector<std::string>& outputs, VkExtent2D output_extent,
+                        VkExtent2D surface_extent = {}) const;
 
   const std::vector<PassDecl>& passes() const { return passes_; }
   std::vector<std::string> image_names() const;
@@ -239,7 +245,8 @@ class RenderGraph {
   // for a buffer, so that buffers are ordered and culled by the same code as images.
   using Sub = std::pair<uint32_t, uint32_t>;
   struct PassSubresources;  // what one pass reads and writes (graph.cpp)
-  std::vector<VkExtent2D> image_extents(const NameIndex& image_index, VkExtent2D output_extent) const;
+  std::vector<VkExtent2D> image_extents(const NameIndex& image_index, VkExtent2D output_extent,
+                                        VkExtent2D surface_extent) const;
   std::vector<VkDeviceSize> buffer_sizes(const NameIndex& image_index,
                                          const std::vector<VkExtent2D>& extents) const;
   std::vector<PassSubresources> collect_accesses(const NameIndex& image_index,

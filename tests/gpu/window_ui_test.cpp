@@ -10,10 +10,12 @@
 #include "common/reference.h"
 #include "glfw_window.h"
 #include "graph/executor.h"
+#include "io/image_files.h"
 #include "passes/view_pass.h"
 #include "runtime/frame_ring.h"
 #include "scene/gltf_scene.h"
 #include "ui/imgui_layer.h"
+#include "ui/layout.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -70,12 +72,17 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-ui");
   runtime::RunOptions run = still_run(640, 480, "gaussian.comp.separable_shared:radius=2");
+  run.captures = {{"final", dir + "/final.png"}};  // the graph's image: the viewport's size
   app::WindowOptions window;
   window.frames = 130;
   window.hot_reload = false;
   window.screenshot = dir + "/ui.png";
   window.test_resizes = {{40, {900, 700}}, {80, {800, 600}}};
   window.test_minimize_at = 60;
+  // It opens 640 wide, where the columns start collapsed: opened, as a click on their strips does.
+  window.on_frame = [](app::FrameProbe& p) {
+    if (p.frame == 0) p.state.columns = app::Columns{};
+  };
   app::WindowResult with_ui;
   const std::string messages = with_stderr_captured([&] { with_ui = app::run_window_app(run, window); });
   EXPECT_EQ(with_ui.validation_messages, 0u);
@@ -99,19 +106,106 @@ TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
   // It shows the window with its panel, and says so (it said "without the panel"; issue #54).
   EXPECT_EQ(side.at("png_shows"), "the window as presented, the control panel included");
 
-  // The same frame without the panel: the panel's corner differs, a corner no window covers does not.
+  // The window: the controls column, the viewport, the timings column (ui/layout.h). The viewport
+  // holds the graph's image exactly, 1:1: nothing is drawn over the picture.
+  const app::WindowLayout layout = app::window_layout(800, 600, app::Columns{}, true);
+  const io::ImageU8 a = io::read_png(dir + "/ui.png"), final_image = io::read_png(dir + "/final.png");
+  ASSERT_EQ(a.width, 800u);
+  ASSERT_EQ(a.height, 600u);
+  ASSERT_EQ(final_image.width, uint32_t(layout.viewport.w));
+  ASSERT_EQ(final_image.height, 600u);
+  EXPECT_GT(green_variance(a), 10.0);
+  size_t differ = 0;
+  for (uint32_t y = 0; y < 600; ++y)
+    for (uint32_t x = 0; x < final_image.width; ++x)
+      for (uint32_t c = 0; c < 3; ++c)
+        differ += a.rgba[(size_t(y) * 800 + x + uint32_t(layout.viewport.x)) * 4 + c] !=
+                  final_image.rgba[(size_t(y) * final_image.width + x) * 4 + c];
+  EXPECT_EQ(differ, 0u) << "the viewport shows the graph's image and nothing over it";
+
+  // Without the columns (Tab, --no-ui) the viewport is the window: the graph renders at its size.
   window.show_ui = false;
   window.screenshot = dir + "/no-ui.png";
   app::WindowResult without;
   with_stderr_captured([&] { without = app::run_window_app(run, window); });
   EXPECT_EQ(without.validation_messages, 0u);
-  const io::ImageU8 a = io::read_png(dir + "/ui.png"), b = io::read_png(dir + "/no-ui.png");
-  ASSERT_EQ(a.width, 800u);
-  ASSERT_EQ(a.height, 600u);
-  ASSERT_EQ(b.width, a.width);
-  EXPECT_GT(green_variance(a), 10.0);
-  EXPECT_GT(mean_difference(a, b, 20, 20, 300, 200), 10.0) << "no panel at the top left";
-  EXPECT_EQ(mean_difference(a, b, 420, 560, 560, 600), 0.0) << "the scene under no window changed";
+  const io::ImageU8 b = io::read_png(dir + "/no-ui.png"), full = io::read_png(dir + "/final.png");
+  ASSERT_EQ(b.width, 800u);
+  EXPECT_EQ(full.width, 800u);
+  EXPECT_EQ(mean_difference(b, full, 0, 0, 800, 600), 0.0);
+}
+
+namespace {
+
+// The CPU model of what the window shows of `run --image` in a viewport of w x h: the picture's
+// linear values fit with the aspect kept between black bars (bilinear, texel centres at
+// half-integers, clamped, as the still image pass samples), shown with tonemap none (a PNG's
+// default) and encoded to 8-bit sRGB.
+io::ImageU8 fit_model(const io::ImageF& picture, uint32_t w, uint32_t h) {
+  io::ImageF out{w, h, 4, std::vector<float>(size_t(w) * h * 4, 0.0f)};
+  const float scale = std::min(float(w) / float(picture.width), float(h) / float(picture.height));
+  const float ox = 0.5f * (float(w) - scale * float(picture.width));
+  const float oy = 0.5f * (float(h) - scale * float(picture.height));
+  auto texel = [&](int x, int y, uint32_t c) {
+    return picture.at(uint32_t(std::clamp(x, 0, int(picture.width) - 1)),
+                      uint32_t(std::clamp(y, 0, int(picture.height) - 1)), c);
+  };
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      const float ax = (float(x) + 0.5f - ox) / scale, ay = (float(y) + 0.5f - oy) / scale;
+      out.pixels[(size_t(y) * w + x) * 4 + 3] = 1.0f;
+      if (ax < 0 || ay < 0 || ax >= float(picture.width) || ay >= float(picture.height)) continue;
+      const float fx = ax - 0.5f, fy = ay - 0.5f;
+      const int x0 = int(std::floor(fx)), y0 = int(std::floor(fy));
+      const float tx = fx - float(x0), ty = fy - float(y0);
+      for (uint32_t c = 0; c < 3; ++c)
+        out.pixels[(size_t(y) * w + x) * 4 + c] =
+            (1 - ty) * ((1 - tx) * texel(x0, y0, c) + tx * texel(x0 + 1, y0, c)) +
+            ty * ((1 - tx) * texel(x0, y0 + 1, c) + tx * texel(x0 + 1, y0 + 1, c));
+    }
+  return passes::hdr_to_display(out, 1.0f, passes::Tonemapper::None);
+}
+
+// The largest difference in levels between the viewport region of `shot` at (vx, 0) and `model`,
+// leaving out a one-pixel border (where the fit's edge texels round either way).
+int worst_level(const io::ImageU8& shot, uint32_t vx, const io::ImageU8& model) {
+  int worst = 0;
+  for (uint32_t y = 1; y + 1 < model.height; ++y)
+    for (uint32_t x = 1; x + 1 < model.width; ++x)
+      for (uint32_t c = 0; c < 3; ++c)
+        worst = std::max(worst, std::abs(int(shot.rgba[(size_t(y) * shot.width + vx + x) * 4 + c]) -
+                                         int(model.rgba[(size_t(y) * model.width + x) * 4 + c])));
+  return worst;
+}
+
+}  // namespace
+
+// `run --image` in the window, 960x540, both columns open: the viewport between them shows the
+// picture fit to the viewport, within 2 levels of the CPU model at every pixel but a one-pixel
+// border; with --no-ui, the same at the window's full size. Nothing is drawn over the picture
+// (Xvfb's pointer sits mid-screen, over the viewport: it changes nothing).
+TEST(WindowUi, AStillImageFillsTheViewportAndNothingCoversIt) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-fit");
+  const io::ImageF stored = common::random_image(300, 200, 3, 17);
+  io::write_image_file(dir + "/photo.png", stored, io::Encoding::Raw);
+  const io::ImageF picture = io::read_image_file(dir + "/photo.png", io::Encoding::Srgb);
+  for (const bool show_ui : {true, false}) {
+    const std::string shot = dir + (show_ui ? "/ui.png" : "/no-ui.png");
+    const auto r = test::run_binary(std::string("run --validation --image ") + dir +
+                                    "/photo.png --chain copy --size 960x540 --frames 3 " +
+                                    (show_ui ? "" : "--no-ui ") + "--screenshot " + shot);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const app::WindowLayout layout = app::window_layout(960, 540, app::initial_columns(960), show_ui);
+    const io::ImageU8 window_image = io::read_png(shot);
+    ASSERT_EQ(window_image.width, 960u);
+    const io::ImageU8 model = fit_model(picture, uint32_t(layout.viewport.w), uint32_t(layout.viewport.h));
+    EXPECT_LE(worst_level(window_image, uint32_t(layout.viewport.x), model), 2)
+        << (show_ui ? "columns" : "--no-ui");
+    if (show_ui) {  // at least 30% of the window is picture
+      EXPECT_GE(layout.viewport.w * layout.viewport.h, 0.30f * 960 * 540);
+    }
+  }
 }
 
 TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
@@ -215,10 +309,13 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   // The PNG is the split view without the panel: A left of the divider (the middle), B right of it.
   const io::ImageU8 shot = io::read_png(png), a = io::read_png(dir + "/final.png"),
                     b = io::read_png(dir + "/b-final.png");
-  ASSERT_EQ(shot.width, 240u);
+  // The viewport's size: the window's (240x160) less the two collapsed columns' strips.
+  const uint32_t w = uint32_t(app::window_layout(240, 160, app::initial_columns(240), true).viewport.w);
+  ASSERT_EQ(shot.width, w);
   ASSERT_EQ(shot.height, 160u);
-  EXPECT_EQ(mean_difference(shot, a, 0, 0, 119, 160), 0.0);
-  EXPECT_EQ(mean_difference(shot, b, 121, 0, 240, 160), 0.0);
+  ASSERT_EQ(a.width, w);
+  EXPECT_EQ(mean_difference(shot, a, 0, 0, w / 2 - 1, 160), 0.0);
+  EXPECT_EQ(mean_difference(shot, b, w / 2 + 1, 0, w, 160), 0.0);
 
   // The PFM is chain A's float output, exactly.
   const io::ImageF pfm = io::read_pfm(stem + ".a.pfm"), captured = io::read_pfm(dir + "/a.pfm");
@@ -268,8 +365,12 @@ TEST(WindowUi, SideBySideShowsTheMiddleHalvesOfBothChains) {
   const io::ImageU8 shot = io::read_png(dir + "/side.png"), a = io::read_png(dir + "/final.png"),
                     b = io::read_png(dir + "/b-final.png");
   ASSERT_EQ(shot.width, 240u);
+  // The A and B labels stay on the viewport without the columns too (--no-ui): in a band along its
+  // bottom edge, which the comparison below leaves out.
+  constexpr uint32_t kLabelBand = 36;
+  EXPECT_GT(mean_difference(shot, a, 0, 160 - kLabelBand, 120, 160), 0.0) << "the A label";
   size_t wrong = 0;
-  for (uint32_t y = 0; y < 160; ++y)
+  for (uint32_t y = 0; y < 160 - kLabelBand; ++y)
     for (uint32_t x = 0; x < 240; ++x) {
       if (x == 120) continue;  // the line
       const io::ImageU8& source = x < 120 ? a : b;
@@ -485,6 +586,7 @@ TEST(WindowUi, ARoiOutsideTheViewIsRefusedAndAResizeTurnsOffTheStepItLeaves) {
   window.frames = 16;
   window.hot_reload = false;
   window.test_resizes = {{8, {128, 96}}};
+  window.show_ui = false;  // the viewport is the window: its size is the image's
   std::string refusal, chain_after_refusal, after_resize;
   bool enabled_after_resize = true;
   window.on_frame = [&](app::FrameProbe& p) {

@@ -2,6 +2,7 @@
 // rolling timing statistics, unique screenshot names.
 #include "app_state.h"
 #include "screenshot.h"
+#include "ui/layout.h"
 #include "ui/panel.h"
 #include "ui/timing_history.h"
 
@@ -124,20 +125,42 @@ TEST(Screenshot, StemsAreUniqueInTheirFolder) {
 }  // namespace
 }  // namespace filterlab::app
 
-// The panel and the timings window side by side: inside the window and apart, from 640x360 (a CPU
-// device's default) up, 960x540 and 720p included, where the timings once covered the chain editor.
-TEST(PanelLayout, ThePanelAndTheTimingsNeverOverlap) {
-  for (const ImVec2 display : {ImVec2(640, 360), ImVec2(960, 540), ImVec2(1280, 720), ImVec2(1920, 1080)}) {
-    const filterlab::app::PanelLayout l = filterlab::app::panel_layout(display);
-    const float panel_right = l.panel_pos.x + l.panel_size.x;
-    EXPECT_GE(l.panel_pos.x, 0.0f);
-    EXPECT_LE(l.panel_pos.y + l.panel_size.y, display.y) << display.x;
-    EXPECT_LT(panel_right, l.timings_pos.x) << display.x;
-    EXPECT_LE(l.timings_pos.x + l.timings_width, display.x) << display.x;
-    EXPECT_LE(l.timings_pos.y + l.timings_max_height, display.y) << display.x;
-    EXPECT_GE(l.panel_size.x, 260.0f);
-    EXPECT_GE(l.timings_width, 200.0f);
-  }
+// The viewport is never covered: over window sizes from 640x360 to 2560x1440, with the columns
+// open, collapsed, one of each and hidden (Tab), no column intersects the viewport, all three lie
+// inside the window and fill its width, and the viewport is whole pixels (the graph's size). At
+// 960x540 with both open the columns take at most 430 px and a picture of the window's aspect fit
+// into the viewport covers at least 30% of the window; at 640x360 the columns start collapsed.
+TEST(WindowLayout, NoColumnCoversTheViewport) {
+  using namespace filterlab::app;
+  const float sizes[][2] = {{640, 360}, {800, 450}, {960, 540}, {1280, 720}, {1920, 1080}, {2560, 1440}};
+  for (const auto& [w, h] : sizes)
+    for (int open = 0; open < 4; ++open)
+      for (bool show_ui : {true, false}) {
+        Columns c;
+        c.controls_open = open & 1;
+        c.timings_open = open & 2;
+        const WindowLayout l = window_layout(w, h, c, show_ui);
+        const std::string at = std::to_string(int(w)) + "x" + std::to_string(int(h)) + " open " +
+                               std::to_string(open) + (show_ui ? "" : " tab");
+        EXPECT_FALSE(l.controls.intersects(l.viewport)) << at;
+        EXPECT_FALSE(l.timings.intersects(l.viewport)) << at;
+        EXPECT_FALSE(l.controls.intersects(l.timings)) << at;
+        EXPECT_GE(l.viewport.x, 0.0f) << at;
+        EXPECT_LE(l.viewport.right(), w) << at;
+        EXPECT_EQ(l.viewport.h, h) << at;
+        EXPECT_EQ(l.viewport.w, std::floor(l.viewport.w)) << at;
+        EXPECT_EQ(l.viewport.x, std::floor(l.viewport.x)) << at;
+        EXPECT_GE(l.viewport.w, 64.0f) << at;
+        const float columns = show_ui ? l.controls.w + l.timings.w : 0.0f;
+        EXPECT_EQ(columns + l.viewport.w, w) << at;
+      }
+  const WindowLayout l = window_layout(960, 540, Columns{}, true);
+  EXPECT_LE(l.controls.w + l.timings.w, 430.0f);
+  const float fit = std::min(l.viewport.w / 960, l.viewport.h / 540);
+  EXPECT_GE(960 * fit * 540 * fit, 0.30f * 960 * 540);
+  EXPECT_FALSE(initial_columns(640).controls_open);
+  EXPECT_FALSE(initial_columns(640).timings_open);
+  EXPECT_TRUE(initial_columns(1280).controls_open);
 }
 
 // The timings table's pass column keeps its width: a long name keeps its head and tail around "...".

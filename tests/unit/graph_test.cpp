@@ -463,11 +463,11 @@ TEST(GraphMips, ZeroMipLevelsIsAnError) {
 namespace {
 
 // One pass writes every image, so all of them are live and compiled.
-CompiledGraph compile_sizes(RenderGraph& g, VkExtent2D extent) {
+CompiledGraph compile_sizes(RenderGraph& g, VkExtent2D extent, VkExtent2D surface = {}) {
   PassBuilder b = g.add_pass("all", PassKind::Compute);
   for (const std::string& name : g.image_names()) b.write(name, Usage::StorageWriteCompute);
   b.execute(noop);
-  return g.compile({"final"}, extent);
+  return g.compile({"final"}, extent, surface);
 }
 
 void expect_extent(const CompiledGraph& c, const std::string& name, uint32_t w, uint32_t h) {
@@ -498,6 +498,25 @@ TEST(GraphSizes, RulesResolve) {
   expect_extent(c, "tiny", 1, 1);
   EXPECT_EQ(c.output_extent.width, 333u);
   EXPECT_EQ(c.output_extent.height, 197u);
+}
+
+// The window's graph renders its content at the viewport's size (the output) and composes it into
+// an image of the whole window's (the surface): a surface image follows the surface, and is the
+// output's size where no surface is given (headless).
+TEST(GraphSizes, ASurfaceImageFollowsTheSurface) {
+  RenderGraph g;
+  g.declare_image("final", {});
+  g.declare_image("window", sized(SizeRule::surface()));
+  g.declare_image("of_window", sized(SizeRule::relative_to("window", 0.5f)));
+  CompiledGraph c = compile_sizes(g, {538, 540}, {960, 540});
+  expect_extent(c, "final", 538, 540);
+  expect_extent(c, "window", 960, 540);
+  expect_extent(c, "of_window", 480, 270);
+  EXPECT_EQ(c.surface_extent.width, 960u);
+  RenderGraph h;
+  h.declare_image("final", {});
+  h.declare_image("window", sized(SizeRule::surface()));
+  expect_extent(compile_sizes(h, {538, 540}), "window", 538, 540);
 }
 
 // A scale stored as float (0.2f is 0.2000000030) must not round an exact product up.
