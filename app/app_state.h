@@ -43,6 +43,13 @@ struct GraphConfig {
   friend bool operator==(const GraphConfig&, const GraphConfig&) = default;
 };
 
+// The pixel inspector's pixel, in the graph image's pixels (the viewport's): the one under the cursor,
+// or, pinned (a right click in the viewport, or the window script's inspect@F:X,Y), this one.
+struct Inspector {
+  bool pinned = false;
+  int32_t x = 0, y = 0;
+};
+
 struct AppState {
   GraphConfig graph;
   scene::SceneSettings scene;
@@ -55,6 +62,7 @@ struct AppState {
   bool gpu_timing = true;
   bool show_ui = true;
   Columns columns;  // the side columns, open or collapsed (ui/layout.h)
+  Inspector inspector;
   // The A/B metrics the panel shows: over the displayed images (tonemapped, sRGB-encoded, 8 bits,
   // as a PNG capture stores them), or over the chains' HDR outputs (linear radiance).
   bool metrics_on_hdr = false;

@@ -119,6 +119,24 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
           {"over",
            "RGB of the displayed images: tonemapped, sRGB-encoded, 8 bits (as a PNG capture), in 0..1"}};
   }
+  if (c.pixel) {
+    auto rgba = [](const std::array<float, 4>& v) { return json::array({v[0], v[1], v[2], v[3]}); };
+    auto levels = [](const std::array<float, 4>& v) {
+      return json::array({std::lround(v[0] * 255), std::lround(v[1] * 255), std::lround(v[2] * 255),
+                          std::lround(v[3] * 255)});
+    };
+    j["inspector"] = {{"x", c.pixel->x},
+                      {"y", c.pixel->y},
+                      {"frame", c.pixel->frame},
+                      {"pinned", c.state.inspector.pinned},
+                      {"a_linear", rgba(c.pixel->rgba[0])},
+                      {"b_linear", rgba(c.pixel->rgba[1])},
+                      {"a_displayed", levels(c.pixel->rgba[2])},
+                      {"b_displayed", levels(c.pixel->rgba[3])},
+                      {"over",
+                       "linear: the chains' outputs as stored; displayed: final and b.final, 0-255 "
+                       "(B is A without compare)"}};
+  }
   j["viewport"] = c.state.graph.viewport;
   j["content"] = c.state.graph.still ? c.state.graph.still_file : std::string("built-in scene");
   j["exposure"] = display.automatic ? json("auto") : json(display.exposure);

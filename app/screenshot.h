@@ -5,6 +5,7 @@
 // under unique names in a folder. Written through the headless runner's capture code.
 #include "app_state.h"
 #include "graph/executor.h"
+#include "passes/pixel_probe.h"
 #include "ui/timing_history.h"
 #include "vk/context.h"
 
@@ -23,6 +24,7 @@ struct ScreenshotContext {
   const vk::DeviceReport& device;
   std::optional<passes::CompareMetrics> metrics;            // over the HDR outputs
   std::optional<passes::CompareMetrics> displayed_metrics;  // over the displayed images
+  std::optional<passes::PixelValues> pixel;                 // the inspector's
   uint64_t frame = 0;
   std::string output_a, output_b;  // the chains' HDR outputs
 };

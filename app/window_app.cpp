@@ -184,6 +184,7 @@ struct Readouts {
   TimingHistory timings;
   std::optional<passes::CompareMetrics> metrics;            // of the latest finished frame, compare on: HDR
   std::optional<passes::CompareMetrics> displayed_metrics;  // and of its displayed pair
+  std::optional<passes::PixelValues> pixel;                 // the inspector's, of the latest finished frame
   std::string chain_error;                        // why the last graph edit was refused
   std::string status;                             // the last screenshot's outcome
   std::string content_error;                      // why the last image opened in the panel was not
@@ -283,6 +284,7 @@ void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, R
   if (graph.objects().compare_displayed)
     if (std::optional<passes::CompareMetrics> m = graph.objects().compare_displayed->metrics(slot))
       readouts.displayed_metrics = m;
+  if (std::optional<passes::PixelValues> p = graph.objects().probe->read(slot)) readouts.pixel = p;
 }
 
 // Nothing to show: lets the GPU finish, then sleeps in the event queue. No rebuild here; the size
@@ -333,6 +335,7 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
                                   state, readouts);
   const WindowLayout layout = layout_of(state, facts.window);
   if (state.graph.compare) draw_compare_labels(state.compare, viewport_extent(layout), layout.viewport);
+  draw_pinned_marker(state.inspector, layout.viewport);
   if (state.show_ui) {
     const PanelInputs in{
         .ctx = facts.ctx,
@@ -340,6 +343,7 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
         .viewport_sources = facts.viewport_sources,
         .metrics = readouts.metrics,
         .displayed_metrics = readouts.displayed_metrics,
+        .pixel = readouts.pixel,
         .shader_errors = facts.library ? facts.library->errors() : std::vector<vk::ShaderError>{},
         .chain_error = readouts.chain_error,
         .status = readouts.status,
@@ -372,6 +376,7 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
       graph.build(state.graph, state, frame);
       readouts.metrics.reset();
       readouts.displayed_metrics.reset();
+      readouts.pixel.reset();
       readouts.chain_error.clear();
       readouts.timings.clear();
     } catch (const std::exception& e) {  // ChainError, UnknownImageError, GraphError, ShaderCompileError
@@ -420,6 +425,9 @@ void apply_frame_settings(WindowGraph& graph, const AppState& state) {
   }
   graph.tonemap->display = state.display();
   if (graph.compare) graph.compare->settings = state.compare;
+  const Inspector& i = state.inspector;
+  graph.probe->pixel = i.pinned ? std::array<int32_t, 2>{i.x, i.y}
+                                : std::array<int32_t, 2>{state.compare.cursor_x, state.compare.cursor_y};
   if (graph.view) {  // an HDR image viewed: the same curve and exposure (the automatic one is final's)
     graph.view->settings = state.view;
     graph.view->settings.exposure = state.exposure;
@@ -504,6 +512,7 @@ void save_key_screenshot(LiveGraph& graph, const std::filesystem::path& dir, con
                                     .device = result.device,
                                     .metrics = readouts.metrics,
                                     .displayed_metrics = readouts.displayed_metrics,
+                                    .pixel = readouts.pixel,
                                     .frame = frame,
                                     .output_a = graph.objects().output_a,
                                     .output_b = graph.objects().output_b};
@@ -626,6 +635,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     if (graph.objects().compare_displayed)
       if (auto m = graph.objects().compare_displayed->metrics(uint32_t((frame - 1) % kFramesInFlight)))
         readouts.displayed_metrics = m;
+    if (auto p = graph.objects().probe->read(uint32_t((frame - 1) % kFramesInFlight))) readouts.pixel = p;
     std::filesystem::path sidecar = *window_options.screenshot;
     sidecar.replace_extension(".json");
     const ScreenshotContext context{.state = state,
@@ -633,6 +643,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
                                     .device = result.device,
                                     .metrics = readouts.metrics,
                                     .displayed_metrics = readouts.displayed_metrics,
+                                    .pixel = readouts.pixel,
                                     .frame = frame - 1,
                                     .output_a = graph.objects().output_a,
                                     .output_b = graph.objects().output_b};
@@ -685,6 +696,7 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     WindowGraph& objects = renderer.graph.objects();
     if (objects.compare && frames > 0)
       result.last_metrics = objects.compare->metrics((frames - 1) % kFramesInFlight);
+    if (frames > 0) result.last_pixel = objects.probe->read((frames - 1) % kFramesInFlight);
     if (objects.compare_displayed && frames > 0)
       result.last_displayed_metrics = objects.compare_displayed->metrics((frames - 1) % kFramesInFlight);
     write_outputs(renderer, swapchain.format(), options, window_options, frames, result);

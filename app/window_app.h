@@ -9,6 +9,7 @@
 // in-process under Xvfb.
 #include "app_state.h"
 #include "glfw_window.h"
+#include "passes/pixel_probe.h"
 #include "runtime/headless_runner.h"
 #include "vk/pipeline_library.h"
 #include "vk/swapchain.h"
@@ -43,6 +44,7 @@ struct WindowResult {
   std::vector<std::filesystem::path> screenshots;  // key / button: the PNG of each
   std::optional<passes::CompareMetrics> last_metrics;            // of the HDR outputs
   std::optional<passes::CompareMetrics> last_displayed_metrics;  // of the displayed pair
+  std::optional<passes::PixelValues> last_pixel;                 // the inspector's, of the last frame
   uint32_t graph_builds = 0;  // the first included
   // Most replaced graphs and executors kept at once for the frames in flight that recorded them
   // (LiveGraph).

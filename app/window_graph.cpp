@@ -78,6 +78,11 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.compare_displayed->add_metrics(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
                                        "compare displayed metrics");
   }
+  out.probe = std::make_unique<passes::PixelProbe>(env);
+  out.probe->add_to(graph,
+                    {out.output_a, config.compare ? out.output_b : out.output_a, passes::TonemapPass::kOutput,
+                     config.compare ? WindowGraph::kFinalB : passes::TonemapPass::kOutput},
+                    "inspect");
   for (const std::string& name : graph.image_names())
     if (passes::ViewPass::kind_for(graph.image_desc(name).format)) out.viewport_sources.push_back(name);
   if (!config.compare) {

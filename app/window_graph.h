@@ -6,6 +6,7 @@
 //   compare: metrics of A's and B's HDR outputs and of their displayed (tonemapped, 8-bit) images;
 //            split / difference view of the tonemapped pair
 //   or (compare off) view: any graph image, visualized by its kind   -> "viewport"
+//   inspect: A's and B's outputs and displayed images at one pixel (B: A's without compare)
 //   compose: "viewport" copied into the window's viewport region       -> "window" (the surface's size)
 //
 // The caller adds the UI pass (drawing over "window") and the present pass (copying "window" to
@@ -14,6 +15,7 @@
 #include "graph/graph.h"
 #include "passes/compare_pass.h"
 #include "passes/pass_env.h"
+#include "passes/pixel_probe.h"
 #include "passes/scene_pass.h"
 #include "passes/still_image_pass.h"
 #include "passes/tonemap_pass.h"
@@ -37,6 +39,7 @@ struct WindowGraph {
   std::unique_ptr<passes::ComparePass> compare;  // compare on: the metrics of the HDR outputs, the view
   std::unique_ptr<passes::ComparePass> compare_displayed;  // compare on: the metrics of the displayed pair
   std::unique_ptr<passes::ViewPass> view;        // compare off
+  std::unique_ptr<passes::PixelProbe> probe;     // the inspector: A's and B's linear and displayed values
   std::string output_a, output_b;                // the chains' HDR outputs
   std::vector<std::string> viewport_sources;     // images the viewport can show, in graph order
   // Where the viewport region starts in the window image (ui/layout.h), set before each record.

@@ -71,6 +71,12 @@ struct WindowOptions {
   bool paused = false;             // --pause: start with the animation paused
   std::filesystem::path screenshot_dir = "screenshots";
   std::vector<uint32_t> test_screenshot_at;  // press the screenshot key at these frames
+  // Pin the inspector's pixel at these frames (inspect@F:X,Y), as a right click there does.
+  struct InspectStep {
+    uint32_t frame;
+    int32_t x, y;
+  };
+  std::vector<InspectStep> test_inspect_at;
   // Hot reload: watch the GLSL sources (run.glsl_dir, else the source tree the binary was built
   // from when it is there) or, failing both, the SPIR-V files.
   bool hot_reload = true;

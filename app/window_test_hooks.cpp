@@ -46,6 +46,8 @@ PanelActions TestHooks::probe(uint64_t frame, AppState& state, const vk::Pipelin
   FrameProbe probe{frame, state, library, metrics, chain_error};
   probe.preset_status = preset_status;
   if (options_.on_frame) options_.on_frame(probe);
+  for (const WindowOptions::InspectStep& s : options_.test_inspect_at)
+    if (s.frame == frame) state.inspector = {true, s.x, s.y};
   const auto& at = options_.test_screenshot_at;
   PanelActions actions;
   actions.screenshot = probe.request_screenshot || std::count(at.begin(), at.end(), uint32_t(frame)) > 0;

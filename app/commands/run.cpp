@@ -90,7 +90,9 @@ window options (run without --headless):
 // $FILTERLAB_WINDOW_SCRIPT, for scripts that drive the window as a user would (README, "Driving it
 // deterministically"): steps separated by commas, each ACTION@FRAME: screenshot@F presses the
 // screenshot key, resize@F:WxH resizes the window during frame F, minimize@F iconifies it and
-// restores it a moment later, close@F asks it to close. Not an option: nothing a user needs.
+// restores it a moment later, close@F asks it to close, inspect@F:X,Y pins the pixel inspector on
+// pixel (X, Y) of the graph's image (the sidecar of --screenshot records its values). Not an
+// option: nothing a user needs.
 void parse_window_script(WindowOptions& window) {
   const char* script = std::getenv("FILTERLAB_WINDOW_SCRIPT");
   if (!script || !*script) return;
@@ -102,8 +104,23 @@ void parse_window_script(WindowOptions& window) {
     start = end + 1;
     const size_t at = step.find('@');
     if (at == std::string::npos)
-      throw UsageError(name + ": '" + step + "' is not ACTION@FRAME (screenshot, resize, minimize, close)");
+      throw UsageError(name + ": '" + step +
+                       "' is not ACTION@FRAME (screenshot, resize, minimize, close, inspect)");
     const std::string action = step.substr(0, at), rest = step.substr(at + 1);
+    if (action == "inspect") {  // inspect@F:X,Y: Y is the next comma's field
+      const size_t colon = rest.find(':');
+      const size_t y_end = std::min(text.find(',', start), text.size());
+      if (colon == std::string::npos || colon == 0 || start > text.size())
+        throw UsageError(name + ": inspect wants inspect@FRAME:X,Y, e.g. inspect@5:10,20, got '" + step +
+                         "'");
+      const std::string y = text.substr(start, y_end - start);
+      start = y_end + 1;
+      window.test_inspect_at.push_back(
+          {parse_count(name, rest.substr(0, colon), 0, 1000000),
+           int32_t(parse_count(name + " inspect x", rest.substr(colon + 1), 0, 16384)),
+           int32_t(parse_count(name + " inspect y", y, 0, 16384))});
+      continue;
+    }
     if (action == "resize") {
       const size_t colon = rest.find(':');
       if (colon == std::string::npos || colon == 0)
@@ -117,7 +134,9 @@ void parse_window_script(WindowOptions& window) {
     if (action == "screenshot") window.test_screenshot_at.push_back(frame);
     else if (action == "minimize") window.test_minimize_at = frame;
     else if (action == "close") window.test_close_at = frame;
-    else throw UsageError(name + ": unknown action '" + action + "' (screenshot, resize, minimize, close)");
+    else
+      throw UsageError(name + ": unknown action '" + action +
+                       "' (screenshot, resize, minimize, close, inspect)");
   }
 }
 

@@ -335,6 +335,16 @@ void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, con
   }
 }
 
+void draw_pinned_marker(const Inspector& inspector, const Rect& viewport) {
+  if (!inspector.pinned) return;
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const float x = (viewport.x + float(inspector.x)) / scale.x,
+              y = (viewport.y + float(inspector.y)) / scale.y;
+  // A one-pixel square outline two pixels out from the pinned pixel: the pixel itself stays visible.
+  ImGui::GetForegroundDrawList()->AddRect(ImVec2(x - 2, y - 2), ImVec2(x + 3, y + 3),
+                                          IM_COL32(0, 255, 255, 255));
+}
+
 namespace {
 
 // A column's window, placed where the layout puts it (in the window's pixels; ImGui takes points).
@@ -357,6 +367,44 @@ void collapsed_column(const char* id, const Rect& r, const char* button, bool& o
 
 }  // namespace
 
+// The pixel inspector: the pixel's coordinates, A's and B's values as stored (linear) and as shown
+// (sRGB, 0-255), and |A-B| of each.
+void inspector_section(AppState& state, const PanelInputs& in) {
+  Inspector& i = state.inspector;
+  if (!ImGui::CollapsingHeader("Pixel", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (i.pinned) {
+    if (ImGui::SmallButton("unpin")) i.pinned = false;
+  } else {
+    ImGui::TextDisabled("under the cursor; right click pins one");
+  }
+  if (!in.pixel) {
+    ImGui::TextDisabled("waiting for the first frame");
+    return;
+  }
+  const passes::PixelValues& p = *in.pixel;
+  ImGui::Text("(%d, %d)%s", p.x, p.y, i.pinned ? " pinned" : "");
+  const bool two = state.graph.compare;
+  auto linear = [](const char* label, const std::array<float, 4>& v) {
+    ImGui::Text("%s %.4g %.4g %.4g %.4g", label, v[0], v[1], v[2], v[3]);
+  };
+  auto shown = [](const char* label, const std::array<float, 4>& v) {
+    ImGui::Text("%s %ld %ld %ld", label, std::lround(v[0] * 255), std::lround(v[1] * 255),
+                std::lround(v[2] * 255));
+  };
+  linear(two ? "A linear" : "linear", p.rgba[0]);
+  if (two) linear("B linear", p.rgba[1]);
+  shown(two ? "A shown " : "shown ", p.rgba[2]);
+  if (two) {
+    shown("B shown ", p.rgba[3]);
+    float d = 0, levels = 0;
+    for (int c = 0; c < 3; ++c) {
+      d = std::max(d, std::abs(p.rgba[0][c] - p.rgba[1][c]));
+      levels = std::max(levels, std::abs(std::round(p.rgba[2][c] * 255) - std::round(p.rgba[3][c] * 255)));
+    }
+    ImGui::Text("|A-B| %.4g linear, %.0f levels", d, levels);
+  }
+}
+
 // The right column: the A/B metrics first (a long chain cannot push them out of sight), then the
 // timings table, which scrolls past the column's height.
 void draw_timings_column(AppState& state, const PanelInputs& in) {
@@ -371,6 +419,8 @@ void draw_timings_column(AppState& state, const PanelInputs& in) {
     metrics_table(state, in);
     ImGui::Separator();
   }
+  inspector_section(state, in);
+  ImGui::Separator();
   timings_table(state, in.timings, in.ctx.report());
   ImGui::End();
 }

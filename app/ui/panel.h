@@ -3,6 +3,7 @@
 // metrics, viewport source, scene, timings, device and shader status. It edits AppState and
 // reports what the loop must do; it never touches the graph itself.
 #include "app_state.h"
+#include "passes/pixel_probe.h"
 #include "ui/layout.h"
 #include "ui/panel_actions.h"
 #include "ui/timing_history.h"
@@ -23,6 +24,7 @@ struct PanelInputs {
   const std::vector<std::string>& viewport_sources;
   std::optional<passes::CompareMetrics> metrics;            // A/B over the HDR outputs
   std::optional<passes::CompareMetrics> displayed_metrics;  // and over the displayed images
+  std::optional<passes::PixelValues> pixel;                 // the inspector's
   std::vector<vk::ShaderError> shader_errors;
   std::string chain_error;    // why the last edit of the chains was not applied
   std::string status;         // the last screenshot's path, or a note
@@ -38,5 +40,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in);
 
 // The A/B labels in the viewport region (drawn whether the columns show or not).
 void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, const Rect& viewport);
+// The pinned pixel's marker in the viewport: the one thing the inspector draws over the picture.
+void draw_pinned_marker(const Inspector& inspector, const Rect& viewport);
 
 }  // namespace filterlab::app

@@ -49,7 +49,7 @@ class TimingHistory {
 };
 
 // A pass name as the timings table shows it, at most `max_chars` characters: a longer one keeps its
-// head and its tail (where steps differ: "bigblur.rows.states.blocks") around "...", so the table's
+// head and its tail (where steps differ: "step.rows.states.blocks") around "...", so the table's
 // columns stay in line; the table shows the whole name on hover.
 std::string elide_middle(const std::string& name, size_t max_chars);
 

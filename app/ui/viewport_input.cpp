@@ -24,6 +24,7 @@ void ViewportInput::update(AppState& state, const Rect& viewport) {
     c.cursor_y = std::clamp(int32_t(my), 0, int32_t(extent.height) - 1);
   }
   if (io.WantCaptureMouse && !dragging_divider && !dragging_scene) return;
+  if (io.MouseClicked[1] && over) state.inspector = {true, c.cursor_x, c.cursor_y};  // pins the pixel
   if (io.MouseClicked[0]) {
     dragging_divider = over && split && std::abs(mx - float(c.divider_x)) <= 6.0f;
     dragging_scene = over && !dragging_divider;

@@ -7,8 +7,9 @@
 namespace filterlab::app {
 
 // Drag orbits the camera, or moves the A/B divider when the drag starts on it; the wheel zooms;
-// the magnifier follows the cursor. `viewport`: the window's viewport region (ui/layout.h), which
-// shows the graph's image 1:1; a press outside it (over a column) does not reach the scene.
+// the magnifier and the pixel inspector follow the cursor; a right click pins the inspector's pixel.
+// `viewport`: the window's viewport region (ui/layout.h), which shows the graph's image 1:1; a press outside
+// it (over a column) does not reach the scene.
 struct ViewportInput {
   bool dragging_divider = false;
   bool dragging_scene = false;

@@ -21,6 +21,13 @@
 #define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
 #define COMPARE_DISPLAY_GROUP 16
 
+// The window's pixel inspector (pixel_probe.comp, renderer/passes/pixel_probe.h): one invocation
+// reads PROBE_IMAGES images at one pixel (each clamped to its own size) into this frame's
+// host-visible buffer: A's and B's linear outputs, then their displayed images.
+#define PROBE_IMAGES 4
+#define BINDING_PROBE_IMAGE_0 0  // sampler2D, and the next PROBE_IMAGES - 1 bindings
+#define BINDING_PROBE_RESULT 4   // buffer: PixelProbeGpu
+
 // HDR -> display (tonemap.comp, display_common.glsl; renderer/passes/tonemap_curves.h is the CPU model):
 // the curve is a push constant, so the window switches it without a new pipeline.
 #define TONEMAP_ACES 0      // Narkowicz's fit of the ACES filmic curve (2015)

@@ -208,6 +208,52 @@ TEST(WindowUi, AStillImageFillsTheViewportAndNothingCoversIt) {
   }
 }
 
+// The pixel inspector, pinned on a pixel by the window script's step (as a right click pins it):
+// A's and B's values there equal the captured images' at that pixel, linear within 1e-6 (fp32
+// outputs) and displayed within one level, in the last frame's readback and in the sidecar.
+TEST(WindowUi, TheInspectorReadsWhatTheCapturesHoldAtItsPixel) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-inspect");
+  runtime::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4:precision=fp32");
+  run.captures = {{"gaussian", dir + "/a.pfm"},
+                  {"b.copy", dir + "/b.pfm"},
+                  {"final", dir + "/a.png"},
+                  {"b.final", dir + "/b.png"}};
+  app::WindowOptions window;
+  window.frames = 5;
+  window.hot_reload = false;
+  window.show_ui = false;  // the viewport is the window: 203x117, the captures' size
+  window.compare_chain = "copy:precision=fp32";
+  window.test_inspect_at = {{2, 37, 55}};
+  window.screenshot = dir + "/shot.png";
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  ASSERT_TRUE(r.last_pixel);
+  EXPECT_EQ(r.last_pixel->x, 37);
+  EXPECT_EQ(r.last_pixel->y, 55);
+  EXPECT_EQ(r.last_pixel->frame, 4u);
+  const io::ImageF a = io::read_pfm(dir + "/a.pfm"), b = io::read_pfm(dir + "/b.pfm");
+  const io::ImageU8 a8 = io::read_png(dir + "/a.png"), b8 = io::read_png(dir + "/b.png");
+  ASSERT_EQ(a.width, 203u);
+  std::ifstream in(dir + "/shot.json");
+  const nlohmann::json side = nlohmann::json::parse(in).at("inspector");
+  EXPECT_EQ(side.at("x"), 37);
+  EXPECT_TRUE(side.at("pinned").get<bool>());
+  bool differ = false;
+  for (uint32_t c = 0; c < 3; ++c) {
+    EXPECT_NEAR(r.last_pixel->rgba[0][c], a.at(37, 55, c), 1e-6) << c;
+    EXPECT_NEAR(r.last_pixel->rgba[1][c], b.at(37, 55, c), 1e-6) << c;
+    const size_t at = (size_t(55) * 203 + 37) * 4 + c;
+    EXPECT_NEAR(r.last_pixel->rgba[2][c] * 255, a8.rgba[at], 1.0) << c;
+    EXPECT_NEAR(r.last_pixel->rgba[3][c] * 255, b8.rgba[at], 1.0) << c;
+    EXPECT_NEAR(side.at("a_linear")[c].get<double>(), a.at(37, 55, c), 1e-6) << c;
+    EXPECT_NEAR(side.at("b_displayed")[c].get<double>(), b8.rgba[at], 1.0) << c;
+    differ |= a.at(37, 55, c) != b.at(37, 55, c);
+  }
+  EXPECT_TRUE(differ) << "a blur and a copy should differ at the pixel";
+}
+
 TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
   SKIP_WITHOUT_DISPLAY();
   runtime::RunOptions run = still_run(197, 131, "gaussian.comp.tiled:radius=3");

@@ -195,8 +195,13 @@ TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
   struct Unset {  // for the tests after this one, whichever way it ends
     ~Unset() { ::unsetenv("FILTERLAB_WINDOW_SCRIPT"); }
   } unset;
-  ::setenv("FILTERLAB_WINDOW_SCRIPT", "screenshot@3,resize@4:320x200,minimize@5,close@9,screenshot@7", 1);
+  ::setenv("FILTERLAB_WINDOW_SCRIPT",
+           "screenshot@3,resize@4:320x200,inspect@6:10,20,minimize@5,close@9,screenshot@7", 1);
   const auto o = parsed_run({"--frames", "10"});
+  ASSERT_EQ(o.window.test_inspect_at.size(), 1u);
+  EXPECT_EQ(o.window.test_inspect_at[0].frame, 6u);
+  EXPECT_EQ(o.window.test_inspect_at[0].x, 10);
+  EXPECT_EQ(o.window.test_inspect_at[0].y, 20);
   EXPECT_EQ(o.window.test_screenshot_at, (std::vector<uint32_t>{3, 7}));
   ASSERT_EQ(o.window.test_resizes.size(), 1u);
   EXPECT_EQ(o.window.test_resizes[0].frame, 4u);
@@ -204,7 +209,8 @@ TEST(Cli, TheWindowScriptComesFromTheEnvironmentNotTheOptions) {
   EXPECT_EQ(o.window.test_minimize_at, 5u);
   EXPECT_EQ(o.window.test_close_at, 9u);
   EXPECT_TRUE(parsed_run({"--headless"}).window.test_screenshot_at.empty());
-  for (const char* bad : {"close", "close@x", "jump@4", "resize@4", "resize@4:0x0", "close@4,"}) {
+  for (const char* bad : {"close", "close@x", "jump@4", "resize@4", "resize@4:0x0", "close@4,", "inspect@4",
+                          "inspect@4:10", "inspect@4:10,", "inspect@4:10,y", "inspect@4:-1,2"}) {
     ::setenv("FILTERLAB_WINDOW_SCRIPT", bad, 1);
     EXPECT_THROW(parsed_run({}), app::UsageError) << bad;
   }
