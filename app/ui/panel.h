@@ -38,9 +38,4 @@ struct PanelInputs {
 
 PanelActions draw_panel(AppState& state, const PanelInputs& in);
 
-// The A/B labels in the viewport region (drawn whether the columns show or not).
-void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, const Rect& viewport);
-// The pinned pixel's marker in the viewport: the one thing the inspector draws over the picture.
-void draw_pinned_marker(const Inspector& inspector, const Rect& viewport);
-
 }  // namespace filterlab::app
