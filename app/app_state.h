@@ -63,6 +63,7 @@ struct AppState {
   bool show_ui = true;
   Columns columns;  // the side columns, open or collapsed (ui/layout.h)
   Inspector inspector;
+  ViewZoom zoom;  // how the viewport shows the graph's image (ui/layout.h)
   // The A/B metrics the panel shows: over the displayed images (tonemapped, sRGB-encoded, 8 bits,
   // as a PNG capture stores them), or over the chains' HDR outputs (linear radiance).
   bool metrics_on_hdr = false;

@@ -229,7 +229,9 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     result.max_retired_graphs = std::max(result.max_retired_graphs, graph.retired_graphs());
     result.max_retired_executors = std::max(result.max_retired_executors, graph.retired_executors());
     graph.prepare(viewport, swapchain.extent());
-    *graph.objects().viewport_offset = {int32_t(layout.viewport.x), int32_t(layout.viewport.y)};
+    *graph.objects().compose = {{int32_t(layout.viewport.x), int32_t(layout.viewport.y)},
+                                std::clamp(state.zoom.zoom, 1u, kMaxZoom),
+                                shown_region(viewport.width, viewport.height, state.zoom)};
     poll_shaders(renderer.library.get(), frame, result);
     apply_frame_settings(graph.objects(), state);
 

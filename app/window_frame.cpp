@@ -115,8 +115,9 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
                                               readouts.chain_error, readouts.preset_status),
                                   state, readouts);
   const WindowLayout layout = layout_of(state, facts.window);
-  if (state.graph.compare) draw_compare_labels(state.compare, viewport_extent(layout), layout.viewport);
-  draw_pinned_marker(state.inspector, layout.viewport);
+  if (state.graph.compare)
+    draw_compare_labels(state.compare, viewport_extent(layout), layout.viewport, state.zoom);
+  draw_pinned_marker(state.inspector, layout.viewport, viewport_extent(layout), state.zoom);
   if (state.show_ui) {
     const PanelInputs in{
         .ctx = facts.ctx,

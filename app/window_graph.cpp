@@ -10,9 +10,10 @@ namespace filterlab::app {
 namespace {
 
 // The window image (the surface's size) is cleared, then the viewport image (the graph's output
-// size, which the app makes the viewport region's) is copied into the viewport region at `offset`,
-// read when the frame is recorded; the UI then draws its columns beside it.
-void add_compose_pass(graph::RenderGraph& graph, std::shared_ptr<const VkOffset2D> offset) {
+// size, which the app makes the viewport region's) is copied into the viewport region, 1:1, or
+// zoomed: the shown region's pixels blitted to zoom x zoom (nearest: each pixel repeated, exactly).
+// Read when the frame is recorded; the UI then draws its columns beside it.
+void add_compose_pass(graph::RenderGraph& graph, std::shared_ptr<const WindowGraph::Compose> view) {
   graph.declare_image(WindowGraph::kWindow, {VK_FORMAT_R8G8B8A8_UNORM, graph::SizeRule::surface()});
   graph.add_pass("backdrop", graph::PassKind::Transfer)
       .write(WindowGraph::kWindow, graph::Usage::TransferDst)
@@ -25,11 +26,26 @@ void add_compose_pass(graph::RenderGraph& graph, std::shared_ptr<const VkOffset2
   graph.add_pass("compose", graph::PassKind::Transfer)
       .read(WindowGraph::kViewport, graph::Usage::TransferSrc)
       .write(WindowGraph::kWindow, graph::Usage::TransferDst)
-      .execute([offset](graph::PassContext& ctx) {
+      .execute([view](graph::PassContext& ctx) {
         const VkExtent2D src = ctx.image(WindowGraph::kViewport).extent;
         const VkExtent2D dst = ctx.image(WindowGraph::kWindow).extent;
-        const int32_t x = std::clamp(offset->x, 0, int32_t(dst.width) - 1);
-        const int32_t y = std::clamp(offset->y, 0, int32_t(dst.height) - 1);
+        const int32_t x = std::clamp(view->offset.x, 0, int32_t(dst.width) - 1);
+        const int32_t y = std::clamp(view->offset.y, 0, int32_t(dst.height) - 1);
+        if (view->zoom > 1) {
+          const ShownRegion r = shown_region(src.width, src.height, {view->zoom, -1, -1});
+          const ShownRegion& s = view->region.w ? view->region : r;
+          VkImageBlit blit{};
+          blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+          blit.srcOffsets[0] = {s.x, s.y, 0};
+          blit.srcOffsets[1] = {s.x + int32_t(s.w), s.y + int32_t(s.h), 1};
+          blit.dstOffsets[0] = {x, y, 0};
+          blit.dstOffsets[1] = {std::min(x + int32_t(s.w * view->zoom), int32_t(dst.width)),
+                                std::min(y + int32_t(s.h * view->zoom), int32_t(dst.height)), 1};
+          vkCmdBlitImage(ctx.cmd, ctx.image_handle(WindowGraph::kViewport),
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, ctx.image_handle(WindowGraph::kWindow),
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+          return;
+        }
         VkImageCopy region{};
         region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.dstOffset = {x, y, 0};
@@ -90,7 +106,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.view = std::make_unique<passes::ViewPass>(env);
     out.view->add_to(graph, config.viewport, WindowGraph::kViewport);
   }
-  add_compose_pass(graph, out.viewport_offset);
+  add_compose_pass(graph, out.compose);
   return out;
 }
 

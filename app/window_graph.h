@@ -20,6 +20,7 @@
 #include "passes/still_image_pass.h"
 #include "passes/tonemap_pass.h"
 #include "passes/view_pass.h"
+#include "ui/layout.h"
 
 #include <memory>
 #include <string>
@@ -42,8 +43,14 @@ struct WindowGraph {
   std::unique_ptr<passes::PixelProbe> probe;     // the inspector: A's and B's linear and displayed values
   std::string output_a, output_b;                // the chains' HDR outputs
   std::vector<std::string> viewport_sources;     // images the viewport can show, in graph order
-  // Where the viewport region starts in the window image (ui/layout.h), set before each record.
-  std::shared_ptr<VkOffset2D> viewport_offset = std::make_shared<VkOffset2D>();
+  // How the viewport shows the graph's image, set before each record (ui/layout.h): where the
+  // viewport region starts in the window image, and the zoom and the part of the image it shows.
+  struct Compose {
+    VkOffset2D offset{};
+    uint32_t zoom = 1;
+    ShownRegion region;
+  };
+  std::shared_ptr<Compose> compose = std::make_shared<Compose>();
 };
 
 // Throws filters::ChainError for a chain that cannot be built (unknown method, unsupported radius)

@@ -31,6 +31,28 @@ WindowLayout window_layout(float width, float height, const Columns& columns, bo
   return l;
 }
 
+ShownRegion shown_region(uint32_t image_w, uint32_t image_h, const ViewZoom& zoom) {
+  const uint32_t z = std::clamp(zoom.zoom, 1u, kMaxZoom);
+  ShownRegion r;
+  // Whole source pixels only: a sliver narrower than one zoomed pixel at the far edges shows the
+  // backdrop rather than a pixel cut short.
+  r.w = std::max(image_w / z, 1u);
+  r.h = std::max(image_h / z, 1u);
+  const float cx = zoom.centre_x < 0 ? image_w * 0.5f : zoom.centre_x;
+  const float cy = zoom.centre_y < 0 ? image_h * 0.5f : zoom.centre_y;
+  r.x = std::clamp(int32_t(std::floor(cx - r.w * 0.5f)), 0, int32_t(image_w - std::min(r.w, image_w)));
+  r.y = std::clamp(int32_t(std::floor(cy - r.h * 0.5f)), 0, int32_t(image_h - std::min(r.h, image_h)));
+  return r;
+}
+
+std::pair<int32_t, int32_t> pixel_under(float px, float py, uint32_t image_w, uint32_t image_h,
+                                        const ViewZoom& zoom) {
+  const ShownRegion r = shown_region(image_w, image_h, zoom);
+  const float z = float(std::clamp(zoom.zoom, 1u, kMaxZoom));
+  return {std::clamp(r.x + int32_t(std::floor(px / z)), 0, int32_t(image_w) - 1),
+          std::clamp(r.y + int32_t(std::floor(py / z)), 0, int32_t(image_h) - 1)};
+}
+
 Columns initial_columns(float width) {
   Columns c;
   c.controls_open = c.timings_open = width >= 800;

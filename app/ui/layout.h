@@ -6,6 +6,7 @@
 // or collapsed to a strip that opens it again; Tab hides both and the viewport takes the window.
 // In the window's pixels (the framebuffer's); no ImGui here, so tests need no context.
 #include <cstdint>
+#include <utility>
 
 namespace filterlab::app {
 
@@ -40,6 +41,27 @@ constexpr float kControlsMin = 200.0f, kControlsMax = 420.0f, kTimingsMin = 200.
 constexpr float kViewportMinWidth = 64.0f;
 
 WindowLayout window_layout(float width, float height, const Columns& columns, bool show_ui);
+
+// The viewport's zoom: 1 shows the graph's image 1:1 (it renders at the viewport's size: fit and
+// 1:1 are one), 2..kMaxZoom shows each pixel as zoom x zoom (nearest) around `centre`, which a drag
+// pans. In the image's pixels.
+constexpr uint32_t kMaxZoom = 32;
+struct ViewZoom {
+  uint32_t zoom = 1;
+  float centre_x = -1, centre_y = -1;  // < 0: the image's centre
+  friend bool operator==(const ViewZoom&, const ViewZoom&) = default;
+};
+// The part of an image of w x h that a zoom shows: its first pixel and size (whole pixels that fit
+// the viewport zoomed, inside the image; the centre is clamped so the region stays in it).
+struct ShownRegion {
+  int32_t x = 0, y = 0;
+  uint32_t w = 0, h = 0;
+};
+ShownRegion shown_region(uint32_t image_w, uint32_t image_h, const ViewZoom& zoom);
+// The image pixel under point (px, py) of the viewport (its pixels), for that zoom; clamped to the
+// image.
+std::pair<int32_t, int32_t> pixel_under(float px, float py, uint32_t image_w, uint32_t image_h,
+                                        const ViewZoom& zoom);
 // Columns as they start in a window this wide: collapsed below 800 px (at 640x360 open columns
 // would leave the picture a third of the window).
 Columns initial_columns(float width);

@@ -254,6 +254,43 @@ TEST(WindowUi, TheInspectorReadsWhatTheCapturesHoldAtItsPixel) {
   EXPECT_TRUE(differ) << "a blur and a copy should differ at the pixel";
 }
 
+// Zoomed in, the viewport repeats each pixel of the shown region zoom x zoom times (nearest,
+// exactly) and shows the backdrop in the sliver past its whole pixels; nothing else changes.
+TEST(WindowUi, AZoomedViewportRepeatsEachPixelOfTheShownRegion) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-zoom");
+  runtime::RunOptions run = still_run(203, 117, "copy");
+  run.captures = {{"final", dir + "/final.png"}};
+  app::WindowOptions window;
+  window.frames = 4;
+  window.hot_reload = false;
+  window.show_ui = false;  // the viewport is the window
+  window.screenshot = dir + "/zoom.png";
+  const app::ViewZoom zoom{4, 60, 50};
+  window.on_frame = [&](app::FrameProbe& p) { p.state.zoom = zoom; };
+  app::WindowResult r;
+  with_stderr_captured([&] { r = app::run_window_app(run, window); });
+  EXPECT_EQ(r.validation_messages, 0u);
+  const io::ImageU8 shot = io::read_png(dir + "/zoom.png"), final_image = io::read_png(dir + "/final.png");
+  ASSERT_EQ(shot.width, 203u);
+  ASSERT_EQ(final_image.width, 203u);
+  const app::ShownRegion shown = app::shown_region(203, 117, zoom);
+  size_t wrong = 0, backdrop = 0;
+  for (uint32_t y = 0; y < 117; ++y)
+    for (uint32_t x = 0; x < 203; ++x) {
+      const uint8_t* got = &shot.rgba[(size_t(y) * 203 + x) * 4];
+      if (x >= shown.w * 4 || y >= shown.h * 4) {  // the sliver: one colour
+        backdrop += got[0] == shot.rgba[(size_t(116) * 203 + 202) * 4];
+        continue;
+      }
+      const uint8_t* want =
+          &final_image.rgba[(size_t(shown.y + int32_t(y / 4)) * 203 + uint32_t(shown.x) + x / 4) * 4];
+      for (int c = 0; c < 3; ++c) wrong += got[c] != want[c];
+    }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(backdrop, 0u);
+}
+
 TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
   SKIP_WITHOUT_DISPLAY();
   runtime::RunOptions run = still_run(197, 131, "gaussian.comp.tiled:radius=3");

@@ -5,6 +5,7 @@
 #include "ui/layout.h"
 #include "ui/panel.h"
 #include "ui/timing_history.h"
+#include "ui/viewport_input.h"
 
 #include <gtest/gtest.h>
 
@@ -171,4 +172,33 @@ TEST(TimingHistory, LongPassNamesAreElidedInTheMiddle) {
   EXPECT_EQ(elide_middle("bigblur.rows.states.blocks.more", 22).size(), 22u);
   EXPECT_EQ(elide_middle("abcdefghij", 3), "abc");
   EXPECT_EQ(elide_middle("abcdefghij", 9), "abc...hij");
+}
+
+// The viewport's zoom: 1 shows the whole image 1:1; zoom z shows floor(W/z) x floor(H/z) whole pixels
+// about the centre, kept inside the image; the pixel under a viewport point follows; zooming back to
+// 1 forgets the centre.
+TEST(WindowLayout, AZoomShowsWholePixelsAboutItsCentreInsideTheImage) {
+  using namespace filterlab::app;
+  const ShownRegion all = shown_region(200, 120, ViewZoom{});
+  EXPECT_EQ(all.x, 0);
+  EXPECT_EQ(all.w, 200u);
+  EXPECT_EQ(all.h, 120u);
+  const ShownRegion four = shown_region(200, 120, ViewZoom{4, 50, 40});
+  EXPECT_EQ(four.w, 50u);
+  EXPECT_EQ(four.h, 30u);
+  EXPECT_EQ(four.x, 25);
+  EXPECT_EQ(four.y, 25);
+  const ShownRegion corner = shown_region(200, 120, ViewZoom{4, 2, 1});  // clamped inside
+  EXPECT_EQ(corner.x, 0);
+  EXPECT_EQ(corner.y, 0);
+  const ShownRegion far = shown_region(200, 120, ViewZoom{4, 1000, 1000});
+  EXPECT_EQ(far.x, 150);
+  EXPECT_EQ(far.y, 90);
+  EXPECT_EQ(pixel_under(0, 0, 200, 120, ViewZoom{4, 50, 40}), std::make_pair(25, 25));
+  EXPECT_EQ(pixel_under(7.9f, 11, 200, 120, ViewZoom{4, 50, 40}), std::make_pair(26, 27));
+  EXPECT_EQ(pixel_under(199.5f, 119.5f, 200, 120, ViewZoom{}), std::make_pair(199, 119));
+  EXPECT_EQ(pixel_under(500, 500, 200, 120, ViewZoom{}), std::make_pair(199, 119));  // clamped
+  EXPECT_EQ(zoomed(ViewZoom{}, 2, 10, 20), (ViewZoom{2, 10.5f, 20.5f}));
+  EXPECT_EQ(zoomed(ViewZoom{2, 10.5f, 20.5f}, 0.5f, 0, 0), ViewZoom{});
+  EXPECT_EQ(zoomed(ViewZoom{32, 1, 1}, 2, 0, 0).zoom, kMaxZoom);
 }
