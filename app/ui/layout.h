@@ -21,7 +21,7 @@ struct Rect {
   bool contains(float px, float py) const { return px >= x && px < right() && py >= y && py < bottom(); }
 };
 
-// The columns as the user left them.
+// The columns as the user left them: open or collapsed, and the widths their edges were dragged to.
 struct Columns {
   bool controls_open = true, timings_open = true;
   float controls_width = 0, timings_width = 0;  // dragged widths; 0: the default for the window

@@ -231,8 +231,7 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
     draw_right_column(state, in);
     return actions;
   }
-  place(layout.controls);
-  ImGui::Begin("filterlab", nullptr, kColumnFlags);
+  begin_open_column("filterlab", layout.controls, state.columns.controls_width);
   if (ImGui::SmallButton("<< hide")) state.columns.controls_open = false;
 
   if (ImGui::CollapsingHeader("Chain A", ImGuiTreeNodeFlags_DefaultOpen))

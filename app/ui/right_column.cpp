@@ -145,8 +145,7 @@ void draw_right_column(AppState& state, const PanelInputs& in) {
     collapsed_column("##timings", in.layout.timings, "<", state.columns.timings_open);
     return;
   }
-  place(in.layout.timings);
-  ImGui::Begin("GPU timings", nullptr, kColumnFlags);
+  begin_open_column("GPU timings", in.layout.timings, state.columns.timings_width);
   if (ImGui::SmallButton("hide >>")) state.columns.timings_open = false;
   if (state.graph.compare) {
     metrics_table(state, in);

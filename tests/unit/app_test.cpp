@@ -202,3 +202,23 @@ TEST(WindowLayout, AZoomShowsWholePixelsAboutItsCentreInsideTheImage) {
   EXPECT_EQ(zoomed(ViewZoom{2, 10.5f, 20.5f}, 0.5f, 0, 0), ViewZoom{});
   EXPECT_EQ(zoomed(ViewZoom{32, 1, 1}, 2, 0, 0).zoom, kMaxZoom);
 }
+
+// A column's dragged width is kept, and gives way where the viewport would fall under its least
+// width: the viewport keeps kViewportMinWidth, the columns at least their strips.
+TEST(WindowLayout, DraggedWidthsAreKeptWhileTheViewportKeepsItsLeast) {
+  using namespace filterlab::app;
+  Columns c;
+  c.controls_width = 300;
+  c.timings_width = 250;
+  const WindowLayout l = window_layout(1280, 720, c, true);
+  EXPECT_EQ(l.controls.w, 300.0f);
+  EXPECT_EQ(l.timings.w, 250.0f);
+  EXPECT_EQ(l.viewport.x, 300.0f);
+  EXPECT_EQ(l.viewport.w, 730.0f);
+  c.controls_width = 1200;  // dragged past the window
+  const WindowLayout wide = window_layout(1280, 720, c, true);
+  EXPECT_GE(wide.viewport.w, kViewportMinWidth);
+  EXPECT_GE(wide.timings.w, kCollapsedColumnWidth);
+  EXPECT_FALSE(wide.controls.intersects(wide.viewport));
+  EXPECT_FALSE(wide.timings.intersects(wide.viewport));
+}
