@@ -241,7 +241,6 @@ MethodCost cost(WindowMethod which, int terms, const ParamValues& v) {
       const double run = WINDOW_SEPARABLE_RUN;
       return {(rows + 2 * r) / rows * (2 * r + run) / run, (2 * r + k) / k, (rows + 2 * r) / rows};
     }
-    case WindowMethod::Running: return {};  // the family's (WindowFamily::Running::cost)
     default: return {(r + 1) * (r + 1)};  // the quad methods: the exchanges are not memory traffic
   }
 }
@@ -261,7 +260,14 @@ Method window_method(const WindowFamily& family, WindowMethod which) {
   if (which == WindowMethod::Running) {
     if (!family.running) throw std::logic_error(family.shaders + ": comp.running of a family without one");
     if (!family.running->description.empty()) m.description = family.running->description;
-    if (family.running->cost) m.cost = family.running->cost;
+    const WindowFamily::Running running = *family.running;
+    // Per output, a column each over the strip's span: the slide's fetches and the first row's
+    // share of the window's; the prefixes written; and their reads.
+    m.cost = [running](const ParamValues& v) {
+      const double r = v.size(), span = (WINDOW_RUNNING_COLS + 2 * r) / WINDOW_RUNNING_COLS;
+      return MethodCost{span * (running.slide_fetches + (2 * r + 1) / running_rows(int(r))),
+                        running.prefix_reads, running.prefixes * span};
+    };
   }
   const auto running_support = family.running ? family.running->support : nullptr;
   const int schema_max = family.max_radius;

@@ -54,10 +54,12 @@ struct WindowFamily {
   std::function<vk::Buffer(const vk::Context&, const ParamValues&)> full2d_data;
   // comp.running, where the family's sums slide: its shader <shaders>_running.comp (the family's
   // column sums and row output, filters/common/window_running.glsl), and what the driver cannot
-  // know. Its images are the family's outputs.
+  // know. Its images are the family's outputs; its cost follows from these counts.
   struct Running {
     std::string description;
-    std::function<MethodCost(const ParamValues&)> cost;
+    int slide_fetches = 2;    // a column's fetches to move its sums down a row
+    int prefixes = 1;         // prefixes a row writes, a column each
+    double prefix_reads = 2;  // shared-memory reads of them per output
     // What it needs beyond the subgroup scans (a shape it slides, doubles); empty: nothing.
     std::function<Support(const vk::Context&, const ParamValues&)> support;
     // The radius its sums span, where not the size parameter (a tent whose outer weights are 0).

@@ -114,13 +114,9 @@ Family make_family() {
   running.description =
       "box and ramp sums sliding down strips 128 wide and prefix sums along each row: the same work at every "
       "radius";
-  running.cost = [](const ParamValues& v) {
-    const double r = v.integer("radius"), cols = WINDOW_RUNNING_COLS;
-    const double span = (cols + 2 * r) / cols;
-    // Per output: the walk's four fetches and the first row's share, a column each; three prefixes
-    // written a column, and up to ten reads of them.
-    return MethodCost{span * (4 + (2 * r + 1) / running_rows(int(r))), 10.0, 3 * span};
-  };
+  running.slide_fetches = 4;  // the box and the two half-windows move by a row
+  running.prefixes = 3;       // of the column values, of their boxes, of the column tents
+  running.prefix_reads = 10;  // up to ten a window
   // Its sums take the ramp A - B|i| as it is: a separable tent's zero weights are outside it.
   running.radius = [](const ParamValues& v) { return tent_weights(v).support; };
   w.running = running;

@@ -108,13 +108,9 @@ Family make_family() {
   running.description =
       "mean and stddev of a square window as box sums sliding down strips 128 wide and prefix sums along "
       "each row, in double (flat windows cancel in fp32): the same work at every radius";
-  running.cost = [](const ParamValues& v) {
-    const double r = v.integer("radius"), cols = WINDOW_RUNNING_COLS;
-    const double span = (cols + 2 * r) / cols;
-    // Per output: the slide's two fetches and the first row's share, a column each; the prefix's
-    // write a column and the window's two reads, of the sum and of the squares.
-    return MethodCost{span * (2 + (2 * r + 1) / running_rows(int(r))), 2 * 2.0, 2 * span};
-  };
+  running.slide_fetches = 2;  // the row that enters and the one that leaves
+  running.prefixes = 2;       // of the sums and of the squares
+  running.prefix_reads = 4;   // two of each a window
   running.support = [](const vk::Context& device, const ParamValues& v) -> Support {
     const std::string& out = v.choice("output");
     if (out != "mean" && out != "stddev")
