@@ -216,12 +216,13 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
     const bool take_screenshot =
         update_ui(renderer.ui, viewport_input, hooks, state, readouts, facts, frame, result);
     // The graph renders at the viewport's size, which the window and the columns (Tab, a column
-    // opened or hidden) decide.
+    // opened or hidden) decide: smaller than --size where the columns show, so a step that does not
+    // fit it (a ROI) is turned off from the first frame on, as after a resize.
     const WindowLayout layout = layout_of(state, swapchain.extent());
     const VkExtent2D viewport = viewport_extent(layout);
     const bool viewport_changed =
         viewport.width != viewport_before.width || viewport.height != viewport_before.height;
-    const std::string turned_off = fit == SwapchainKeeper::Fit::Rebuilt || viewport_changed
+    const std::string turned_off = frame == 0 || fit == SwapchainKeeper::Fit::Rebuilt || viewport_changed
                                        ? turn_off_steps_that_do_not_fit(state, viewport)
                                        : "";
     apply_graph_edits(graph, state, viewport, frame, readouts);

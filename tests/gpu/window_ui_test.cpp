@@ -187,23 +187,28 @@ int worst_level(const io::ImageU8& shot, uint32_t vx, const io::ImageU8& model) 
 TEST(WindowUi, AStillImageFillsTheViewportAndNothingCoversIt) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-fit");
-  const io::ImageF stored = common::random_image(300, 200, 3, 17);
-  io::write_image_file(dir + "/photo.png", stored, io::Encoding::Raw);
-  const io::ImageF picture = io::read_image_file(dir + "/photo.png", io::Encoding::Srgb);
-  for (const bool show_ui : {true, false}) {
-    const std::string shot = dir + (show_ui ? "/ui.png" : "/no-ui.png");
-    const auto r = test::run_binary(std::string("run --validation --image ") + dir +
-                                    "/photo.png --chain copy --size 960x540 --frames 3 " +
-                                    (show_ui ? "" : "--no-ui ") + "--screenshot " + shot);
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const app::WindowLayout layout = app::window_layout(960, 540, app::initial_columns(960), show_ui);
-    const io::ImageU8 window_image = io::read_png(shot);
-    ASSERT_EQ(window_image.width, 960u);
-    const io::ImageU8 model = fit_model(picture, uint32_t(layout.viewport.w), uint32_t(layout.viewport.h));
-    EXPECT_LE(worst_level(window_image, uint32_t(layout.viewport.x), model), 2)
-        << (show_ui ? "columns" : "--no-ui");
-    if (show_ui) {  // at least 30% of the window is picture
-      EXPECT_GE(layout.viewport.w * layout.viewport.h, 0.30f * 960 * 540);
+  // Flat regions, a step, a ramp, a line and an opaque square on transparent black (filterlab reads
+  // a PNG's colour premultiplied and shows it over black), beside noise.
+  for (const auto& [name, stored] : {std::pair{"structured", common::structured_image(300, 200)},
+                                     std::pair{"noise", common::random_image(300, 200, 3, 17)}})
+    io::write_image_file(dir + "/" + name + ".png", stored, io::Encoding::Raw);
+  for (const char* name : {"structured", "noise"}) {
+    const std::string photo = dir + "/" + name + ".png";
+    const io::ImageF picture = io::read_image_file(photo, io::Encoding::Srgb);
+    for (const bool show_ui : {true, false}) {
+      const std::string shot = dir + (show_ui ? "/ui.png" : "/no-ui.png");
+      const auto r = test::run_binary("run --validation --image " + photo + " --chain copy --size 960x540 " +
+                                      "--frames 3 " + (show_ui ? "" : "--no-ui ") + "--screenshot " + shot);
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      const app::WindowLayout layout = app::window_layout(960, 540, app::initial_columns(960), show_ui);
+      const io::ImageU8 window_image = io::read_png(shot);
+      ASSERT_EQ(window_image.width, 960u);
+      const io::ImageU8 model = fit_model(picture, uint32_t(layout.viewport.w), uint32_t(layout.viewport.h));
+      EXPECT_LE(worst_level(window_image, uint32_t(layout.viewport.x), model), 2)
+          << name << (show_ui ? ", columns" : ", --no-ui");
+      if (show_ui) {  // at least 30% of the window is picture
+        EXPECT_GE(layout.viewport.w * layout.viewport.h, 0.30f * 960 * 540);
+      }
     }
   }
 }
@@ -219,16 +224,12 @@ TEST(WindowUi, TheInspectorReadsWhatTheCapturesHoldAtItsPixel) {
                   {"b.copy", dir + "/b.pfm"},
                   {"final", dir + "/a.png"},
                   {"b.final", dir + "/b.png"}};
-  app::WindowOptions window;
+  app::WindowOptions window = presentation_only();  // the viewport is the window: the captures' size
   window.frames = 5;
-  window.hot_reload = false;
-  window.show_ui = false;  // the viewport is the window: 203x117, the captures' size
   window.compare_chain = "copy:precision=fp32";
   window.test_inspect_at = {{2, 37, 55}};
   window.screenshot = dir + "/shot.png";
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_TRUE(r.last_pixel);
   EXPECT_EQ(r.last_pixel->x, 37);
   EXPECT_EQ(r.last_pixel->y, 55);
@@ -261,16 +262,12 @@ TEST(WindowUi, AZoomedViewportRepeatsEachPixelOfTheShownRegion) {
   const std::string dir = temp_dir("window-zoom");
   runtime::RunOptions run = still_run(203, 117, "copy");
   run.captures = {{"final", dir + "/final.png"}};
-  app::WindowOptions window;
+  app::WindowOptions window = presentation_only();  // the viewport is the window
   window.frames = 4;
-  window.hot_reload = false;
-  window.show_ui = false;  // the viewport is the window
   window.screenshot = dir + "/zoom.png";
   const app::ViewZoom zoom{4, 60, 50};
   window.on_frame = [&](app::FrameProbe& p) { p.state.zoom = zoom; };
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   const io::ImageU8 shot = io::read_png(dir + "/zoom.png"), final_image = io::read_png(dir + "/final.png");
   ASSERT_EQ(shot.width, 203u);
   ASSERT_EQ(final_image.width, 203u);
@@ -342,9 +339,7 @@ TEST(WindowUi, DisplayedMetricsEqualCompareOfTheDisplayedCaptures) {
   window.hot_reload = false;
   window.compare_chain = "bilateral:radius=3";
   window.screenshot = dir + "/shot.png";
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_TRUE(r.last_displayed_metrics);
   ASSERT_TRUE(r.last_metrics);
   auto compared =
@@ -689,6 +684,30 @@ TEST(WindowUi, ARoiOutsideTheViewIsRefusedAndAResizeTurnsOffTheStepItLeaves) {
             std::string::npos)
       << after_resize;
   EXPECT_EQ(r.final_extent.width, 128u);
+}
+
+// The columns make the viewport narrower than --size: a step whose ROI fits --size but not the
+// viewport is turned off in the first frame, saying why, and the window runs on.
+TEST(WindowUi, AStepThatDoesNotFitTheViewportIsTurnedOffFromTheFirstFrame) {
+  SKIP_WITHOUT_DISPLAY();
+  runtime::RunOptions run =
+      still_run(160, 120, "gaussian.comp.tiled:radius=2:src_roi=20x20+130+90:dst_roi=20x20+130+90");
+  app::WindowOptions window;
+  window.frames = 4;
+  window.hot_reload = false;
+  std::string why;
+  bool enabled = true;
+  window.on_frame = [&](app::FrameProbe& p) {
+    if (p.frame == 2) why = p.chain_error, enabled = p.state.graph.chain_a.entries[0].enabled;
+  };
+  const app::WindowResult r = run_window_without_messages(run, window);
+  EXPECT_EQ(r.frames, 4u);
+  EXPECT_FALSE(enabled);
+  const uint32_t w = uint32_t(app::window_layout(160, 120, app::initial_columns(160), true).viewport.w);
+  EXPECT_NE(why.find("turned off: gaussian: src_roi 20x20+130+90 does not fit in the " + std::to_string(w) +
+                     "x120 image"),
+            std::string::npos)
+      << why;
 }
 
 TEST(WindowUi, HotReloadKeepsRunningOnABrokenShaderAndRecoversWhenItIsFixed) {
