@@ -114,6 +114,8 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
       j["compare_metrics_displayed"] = {
           {"mse", c.displayed_metrics->values.mse},
           {"psnr", finite_or_null(c.displayed_metrics->values.psnr)},
+          {"ssim",
+           c.displayed_metrics->values.ssim ? json(*c.displayed_metrics->values.ssim) : json(nullptr)},
           {"max_levels", std::lround(c.displayed_metrics->values.max_abs * 255)},
           {"frame", c.displayed_metrics->frame},
           {"over",

@@ -234,7 +234,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
                                 std::clamp(state.zoom.zoom, 1u, kMaxZoom),
                                 shown_region(viewport.width, viewport.height, state.zoom)};
     poll_shaders(renderer.library.get(), frame, result);
-    apply_frame_settings(graph.objects(), state);
+    apply_frame_settings(graph.objects(), state, viewport);
 
     hooks.resize_if_due(window.get(), frame);
     const std::optional<vk::Swapchain::Frame> image = keeper.acquire(slot, result);
@@ -252,13 +252,7 @@ uint64_t run_frames(const vk::Context& ctx, Window& window, vk::Swapchain& swapc
   renderer.ring.wait_for(frame);
   // --screenshot FILE: FILE.json beside it, with the live metrics and timings of the last frame.
   if (window_options.screenshot && renderer.presented.armed() && frame > 0) {
-    if (graph.objects().compare)
-      if (auto m = graph.objects().compare->metrics(uint32_t((frame - 1) % kFramesInFlight)))
-        readouts.metrics = m;
-    if (graph.objects().compare_displayed)
-      if (auto m = graph.objects().compare_displayed->metrics(uint32_t((frame - 1) % kFramesInFlight)))
-        readouts.displayed_metrics = m;
-    if (auto p = graph.objects().probe->read(uint32_t((frame - 1) % kFramesInFlight))) readouts.pixel = p;
+    read_frame_values(graph, uint32_t((frame - 1) % kFramesInFlight), readouts);
     std::filesystem::path sidecar = *window_options.screenshot;
     sidecar.replace_extension(".json");
     const ScreenshotContext context{.state = state,
@@ -319,7 +313,11 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     WindowGraph& objects = renderer.graph.objects();
     if (objects.compare && frames > 0)
       result.last_metrics = objects.compare->metrics((frames - 1) % kFramesInFlight);
-    if (frames > 0) result.last_pixel = objects.probe->read((frames - 1) % kFramesInFlight);
+    if (frames > 0) {
+      result.last_pixel = objects.probe->read((frames - 1) % kFramesInFlight);
+      result.last_cursor_pixel =
+          objects.probe->read((frames - 1) % kFramesInFlight, passes::PixelProbe::Which::Cursor);
+    }
     if (objects.compare_displayed && frames > 0)
       result.last_displayed_metrics = objects.compare_displayed->metrics((frames - 1) % kFramesInFlight);
     write_outputs(renderer, swapchain.format(), options, window_options, frames, result);

@@ -45,6 +45,7 @@ struct WindowResult {
   std::optional<passes::CompareMetrics> last_metrics;            // of the HDR outputs
   std::optional<passes::CompareMetrics> last_displayed_metrics;  // of the displayed pair
   std::optional<passes::PixelValues> last_pixel;                 // the inspector's, of the last frame
+  std::optional<passes::PixelValues> last_cursor_pixel;          // the magnifier's (the cursor's), the same
   uint32_t graph_builds = 0;  // the first included
   // Most replaced graphs and executors kept at once for the frames in flight that recorded them
   // (LiveGraph).

@@ -83,6 +83,10 @@ bool take_actions(const PanelActions& actions, AppState& state, Readouts& readou
 void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, Readouts& readouts) {
   if (std::optional<std::vector<graph::PassTiming>> t = graph.executor().timings(slot))
     readouts.timings.add_frame(*t, cpu_frame_ms);
+  read_frame_values(graph, slot, readouts);
+}
+
+void read_frame_values(LiveGraph& graph, uint32_t slot, Readouts& readouts) {
   if (graph.objects().compare)
     if (std::optional<passes::CompareMetrics> m = graph.objects().compare->metrics(slot))
       readouts.metrics = m;
@@ -90,6 +94,9 @@ void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, R
     if (std::optional<passes::CompareMetrics> m = graph.objects().compare_displayed->metrics(slot))
       readouts.displayed_metrics = m;
   if (std::optional<passes::PixelValues> p = graph.objects().probe->read(slot)) readouts.pixel = p;
+  if (std::optional<passes::PixelValues> p =
+          graph.objects().probe->read(slot, passes::PixelProbe::Which::Cursor))
+    readouts.cursor_pixel = p;
 }
 
 // The window's regions for this state (ui/layout.h), and the viewport's size: the graph's output.
@@ -118,6 +125,9 @@ bool update_ui(ImGuiLayer& ui, ViewportInput& viewport_input, TestHooks& hooks, 
   if (state.graph.compare)
     draw_compare_labels(state.compare, viewport_extent(layout), layout.viewport, state.zoom);
   draw_pinned_marker(state.inspector, layout.viewport, viewport_extent(layout), state.zoom);
+  if (state.graph.compare)
+    draw_magnifier_values(state.compare, readouts.cursor_pixel, layout.viewport, viewport_extent(layout),
+                          state.zoom);
   if (state.show_ui) {
     const PanelInputs in{
         .ctx = facts.ctx,
@@ -159,6 +169,7 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
       readouts.metrics.reset();
       readouts.displayed_metrics.reset();
       readouts.pixel.reset();
+      readouts.cursor_pixel.reset();
       readouts.chain_error.clear();
       readouts.timings.clear();
     } catch (const std::exception& e) {  // ChainError, UnknownImageError, GraphError, ShaderCompileError
@@ -200,16 +211,21 @@ void poll_shaders(vk::PipelineLibrary* library, uint64_t frame, WindowResult& re
 }
 
 // What the passes read while recording this frame: the scene, exposure and view settings.
-void apply_frame_settings(WindowGraph& graph, const AppState& state) {
+void apply_frame_settings(WindowGraph& graph, const AppState& state, VkExtent2D image) {
   if (graph.scene) {
     graph.scene->settings() = state.scene;
     graph.scene->settings().animation_frame = state.animation_frame;
   }
   graph.tonemap->display = state.display();
   if (graph.compare) graph.compare->settings = state.compare;
+  // The pixels of A and B shown there (the side-by-side view shows each half elsewhere than itself).
   const Inspector& i = state.inspector;
-  graph.probe->pixel = i.pinned ? std::array<int32_t, 2>{i.x, i.y}
-                                : std::array<int32_t, 2>{state.compare.cursor_x, state.compare.cursor_y};
+  auto compared = [&](int32_t x, int32_t y) {
+    return state.graph.compare ? passes::compared_pixel(state.compare, image, x, y)
+                               : std::array<int32_t, 2>{x, y};
+  };
+  graph.probe->cursor = compared(state.compare.cursor_x, state.compare.cursor_y);
+  graph.probe->pixel = i.pinned ? compared(i.x, i.y) : graph.probe->cursor;
   if (graph.view) {  // an HDR image viewed: the same curve and exposure (the automatic one is final's)
     graph.view->settings = state.view;
     graph.view->settings.exposure = state.exposure;

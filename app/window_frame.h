@@ -27,6 +27,7 @@ struct Readouts {
   std::optional<passes::CompareMetrics> metrics;            // of the latest finished frame, compare on: HDR
   std::optional<passes::CompareMetrics> displayed_metrics;  // and of its displayed pair
   std::optional<passes::PixelValues> pixel;                 // the inspector's, of the latest finished frame
+  std::optional<passes::PixelValues> cursor_pixel;          // the cursor's (the magnifier's), the same
   std::string chain_error;                                  // why the last graph edit was refused
   std::string status;                                       // the last screenshot's outcome
   std::string content_error;                                // why the last image opened in the panel was not
@@ -70,6 +71,8 @@ void load_preset_file(AppState& state, const std::string& file, Readouts& readou
 bool take_actions(const PanelActions& actions, AppState& state, Readouts& readouts);
 // The slot's previous frame has finished: its timings, metrics and pixel are readable.
 void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, Readouts& readouts);
+// Its metrics and pixels only.
+void read_frame_values(LiveGraph& graph, uint32_t slot, Readouts& readouts);
 // The window's regions for this state (ui/layout.h), and the viewport's size: the graph's output.
 WindowLayout layout_of(const AppState& state, VkExtent2D window);
 VkExtent2D viewport_extent(const WindowLayout& layout);
@@ -85,6 +88,6 @@ void apply_graph_edits(LiveGraph& graph, AppState& state, VkExtent2D extent, uin
 std::string turn_off_steps_that_do_not_fit(AppState& state, VkExtent2D extent);
 void poll_shaders(vk::PipelineLibrary* library, uint64_t frame, WindowResult& result);
 // What the passes read while recording this frame: the scene, exposure, view and probe settings.
-void apply_frame_settings(WindowGraph& graph, const AppState& state);
+void apply_frame_settings(WindowGraph& graph, const AppState& state, VkExtent2D image);
 
 }  // namespace filterlab::app

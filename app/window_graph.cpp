@@ -92,7 +92,7 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     // What the user looks at: the tonemapped pair as displayed (RGBA8 holding sRGB-encoded values).
     out.compare_displayed = std::make_unique<passes::ComparePass>(env);
     out.compare_displayed->add_metrics(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
-                                       "compare displayed metrics");
+                                       "compare displayed metrics", passes::Ssim::On);
   }
   out.probe = std::make_unique<passes::PixelProbe>(env);
   out.probe->add_to(graph,

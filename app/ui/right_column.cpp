@@ -29,6 +29,7 @@ void metrics_table(AppState& state, const PanelInputs& in) {
   ImGui::Text("MSE     %.6g", m->values.mse);
   if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
   else ImGui::Text("PSNR    %.2f dB%s", m->values.psnr, hdr ? " (peak 1: HDR values pass it)" : "");
+  if (m->values.ssim) ImGui::Text("SSIM    %.5f (11x11, mean of R, G, B)", *m->values.ssim);
   if (hdr) ImGui::Text("max |A-B| %.6g", m->values.max_abs);
   else ImGui::TextWrapped("max |A-B| %ld levels of 255", std::lround(m->values.max_abs * 255));
 }

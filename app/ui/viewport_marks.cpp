@@ -3,6 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace filterlab::app {
 
@@ -51,6 +54,39 @@ void draw_pinned_marker(const Inspector& inspector, const Rect& viewport, VkExte
   // A one-pixel square outline two pixels out from the pinned pixel: the pixel itself stays visible.
   ImGui::GetForegroundDrawList()->AddRect(ImVec2(x - 2, y - 2), ImVec2(x + side + 2, y + side + 2),
                                           IM_COL32(0, 255, 255, 255));
+}
+
+void draw_magnifier_values(const passes::CompareSettings& c, const std::optional<passes::PixelValues>& cursor,
+                           const Rect& viewport, VkExtent2D image, const ViewZoom& zoom) {
+  if (!c.magnifier || !cursor || image.width == 0) return;
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const ShownRegion shown = shown_region(image.width, image.height, zoom);
+  const float z = float(std::clamp(zoom.zoom, 1u, kMaxZoom));
+  const passes::MagnifierSquare square = passes::magnifier_square(c, image);
+  const passes::PixelValues& p = *cursor;
+  char text[256];
+  auto levels = [](const std::array<float, 4>& v, int channel) {
+    return std::lround(v[size_t(channel)] * 255);
+  };
+  std::snprintf(text, sizeof text,
+                "(%d, %d)\nA %.3g %.3g %.3g  sRGB %ld %ld %ld\nB %.3g %.3g %.3g  sRGB %ld %ld %ld", p.x, p.y,
+                p.rgba[0][0], p.rgba[0][1], p.rgba[0][2], levels(p.rgba[2], 0), levels(p.rgba[2], 1),
+                levels(p.rgba[2], 2), p.rgba[1][0], p.rgba[1][1], p.rgba[1][2], levels(p.rgba[3], 0),
+                levels(p.rgba[3], 1), levels(p.rgba[3], 2));
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  // The square in points; the caption below it, or above where the viewport ends first.
+  const float left = (viewport.x + float(square.x - shown.x) * z) / scale.x;
+  const float top = (viewport.y + float(square.y - shown.y) * z) / scale.y;
+  const float bottom = (viewport.y + float(square.y + square.side - shown.y) * z) / scale.y;
+  const float view_left = viewport.x / scale.x, view_right = (viewport.x + viewport.w) / scale.x;
+  const float view_top = viewport.y / scale.y, view_bottom = viewport.bottom() / scale.y;
+  const float y =
+      bottom + 6 + size.y + 6 <= view_bottom ? bottom + 6 : std::max(top - size.y - 6, view_top + 3);
+  const float x = std::clamp(left, view_left + 6, std::max(view_right - size.x - 6, view_left + 6));
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  draw->AddRectFilled(ImVec2(x - 4, y - 3), ImVec2(x + size.x + 4, y + size.y + 3), IM_COL32(0, 0, 0, 190),
+                      4.0f);
+  draw->AddText(ImVec2(x, y), IM_COL32(0, 255, 255, 255), text);
 }
 
 }  // namespace filterlab::app

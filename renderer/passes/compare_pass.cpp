@@ -93,11 +93,55 @@ DisplayPush display_push(const CompareSettings& s) {
   return push;
 }
 
+uint32_t groups(uint32_t size, uint32_t group) {
+  return (size + group - 1) / group;
+}
+
+// The SSIM window's positions inside an image: none under 11x11.
+std::optional<VkExtent2D> ssim_positions(VkExtent2D extent) {
+  constexpr uint32_t kWindow = 2 * COMPARE_SSIM_RADIUS + 1;
+  if (extent.width < kWindow || extent.height < kWindow) return std::nullopt;
+  return VkExtent2D{extent.width - kWindow + 1, extent.height - kWindow + 1};
+}
+
+// The step that folds the partials "<name> partials" (`count` of them for A's size) into
+// "<name> result" (compare_finish.comp); it records work only when `needed`.
+void add_finish(const PassEnv& env, graph::RenderGraph& graph, const std::string& a, const std::string& name,
+                std::function<uint32_t(VkExtent2D)> count, std::function<bool(graph::PassContext&)> needed) {
+  SimplePass(env, name + " finish", ComputeShader{"passes/compare_finish.comp"})
+      .graph_buffer(BINDING_COMPARE_PARTIALS, name + " partials", graph::BufferUsage::StorageReadCompute)
+      .graph_buffer(BINDING_COMPARE_RESULT, result_buffer(name), graph::BufferUsage::StorageWriteCompute)
+      .skip_when([needed](graph::PassContext& ctx) { return !needed(ctx); })
+      .constants_from<FinishPush>([a, count](graph::PassContext& ctx) {
+        const VkExtent2D extent = ctx.extent(a);
+        return FinishPush{count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
+                          static_cast<uint32_t>(ctx.frame >> 32)};
+      })
+      .dispatch([](graph::PassContext&) {
+        return std::array<uint32_t, 2>{1, 1};
+      })
+      .add_to(graph);
+}
+
 }  // namespace
 
 namespace {
 constexpr const char* kModeNames[] = {"split", "diff", "side"};  // CompareSettings::Mode, in order
 }  // namespace
+
+std::array<int32_t, 2> compared_pixel(const CompareSettings& s, VkExtent2D extent, int32_t x, int32_t y) {
+  if (s.mode != CompareSettings::Mode::SideBySide) return {x, y};
+  const int32_t width = int32_t(extent.width);
+  return {x < width / 2 ? x + width / 4 : x + width / 4 - width / 2, y};
+}
+
+MagnifierSquare magnifier_square(const CompareSettings& s, VkExtent2D extent) {
+  const int32_t side = int32_t(std::clamp(s.inset_size, 3u, 4096u));
+  const int32_t width = int32_t(extent.width), height = int32_t(extent.height);
+  const int32_t cx = std::clamp(s.cursor_x, 0, width - 1), cy = std::clamp(s.cursor_y, 0, height - 1);
+  return {std::clamp(cx - side / 2, 0, std::max(width - side, 0)),
+          std::clamp(cy - side / 2, 0, std::max(height - side, 0)), side};
+}
 
 const char* compare_mode_name(CompareSettings::Mode mode) {
   return kModeNames[std::min(static_cast<uint32_t>(mode), 2u)];
@@ -114,14 +158,17 @@ ComparePass::ComparePass(const PassEnv& env, VkFormat display_format)
   if (env.frames_in_flight == 0)
     throw std::invalid_argument("ComparePass: frames_in_flight must be at least 1");
   for (uint32_t i = 0; i < env.frames_in_flight; ++i) {
-    results_.emplace_back(env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
-                          "compare metrics " + std::to_string(i));
-    std::memset(results_.back().mapped(), 0, sizeof(ResultGpu));
+    for (auto* results : {&results_, &ssim_results_}) {
+      results->emplace_back(
+          env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
+          (results == &results_ ? "compare metrics " : "compare ssim ") + std::to_string(i));
+      std::memset(results->back().mapped(), 0, sizeof(ResultGpu));
+    }
   }
 }
 
 void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                              const std::string& pass_name) {
+                              const std::string& pass_name, Ssim ssim) {
   graph.import_buffer(
       result_buffer(pass_name),
       [this](uint32_t slot) {
@@ -129,6 +176,7 @@ void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, c
       },
       graph::BufferUsage::HostRead);
   add_reduction(graph, a, b, pass_name, [] { return true; });
+  if (ssim == Ssim::On) add_ssim(graph, a, b, pass_name + " ssim");
 }
 
 void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
@@ -153,7 +201,7 @@ void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, c
 
 void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                                 const std::string& name, std::function<bool()> needed) {
-  const std::string partials = name + " partials", result = result_buffer(name);
+  const std::string partials = name + " partials";
   graph.declare_buffer(partials,
                        {graph::BufferSize::per_tile(a, COMPARE_TILE, COMPARE_TILE, 4 * sizeof(float))});
   // Both record nothing in frames that do not need them (idle in the timings).
@@ -167,19 +215,41 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       })
       .dispatch_over(a, COMPARE_TILE, COMPARE_TILE)
       .add_to(graph);
-  SimplePass(env_, name + " finish", ComputeShader{"passes/compare_finish.comp"})
-      .graph_buffer(BINDING_COMPARE_PARTIALS, partials, graph::BufferUsage::StorageReadCompute)
-      .graph_buffer(BINDING_COMPARE_RESULT, result, graph::BufferUsage::StorageWriteCompute)
-      .skip_when([needed](graph::PassContext&) { return !needed(); })
-      .constants_from<FinishPush>([a](graph::PassContext& ctx) {
-        const VkExtent2D extent = ctx.extent(a);
-        return FinishPush{tile_count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
-                          static_cast<uint32_t>(ctx.frame >> 32)};
-      })
-      .dispatch([](graph::PassContext&) {
-        return std::array<uint32_t, 2>{1, 1};
+  add_finish(
+      env_, graph, a, name, [](VkExtent2D extent) { return tile_count(extent); },
+      [needed](graph::PassContext&) { return needed(); });
+}
+
+void ComparePass::add_ssim(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                           const std::string& name) {
+  graph.import_buffer(
+      result_buffer(name),
+      [this](uint32_t slot) {
+        return graph::ExternalBuffer{ssim_results_.at(slot).handle(), ssim_results_.at(slot).size()};
+      },
+      graph::BufferUsage::HostRead);
+  graph.declare_buffer(
+      name + " partials",
+      {graph::BufferSize::per_tile(a, COMPARE_SSIM_GROUP, COMPARE_SSIM_GROUP, 4 * sizeof(float))});
+  auto too_small = [a](graph::PassContext& ctx) { return !ssim_positions(ctx.extent(a)); };
+  SimplePass(env_, name, ComputeShader{"passes/compare_ssim.comp"})
+      .sample(BINDING_COMPARE_A, a)
+      .sample(BINDING_COMPARE_B, b)
+      .graph_buffer(BINDING_COMPARE_PARTIALS, name + " partials", graph::BufferUsage::StorageWriteCompute)
+      .skip_when(too_small)
+      .dispatch([a](graph::PassContext& ctx) {
+        const VkExtent2D positions = *ssim_positions(ctx.extent(a));
+        return std::array<uint32_t, 2>{groups(positions.width, COMPARE_SSIM_GROUP),
+                                       groups(positions.height, COMPARE_SSIM_GROUP)};
       })
       .add_to(graph);
+  add_finish(
+      env_, graph, a, name,
+      [](VkExtent2D extent) {
+        const VkExtent2D positions = *ssim_positions(extent);
+        return groups(positions.width, COMPARE_SSIM_GROUP) * groups(positions.height, COMPARE_SSIM_GROUP);
+      },
+      [a, too_small](graph::PassContext& ctx) { return !too_small(ctx); });
 }
 
 std::optional<CompareMetrics> ComparePass::metrics(uint32_t slot) const {
@@ -203,6 +273,14 @@ std::optional<CompareMetrics> ComparePass::metrics(uint32_t slot) const {
   m.mse = total / (pixels * 3);
   m.psnr = m.mse > 0 ? 10 * std::log10(1.0 / m.mse) : std::numeric_limits<double>::infinity();
   m.max_abs = r.sums[3];
+  // The SSIM, where the same frame took it (its result keeps an older frame's, or none, otherwise).
+  ResultGpu ssim;
+  std::memcpy(&ssim, ssim_results_[slot].mapped(), sizeof ssim);
+  const uint64_t ssim_frame = uint64_t(ssim.frame_low) | (uint64_t(ssim.frame_high) << 32);
+  if (ssim.width != 0 && ssim_frame == out.frame)
+    if (const std::optional<VkExtent2D> positions = ssim_positions(out.extent))
+      m.ssim =
+          (double(ssim.sums[0]) + ssim.sums[1] + ssim.sums[2]) / (3.0 * positions->width * positions->height);
   return out;
 }
 

@@ -59,12 +59,26 @@ struct CompareSettings {
   uint32_t inset_size = 128;
 };
 
+// The pixel of A and B that the display shows at (x, y), as compare_common.glsl picks it: (x, y)
+// itself, but in the side-by-side view, which shows the middle halves of A and B.
+std::array<int32_t, 2> compared_pixel(const CompareSettings& s, VkExtent2D extent, int32_t x, int32_t y);
+
+// The magnifier's square in the display's pixels, as compare_common.glsl places it.
+struct MagnifierSquare {
+  int32_t x = 0, y = 0, side = 0;
+};
+MagnifierSquare magnifier_square(const CompareSettings& s, VkExtent2D extent);
+
 // "split", "diff", "side": the --compare-mode and preset spelling of CompareSettings::Mode.
 const char* compare_mode_name(CompareSettings::Mode mode);
 std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name);
 
+// Whether a metrics reduction also takes the SSIM (compare_ssim.comp: the definition of
+// common::ssim, mean over R, G, B; none for an image under 11x11).
+enum class Ssim : bool { Off, On };
+
 struct CompareMetrics {
-  common::ImageMetrics values;  // over R, G, B: channels 3, no SSIM
+  common::ImageMetrics values;  // over R, G, B: channels 3; SSIM where the reduction takes it
   std::array<double, 3> channel_mse{};
   uint64_t frame = 0;  // the frame these values were computed in
   VkExtent2D extent{};
@@ -78,9 +92,10 @@ class ComparePass {
 
   // The metrics reduction `pass_name` reading A and B (never culled: the host reads its result
   // through metrics()). At most one per graph: every metrics pass of one ComparePass writes the
-  // same per-slot results.
+  // same per-slot results. With Ssim::On, also the passes "<pass_name> ssim" and "<pass_name> ssim
+  // finish", into their own per-slot results.
   void add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                   const std::string& pass_name);
+                   const std::string& pass_name, Ssim ssim = Ssim::Off);
 
   // Declares `output` (display_format, A's size) and the display pass `output` reading A and B.
   // Its automatic gain (settings.gain <= 0) is 1 / max |A-B| of this pair in this frame, from the
@@ -106,10 +121,15 @@ class ComparePass {
   void add_reduction(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                      const std::string& name, std::function<bool()> needed);
 
+  // The SSIM's partials (a vec4 per 16x16 positions) folded by the finish into "<name> ssim result".
+  void add_ssim(graph::RenderGraph& graph, const std::string& a, const std::string& b,
+                const std::string& name);
+
   PassEnv env_;
   VkFormat display_format_;
   std::string display_shader_;
-  std::vector<vk::Buffer> results_;  // per frame in flight, host-visible
+  std::vector<vk::Buffer> results_;       // per frame in flight, host-visible
+  std::vector<vk::Buffer> ssim_results_;  // the same, for the SSIM (written where it is taken)
 };
 
 }  // namespace filterlab::passes

@@ -10,14 +10,18 @@ namespace filterlab::passes {
 namespace {
 
 // Mirrors pixel_probe.comp's buffer and push constants.
-struct ResultGpu {
+struct ProbeGpu {
   float values[PROBE_IMAGES][4];
   uint32_t x, y, frame_low, frame_high;
 };
+struct ResultGpu {
+  ProbeGpu probes[PROBE_PIXELS];
+};
 struct Push {
-  int32_t x, y;
+  int32_t pixels[PROBE_PIXELS][2];
   uint32_t frame_low, frame_high;
 };
+static_assert(PROBE_PIXELS == 2, "Push and the constants below list the pixels");
 constexpr uint32_t kNeverWritten = 0xffffffffu;
 
 }  // namespace
@@ -27,7 +31,7 @@ PixelProbe::PixelProbe(const PassEnv& env) : env_(env) {
     results_.emplace_back(env.vk, sizeof(ResultGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true,
                           "pixel probe " + std::to_string(i));
     ResultGpu never{};
-    never.frame_low = never.frame_high = kNeverWritten;
+    for (ProbeGpu& p : never.probes) p.frame_low = p.frame_high = kNeverWritten;
     std::memcpy(results_.back().mapped(), &never, sizeof never);
   }
 }
@@ -45,7 +49,8 @@ void PixelProbe::add_to(graph::RenderGraph& graph, const std::array<std::string,
   for (uint32_t i = 0; i < PROBE_IMAGES; ++i) pass.sample(BINDING_PROBE_IMAGE_0 + i, images[i]);
   pass.graph_buffer(BINDING_PROBE_RESULT, result, graph::BufferUsage::StorageWriteCompute)
       .constants_from<Push>([this](graph::PassContext& ctx) {
-        return Push{pixel[0], pixel[1], uint32_t(ctx.frame), uint32_t(ctx.frame >> 32)};
+        return Push{
+            {{pixel[0], pixel[1]}, {cursor[0], cursor[1]}}, uint32_t(ctx.frame), uint32_t(ctx.frame >> 32)};
       })
       .dispatch([](graph::PassContext&) {
         return std::array<uint32_t, 2>{1, 1};
@@ -53,11 +58,12 @@ void PixelProbe::add_to(graph::RenderGraph& graph, const std::array<std::string,
       .add_to(graph);
 }
 
-std::optional<PixelValues> PixelProbe::read(uint32_t slot) const {
+std::optional<PixelValues> PixelProbe::read(uint32_t slot, Which which) const {
   if (slot >= results_.size())
     throw std::out_of_range("PixelProbe::read: no frame slot " + std::to_string(slot));
-  ResultGpu r;
-  std::memcpy(&r, results_[slot].mapped(), sizeof r);
+  ResultGpu all;
+  std::memcpy(&all, results_[slot].mapped(), sizeof all);
+  const ProbeGpu& r = all.probes[static_cast<uint32_t>(which)];
   if (r.frame_low == kNeverWritten && r.frame_high == kNeverWritten) return std::nullopt;
   PixelValues out;
   out.x = int32_t(r.x);

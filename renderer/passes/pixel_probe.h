@@ -1,7 +1,8 @@
 #pragma once
-// The window's pixel inspector: every frame, one invocation reads four images at one pixel (A's and
-// B's linear outputs, A's and B's displayed images) into that frame's host-visible buffer, read by
-// the host once the frame has finished, so nothing waits (a readback ring of frames in flight).
+// The window's pixel inspector: every frame, an invocation per pixel (the inspected one and the
+// cursor's, which the magnifier shows) reads four images there (A's and B's linear outputs, A's and
+// B's displayed images) into that frame's host-visible buffer, read by the host once the frame has
+// finished, so nothing waits (a readback ring of frames in flight).
 //
 //   PixelProbe probe(env);
 //   probe.add_to(graph, {"gaussian", "b.copy", "final", "b.final"}, "inspect");
@@ -29,10 +30,13 @@ class PixelProbe {
   explicit PixelProbe(const PassEnv& env);
   // The pass `name` reading `images` (four: an image may repeat).
   void add_to(graph::RenderGraph& graph, const std::array<std::string, 4>& images, const std::string& name);
+  enum class Which : uint32_t { Inspected, Cursor };
   // The values of the frame slot `slot` last recorded, once it finished; none before its first.
-  std::optional<PixelValues> read(uint32_t slot) const;
+  std::optional<PixelValues> read(uint32_t slot, Which which = Which::Inspected) const;
 
-  std::array<int32_t, 2> pixel{0, 0};  // read when the frame is recorded
+  // Read when the frame is recorded.
+  std::array<int32_t, 2> pixel{0, 0};   // the inspected pixel (pinned, or the cursor's)
+  std::array<int32_t, 2> cursor{0, 0};  // the cursor's
 
  private:
   PassEnv env_;

@@ -20,11 +20,17 @@
 #define BINDING_COMPARE_DISPLAY 4   // storage image: the display
 #define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
 #define COMPARE_DISPLAY_GROUP 16
+// SSIM (compare_ssim.comp): each 16 x 16 workgroup sums the SSIM of 16 x 16 window positions; the
+// window is 11 x 11 (radius 5), as common::ssim (Wang et al. 2004).
+#define COMPARE_SSIM_GROUP 16
+#define COMPARE_SSIM_RADIUS 5
 
-// The window's pixel inspector (pixel_probe.comp, renderer/passes/pixel_probe.h): one invocation
-// reads PROBE_IMAGES images at one pixel (each clamped to its own size) into this frame's
-// host-visible buffer: A's and B's linear outputs, then their displayed images.
+// The window's pixel inspector (pixel_probe.comp, renderer/passes/pixel_probe.h): an invocation
+// per pixel (PROBE_PIXELS: the inspected one, then the cursor's for the magnifier) reads
+// PROBE_IMAGES images there (each clamped to its own size) into this frame's host-visible buffer:
+// A's and B's linear outputs, then their displayed images.
 #define PROBE_IMAGES 4
+#define PROBE_PIXELS 2
 #define BINDING_PROBE_IMAGE_0 0  // sampler2D, and the next PROBE_IMAGES - 1 bindings
 #define BINDING_PROBE_RESULT 4   // buffer: PixelProbeGpu
 

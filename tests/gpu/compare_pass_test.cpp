@@ -5,11 +5,12 @@
 #include "gpu_test_util.h"
 
 #include "common/metrics.h"
+#include "common/reference.h"
 #include "graph/executor.h"
-#include "runtime/frame_ring.h"
 #include "passes/compare_pass.h"
 #include "passes/tonemap_pass.h"
 #include "passes/upload_pass.h"
+#include "runtime/frame_ring.h"
 
 #include <algorithm>
 #include <array>
@@ -831,4 +832,50 @@ TEST_F(ComparePassTest, TwoTonemapsFeedTheDisplayWhileTheMetricsMeasureHdr) {
         wrong += std::abs(int(d.byte(x, y, ch)) - want) > 1;
       }
   EXPECT_EQ(wrong, 0u);
+}
+
+// The SSIM of a metrics reduction that takes it (the window's displayed pair does) against the
+// double-precision common::ssim, mean over R, G, B: random pairs (SSIM near 0), a perturbed copy
+// (near 1), 8-bit values (as the displayed images hold) and an image against itself, at odd sizes
+// down to the 11x11 window; under it, no SSIM. fp32 sums of 121-tap moments of values in 0..1
+// stay within kSsimTolerance of the double result in the mean (measured: 2.2e-7 at most).
+TEST_F(ComparePassTest, SsimMatchesTheCpuAtOddSizes) {
+  constexpr double kSsimTolerance = 1e-6;
+  auto quantized = [](io::ImageF image) {
+    for (float& v : image.pixels) v = std::round(std::clamp(v, 0.0f, 1.0f) * 255.0f) / 255.0f;
+    return image;
+  };
+  const std::pair<uint32_t, uint32_t> sizes[] = {{257, 131}, {11, 11}, {27, 13}, {203, 117}, {10, 40}};
+  uint32_t seed = 300;
+  for (auto [w, h] : sizes) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    const io::ImageF a = random_image(w, h, ++seed);
+    const std::pair<io::ImageF, io::ImageF> pairs[] = {{a, random_image(w, h, ++seed)},
+                                                       {a, perturbed(a, ++seed, 0.02f)},
+                                                       {quantized(a), quantized(perturbed(a, ++seed, 0.05f))},
+                                                       {a, a}};
+    for (const auto& [first, second] : pairs) {
+      passes::PassEnv env{*context_, *shaders_, 1};
+      graph::RenderGraph graph;
+      UploadedPair uploads(env, graph, first, second);
+      passes::ComparePass compare(env);
+      compare.add_metrics(graph, "a", "b", "m", passes::Ssim::On);
+      graph::Executor executor(*context_, 1, false);
+      executor.prepare(graph, {"a"}, {w, h});
+      vk::OneShotCommands commands(*context_);
+      commands.run([&](VkCommandBuffer cmd) { executor.record(cmd, 0, 7); });
+      const std::optional<passes::CompareMetrics> m = compare.metrics(0);
+      ASSERT_TRUE(m.has_value());
+      if (&first != &second && first.pixels != second.pixels) expect_metrics_match(*m, first, second);
+      if (w < 11 || h < 11) {
+        EXPECT_FALSE(m->values.ssim.has_value()) << "an image under the 11x11 window has no SSIM";
+        continue;
+      }
+      ASSERT_TRUE(m->values.ssim.has_value());
+      const double cpu =
+          (common::ssim(first, second, 0) + common::ssim(first, second, 1) + common::ssim(first, second, 2)) /
+          3;
+      EXPECT_NEAR(*m->values.ssim, cpu, kSsimTolerance) << "CPU " << cpu;
+    }
+  }
 }

@@ -255,6 +255,38 @@ TEST(WindowUi, TheInspectorReadsWhatTheCapturesHoldAtItsPixel) {
   EXPECT_TRUE(differ) << "a blur and a copy should differ at the pixel";
 }
 
+// The side-by-side view shows the middle halves of A and B: the magnifier's values (the cursor's
+// pixel) and the pinned pixel are of the A and B pixels shown there, not of the display's column.
+TEST(WindowUi, SideBySideInspectsThePixelsItShows) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-inspect-side");
+  runtime::RunOptions run = still_run(203, 117, "gaussian.comp.separable_shared:radius=4:precision=fp32");
+  run.captures = {{"gaussian", dir + "/a.pfm"}, {"b.copy", dir + "/b.pfm"}};
+  app::WindowOptions window = presentation_only();
+  window.frames = 5;
+  window.compare_chain = "copy:precision=fp32";
+  window.compare_mode = passes::CompareSettings::Mode::SideBySide;
+  window.test_inspect_at = {{1, 150, 40}};  // in B's half: B's column 150 + 203 / 4 - 203 / 2 = 99
+  window.on_frame = [](app::FrameProbe& p) {
+    p.state.compare.magnifier = true;
+    p.state.compare.cursor_x = 10;  // in A's half: A's column 10 + 203 / 4 = 60
+    p.state.compare.cursor_y = 55;
+  };
+  const app::WindowResult r = run_window_without_messages(run, window);
+  ASSERT_TRUE(r.last_pixel && r.last_cursor_pixel);
+  EXPECT_EQ(r.last_cursor_pixel->x, 60);
+  EXPECT_EQ(r.last_cursor_pixel->y, 55);
+  EXPECT_EQ(r.last_pixel->x, 99);
+  EXPECT_EQ(r.last_pixel->y, 40);
+  const io::ImageF a = io::read_pfm(dir + "/a.pfm"), b = io::read_pfm(dir + "/b.pfm");
+  for (uint32_t c = 0; c < 3; ++c) {
+    EXPECT_NEAR(r.last_cursor_pixel->rgba[0][c], a.at(60, 55, c), 1e-6) << c;
+    EXPECT_NEAR(r.last_cursor_pixel->rgba[1][c], b.at(60, 55, c), 1e-6) << c;
+    EXPECT_NEAR(r.last_pixel->rgba[0][c], a.at(99, 40, c), 1e-6) << c;
+    EXPECT_NEAR(r.last_pixel->rgba[1][c], b.at(99, 40, c), 1e-6) << c;
+  }
+}
+
 // Zoomed in, the viewport repeats each pixel of the shown region zoom x zoom times (nearest,
 // exactly) and shows the backdrop in the sliver past its whole pixels; nothing else changes.
 TEST(WindowUi, AZoomedViewportRepeatsEachPixelOfTheShownRegion) {
@@ -350,11 +382,17 @@ TEST(WindowUi, DisplayedMetricsEqualCompareOfTheDisplayedCaptures) {
   ASSERT_TRUE(c.at("psnr").is_number()) << "a blur and a bilateral filter must differ on screen";
   EXPECT_NEAR(r.last_displayed_metrics->values.psnr, c.at("psnr").get<double>(), 1e-4);
   EXPECT_NEAR(r.last_displayed_metrics->values.max_abs, c.at("max_abs").get<double>(), 1e-6);
+  // The SSIM too (the GPU's fp32 moments against compare's double ones: ComparePassTest's bound).
+  ASSERT_TRUE(r.last_displayed_metrics->values.ssim.has_value());
+  EXPECT_NEAR(*r.last_displayed_metrics->values.ssim, c.at("ssim").get<double>(), 1e-6);
+  EXPECT_FALSE(r.last_metrics->values.ssim.has_value()) << "the HDR metrics take no SSIM";
   EXPECT_NE(r.last_displayed_metrics->values.psnr, r.last_metrics->values.psnr);
   std::ifstream sidecar_in(dir + "/shot.json");
   const nlohmann::json side = nlohmann::json::parse(sidecar_in);
   EXPECT_NEAR(side.at("compare_metrics_displayed").at("psnr").get<double>(), c.at("psnr").get<double>(),
               1e-4);
+  EXPECT_NEAR(side.at("compare_metrics_displayed").at("ssim").get<double>(), c.at("ssim").get<double>(),
+              1e-6);
   EXPECT_EQ(side.at("compare_metrics_displayed").at("max_levels").get<long>(),
             std::lround(c.at("max_abs").get<double>() * 255));
   EXPECT_NE(side.at("compare_metrics_displayed").at("over").get<std::string>().find("8 bits"),
