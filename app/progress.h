@@ -17,8 +17,13 @@ class ProgressLine {
 
   // The step about to start; the estimate is the elapsed time a step so far times those left.
   void step(const std::string& label);
-  // A line as bench's own progress reports it (its estimate is its own).
+  // A line as bench's own progress reports it (its estimate is its own; a total that grows as the
+  // command finds more to do, tune's, comes with it).
   void print(size_t index, const std::string& label, double elapsed_s, double left_s);
+  void print(size_t index, size_t total, const std::string& label, double elapsed_s, double left_s) {
+    total_ = total;
+    print(index, label, elapsed_s, left_s);
+  }
   // Ends the line on a terminal, before the results are printed.
   void finish();
 

@@ -1,5 +1,5 @@
 // `filterlab bench`: methods x parameter sweeps x sizes x precisions timed beside the memory floor's
-// copy, with each case's error against the CPU reference; --tune writes the auto methods' table.
+// copy, with each case's error against the CPU reference (`filterlab tune` writes auto's table).
 #include "commands/bench.h"
 
 #include "command.h"
@@ -39,10 +39,6 @@ constexpr std::string_view kOptions = R"(bench options:
                       a case with a run of 20+ frames, more than 10% of them over 10% from their
                       median, is listed as unsteady: its median is of no one level
   --no-error          skip the error against the CPU reference
-  --tune              time every exact method (times only; fp16 and fp32 unless --precision) and write
-                      the table the family's `auto` method picks from on this device:
-                      $FILTERLAB_TUNE, else $XDG_CONFIG_HOME/filterlab/tune/<device>_<driver>.json
-  --tune-file FILE    write that table here instead (auto reads it in a run with FILTERLAB_TUNE=FILE)
   --captures DIR      per case, the output's top-left 128x128 and a heat map of its error (for report)
   --json FILE  --csv FILE  --quiet
 )";
@@ -54,7 +50,6 @@ BenchRequest parse_bench(Args& args) {
   bench::BenchOptions& b = out.bench;
   DeviceOptions gpu = default_device_options(args);
   bool swept = false;  // the first --radii or --sweep replaces the default sweep over the radius
-  bool precision_given = false;
   while (args.next()) {
     const std::string& flag = args.flag();
     if (flag == "--filter") {
@@ -87,7 +82,6 @@ BenchRequest parse_bench(Args& args) {
       b.sizes.clear();
       for (const std::string& size : split_list(flag, args.value())) b.sizes.push_back(parse_size(size));
     } else if (flag == "--precision") {
-      precision_given = true;
       b.precisions.clear();
       for (const std::string& p : split_list(flag, args.value())) {
         if (p != "fp16" && p != "fp32") throw UsageError(flag + " wants fp16 or fp32, got '" + p + "'");
@@ -99,10 +93,10 @@ BenchRequest parse_bench(Args& args) {
     else if (flag == "--inputs") b.inputs = parse_count(flag, args.value(), 1, 16);
     else if (flag == "--repeat") b.repeats = parse_count(flag, args.value(), 1, 20);
     else if (flag == "--no-error") b.measure_error = false;
-    else if (flag == "--tune") b.tune = true;
-    else if (flag == "--tune-file") {
-      b.tune_file = args.output_file();
-    } else if (flag == "--captures") {
+    else if (flag == "--tune" || flag == "--tune-file")
+      throw UsageError(flag +
+                       ": auto's table is measured by its own command now: filterlab tune [--filter F]");
+    else if (flag == "--captures") {
       b.captures_dir = args.value();
       check_folder_can_take_files(flag, *b.captures_dir);  // made when the first capture is written
     } else if (flag == "--quiet") out.quiet = true;
@@ -135,17 +129,6 @@ BenchRequest parse_bench(Args& args) {
                         [&](const bench::Sweep& s) { return s.param == size->name; }) > 1)
         throw UsageError(size->name + " is swept twice");
     }
-  if (b.tune_file && !b.tune) throw UsageError("--tune-file is for --tune");
-  if (b.tune) {
-    if (!family->find("auto")) throw UsageError("--tune: " + family->name + " has no auto method to tune");
-    if (!precision_given) b.precisions = {"fp16", "fp32"};
-    if (b.methods.empty())
-      for (const filters::Method& m : family->methods)
-        if (m.exact && m.name != "auto") b.methods.push_back(m.name);
-    b.measure_error = false;
-    if (!b.tune_file)  // the device's default file: its folder must take a file, checked now
-      check_folder_can_take_files("--tune", filters::tune_path({}).parent_path());
-  }
   // A fixed radius (--radius 4) replaces the default sweep over it; one swept explicitly clashes.
   if (!swept)
     std::erase_if(b.sweeps, [&](const bench::Sweep& sweep) {
@@ -208,9 +191,8 @@ BenchRequest parse_bench(Args& args) {
 
 namespace {
 
-// Whether `bench` times a family's auto method (bench --tune writes the table, and times no auto).
+// Whether `bench` times a family's auto method.
 bool bench_times_auto(const bench::BenchOptions& b) {
-  if (b.tune) return false;
   const filters::Family* family = filters::registry().find(b.filter);
   if (!family || !family->find("auto")) return false;
   return b.methods.empty() || std::find(b.methods.begin(), b.methods.end(), "auto") != b.methods.end();
@@ -251,21 +233,6 @@ int run_benchmark(const BenchRequest& options) {
   if (options.json) bench::write_bench_json(result, options.bench, *options.json);
   if (options.csv) bench::write_bench_csv(result, *options.csv);
   if (!options.quiet) std::cout << bench::format_bench_table(result) << std::flush;
-  if (options.bench.tune) {
-    const std::filesystem::path where_auto_looks = filters::tune_path(result.device);
-    const std::filesystem::path path = options.bench.tune_file.value_or(where_auto_looks);
-    filters::write_tune_table(bench::tune_table(result), path);
-    // auto reads the file FILTERLAB_TUNE names, else the device's own: say which this one is.
-    if (path == where_auto_looks)
-      std::printf("tuned on %s: %s (the auto methods of this device read it)\n", result.device.name.c_str(),
-                  path.string().c_str());
-    else
-      std::printf(
-          "tuned on %s: %s (auto reads it when FILTERLAB_TUNE=%s; without --tune-file, bench --tune "
-          "writes where auto looks: %s)\n",
-          result.device.name.c_str(), path.string().c_str(), path.string().c_str(),
-          where_auto_looks.string().c_str());
-  }
   return validation_exit_code(result.validation_messages);
 }
 

@@ -1,6 +1,9 @@
 // `filterlab info`: the Vulkan device facts the filters depend on, as text and as JSON.
 #include "command.h"
 
+#include "filters/auto_method.h"
+#include "filters/registry.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -9,7 +12,8 @@ namespace filterlab::app {
 namespace {
 
 constexpr std::string_view kSynopsis =
-    "  info [--json FILE]  print the Vulkan device facts the filters depend on\n";
+    "  info [--json FILE]  print the Vulkan device facts the filters depend on and the auto tables in\n"
+    "                      force\n";
 
 struct InfoRequest {
   std::string device;
@@ -47,35 +51,58 @@ int print_info(const InfoRequest& options) {
   std::printf("compute shader derivatives  %s\n",
               r.compute_shader_derivatives ? r.compute_derivatives_extension.c_str() : "no");
   std::printf("storage read without format %s\n", r.storage_read_without_format ? "yes" : "no");
+  // The tables `auto` would read here (filters/auto_method.h): this device's own, the built-in ones
+  // nearest first, and for each family the one in force. An unreadable own table is exit 2, as in a run.
+  const std::vector<filters::TableInForce> tables = filters::tables_in_order(r);
+  const std::filesystem::path own = filters::tune_path(r);
+  const bool own_here = !tables.empty() && !tables.front().path.empty();
+  std::printf("auto table of this device   %s%s\n", own.string().c_str(),
+              own_here ? (" (" + tables.front().said() + ", " + tables.front().table->date + ")").c_str()
+                       : " (none yet: filterlab tune writes it)");
+  for (const filters::TableInForce& t : tables)
+    if (t.path.empty())
+      std::printf(
+          "built-in auto table         %s (driver %s): %s\n", t.table->device.c_str(),
+          t.table->driver.c_str(),
+          t.kind == filters::TableInForce::Kind::BuiltInThisDevice ? "this device's" : "another device's");
+  nlohmann::json in_force = nlohmann::json::object();
+  for (const filters::Family* f : filters::registry().families())
+    if (f->find("auto")) {
+      const filters::TableInForce t = filters::table_for(*f, r);
+      std::printf("%-27s %s\n", (f->name + ".auto's table").c_str(), t.said().c_str());
+      in_force[f->name] = t.said();
+    }
   if (ctx.ignored_validation_messages())
     std::printf(
         "validation                  %u message(s) of a layer older than the driver not counted "
         "(vk/context.h)\n",
         ctx.ignored_validation_messages());
   if (options.json) {
-    nlohmann::json j = {{"name", r.name},
-                        {"type", r.device_type},
-                        {"driver", r.driver_name},
-                        {"driver_info", r.driver_info},
-                        {"api_version", vk::api_version_string(r.api_version)},
-                        {"vendor_id", r.vendor_id},
-                        {"device_id", r.device_id},
-                        {"subgroup_size", r.subgroup_size},
-                        {"min_subgroup_size", r.min_subgroup_size},
-                        {"max_subgroup_size", r.max_subgroup_size},
-                        {"subgroup_operations", r.subgroup_operations},
-                        {"subgroup_stages", r.subgroup_stages},
-                        {"quad_operations_in_all_stages", r.quad_operations_in_all_stages},
-                        {"max_compute_shared_memory", r.max_compute_shared_memory},
-                        {"max_compute_workgroup_invocations", r.max_compute_workgroup_invocations},
-                        {"shader_cores", r.shader_cores},
-                        {"timestamp_period_ns", r.timestamp_period_ns},
-                        {"timestamp_valid_bits", r.timestamp_valid_bits},
-                        {"shader_float16", r.shader_float16},
-                        {"shader_float64", r.shader_float64},
-                        {"compute_shader_derivatives", r.compute_shader_derivatives},
-                        {"compute_derivatives_extension", r.compute_derivatives_extension},
-                        {"storage_read_without_format", r.storage_read_without_format}};
+    nlohmann::json j = {
+        {"name", r.name},
+        {"type", r.device_type},
+        {"driver", r.driver_name},
+        {"driver_info", r.driver_info},
+        {"api_version", vk::api_version_string(r.api_version)},
+        {"vendor_id", r.vendor_id},
+        {"device_id", r.device_id},
+        {"subgroup_size", r.subgroup_size},
+        {"min_subgroup_size", r.min_subgroup_size},
+        {"max_subgroup_size", r.max_subgroup_size},
+        {"subgroup_operations", r.subgroup_operations},
+        {"subgroup_stages", r.subgroup_stages},
+        {"quad_operations_in_all_stages", r.quad_operations_in_all_stages},
+        {"max_compute_shared_memory", r.max_compute_shared_memory},
+        {"max_compute_workgroup_invocations", r.max_compute_workgroup_invocations},
+        {"shader_cores", r.shader_cores},
+        {"timestamp_period_ns", r.timestamp_period_ns},
+        {"timestamp_valid_bits", r.timestamp_valid_bits},
+        {"shader_float16", r.shader_float16},
+        {"shader_float64", r.shader_float64},
+        {"compute_shader_derivatives", r.compute_shader_derivatives},
+        {"compute_derivatives_extension", r.compute_derivatives_extension},
+        {"storage_read_without_format", r.storage_read_without_format},
+        {"auto_tables", {{"own", own.string()}, {"own_exists", own_here}, {"in_force", in_force}}}};
     write_text(*options.json, j.dump(2) + "\n");
   }
   return validation_exit_code(ctx);
@@ -91,6 +118,7 @@ Work prepare(Args& args) {
       request.json = args.output_file();
     } else args.unknown();
   }
+  filters::check_tune_file_from_environment();
   return [request] { return print_info(request); };
 }
 

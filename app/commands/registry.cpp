@@ -11,6 +11,7 @@ namespace filterlab::app {
   X(methods)                  \
   X(filter)                   \
   X(bench)                    \
+  X(tune)                     \
   X(quality)                  \
   X(evaluate)                 \
   X(report)                   \

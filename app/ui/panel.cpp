@@ -3,6 +3,7 @@
 #include "ui/column.h"
 #include "ui/right_column.h"
 
+#include "filters/auto_method.h"
 #include "filters/chain.h"
 
 #include <imgui.h>
@@ -147,6 +148,14 @@ bool edit_step(filters::FilterStep& step, const vk::Context& ctx) {
   } catch (const std::exception& e) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
     return changed;
+  }
+  if (resolved.method->name == "auto") {  // what it runs here, and from which table
+    try {
+      const filters::AutoChoice choice = filters::choose_auto(*family, resolved.params, ctx);
+      ImGui::TextDisabled("runs %s (table: %s)", choice.method->name.c_str(), choice.table.said().c_str());
+    } catch (const std::exception& e) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", e.what());
+    }
   }
   const filters::Support support = filters::device_support(resolved, ctx);
   for (const filters::Param& p : family->params)

@@ -1,5 +1,6 @@
 #include "bench/bench.h"
 #include "bench/clock_watch.h"
+#include "bench/timing.h"
 #include "config.h"
 
 #include "filters/auto_method.h"
@@ -43,230 +44,6 @@ const char* git_revision() {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// fp16 inputs are rounded on the CPU first, so the reference sees exactly what the GPU reads and the
-// error columns measure the method, not the input's quantization.
-io::ImageF input_image(VkExtent2D size, const std::string& precision, uint32_t seed) {
-  io::ImageF image = common::random_image(size.width, size.height, 4, seed);
-  if (precision == "fp16")
-    for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
-  return image;
-}
-
-// The tonemapped scene at `size` (RGB in [0, 1], alpha 1), rounded to the precision like the others.
-io::ImageF scene_image(const vk::Context& ctx, const vk::ShaderSource& shaders, VkExtent2D size,
-                       const std::string& precision, std::shared_ptr<const scene::SceneModel> model) {
-  const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
-  runtime::Sequence scene(env, {}, {}, size, {"final"}, std::move(model));
-  scene.run();
-  io::ImageF image = scene.image("final");
-  if (precision == "fp16")
-    for (float& v : image.pixels) v = vk::half_to_float(vk::float_to_half(v));
-  return image;
-}
-
-bool is_cpu_device(const vk::DeviceReport& d) {
-  return d.device_type == "cpu";
-}
-
-// The frames after which a method that reads its history is measured.
-constexpr uint32_t kConvergenceFrames[] = {1, 4, 16, 64};
-
-// The clock probe's pass and its 1 x 1 image, in every instance's graph after the method's passes.
-const std::string kClockProbe = "bench.clock";
-
-struct Timed {
-  runtime::Summary gpu_us;
-  runtime::Summary clock_probe_us;  // the timed frames' probes (clock_watch.h)
-  double clock_correlation = 0;     // of the timed frames' times with their probes
-  bool clock_settled = true;        // the warm-up ended with the clock at the top, not at the limit
-  double warmup_ms = 0;
-  std::vector<std::pair<std::string, double>> pass_median_us;
-  io::ImageF output;                                        // of input 0
-  std::vector<std::pair<uint32_t, io::ImageF>> converging;  // kConvergenceFrames: output of a fresh run
-  std::vector<PipelineReport> pipelines;
-};
-
-// A frame of the scene's sequence at `size` (its second: the camera orbits and the objects move, so
-// its motion is not zero): the HDR colour (rounded to the precision), depth and motion that a method
-// reading the scene's depth and motion is timed on. Its history is its own, from frame to frame.
-struct SceneFrame {
-  io::ImageF colour, depth, motion;
-};
-
-SceneFrame scene_frame(const vk::Context& ctx, const vk::ShaderSource& shaders, VkExtent2D size,
-                       const std::string& precision, std::shared_ptr<const scene::SceneModel> model) {
-  const passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight};
-  runtime::Sequence scene(env, {}, {}, size,
-                          {passes::ScenePass::kColor, passes::ScenePass::kDepth, passes::ScenePass::kMotion},
-                          std::move(model));
-  scene.run();
-  scene.run();
-  SceneFrame frame{scene.image(passes::ScenePass::kColor), scene.image(passes::ScenePass::kDepth),
-                   scene.image(passes::ScenePass::kMotion)};
-  if (precision == "fp16")
-    for (float& v : frame.colour.pixels) v = vk::half_to_float(vk::float_to_half(v));
-  return frame;
-}
-
-// One graph per input, each with its own resident input and output images, recorded in turn: frame f
-// runs instance f mod K, so consecutive frames never find their data in the caches.
-Timed time_filter(const vk::Context& ctx, const vk::ShaderSource& shaders,
-                  const std::vector<io::ImageF>& inputs, VkFormat format, const filters::ResolvedStep& step,
-                  const BenchOptions& options, ClockWatch& clock, const SceneFrame* scene = nullptr) {
-  // A library that never watches files: the filter builds its pipelines in it, so they can be listed,
-  // and the instances share them.
-  vk::PipelineLibrary library(ctx, shaders, {runtime::kFramesInFlight, std::chrono::milliseconds(0), false});
-  passes::PassEnv env{ctx, shaders, runtime::kFramesInFlight, &library};
-  // The clock probe's pipeline is its own, not among the method's.
-  const passes::PassEnv probe_env{ctx, shaders, runtime::kFramesInFlight};
-  if (step.needs(filters::Input::Depth) && !scene)
-    throw filters::ChainError(step.label() +
-                              " reads the scene's depth, which bench's still inputs have none of");
-  std::unique_ptr<filters::Filter> filter = filters::build_filter(step, env);
-  // The inputs are still images: the camera stands (its frame counts, its history is invalid only
-  // on an instance's first frame) and, for a method that reads motion, nothing moves.
-  passes::CameraFeed camera;
-  const io::ImageF no_motion{inputs.at(0).width, inputs.at(0).height, 2,
-                             std::vector<float>(size_t(inputs.at(0).width) * inputs.at(0).height * 2, 0.0f)};
-  struct Instance {
-    graph::RenderGraph graph;
-    std::unique_ptr<passes::UploadPass> upload, depth, motion;
-    std::unique_ptr<graph::Executor> executor;
-    std::string output;
-  };
-  const VkExtent2D size{inputs.at(0).width, inputs.at(0).height};
-  auto make_instance = [&](const io::ImageF& input) {
-    auto instance = std::make_unique<Instance>();
-    instance->upload =
-        std::make_unique<passes::UploadPass>(env, input, format, passes::UploadPass::When::Once);
-    instance->upload->add_to(instance->graph, "input");
-    filters::FilterInputs filter_inputs{"input", {}, {}, &camera};
-    // The scene's depth and motion in the scene's own sizes of texel (D32 as R32F, RG16F), so that the
-    // method moves the bytes it moves in a chain.
-    if (step.needs(filters::Input::Depth)) {
-      instance->depth = std::make_unique<passes::UploadPass>(env, scene->depth, VK_FORMAT_R32_SFLOAT,
-                                                             passes::UploadPass::When::Once);
-      instance->depth->add_to(instance->graph, "depth");
-      filter_inputs.depth = "depth";
-    }
-    if (step.needs(filters::Input::Motion)) {
-      instance->motion = std::make_unique<passes::UploadPass>(
-          env, scene ? scene->motion : no_motion, VK_FORMAT_R16G16_SFLOAT, passes::UploadPass::When::Once);
-      instance->motion->add_to(instance->graph, "motion");
-      filter_inputs.motion = "motion";
-    }
-    instance->output = filter->add_to(instance->graph, filter_inputs, step.family->name);
-    // The clock probe, once the method's output is complete (it reads a texel of it).
-    instance->graph.declare_image(kClockProbe, {VK_FORMAT_R32_SFLOAT, graph::SizeRule::absolute(1, 1)});
-    passes::SimplePass(probe_env, kClockProbe, passes::ComputeShader{"bench/clock_probe.comp", {}})
-        .sample(BINDING_SOURCE, instance->output, graph::Sampling::Nearest)
-        .store(BINDING_DESTINATION, kClockProbe)
-        .dispatch([](graph::PassContext&) {
-          return std::array<uint32_t, 2>{1, 1};
-        })
-        .add_to(instance->graph);
-    instance->executor = std::make_unique<graph::Executor>(ctx, runtime::kFramesInFlight, true);
-    instance->executor->prepare(instance->graph, {instance->output, kClockProbe}, size);
-    return instance;
-  };
-  std::vector<std::unique_ptr<Instance>> instances;
-  for (const io::ImageF& input : inputs) instances.push_back(make_instance(input));
-
-  const uint64_t count = instances.size();
-  uint64_t timed_from = UINT64_MAX;  // the first measured frame, once warm-up is over
-  std::vector<double> frame_us;
-  std::map<std::string, std::vector<double>> pass_us;
-  std::vector<std::string> pass_order;
-  std::vector<double> probe_us;
-  clock.start_case();
-  auto collect = [&](uint64_t frame) {
-    auto timings = instances[frame % count]->executor->timings(frame % runtime::kFramesInFlight);
-    if (!timings) return;
-    const bool measured = frame >= timed_from;
-    double sum = 0;
-    for (const graph::PassTiming& t : *timings) {
-      const double us = t.gpu_ms * 1000.0;
-      if (t.name == kClockProbe) {  // every frame's, warm-up included: the clock watch's input
-        clock.observe(us);
-        if (measured) probe_us.push_back(us);
-        continue;
-      }
-      if (!measured || t.name.rfind("upload ", 0) == 0) continue;  // uploads are not the method's
-      if (!pass_us.count(t.name)) pass_order.push_back(t.name);
-      if (t.idle) continue;  // recorded nothing this frame: no sample, rather than a 0 us one
-      sum += us;
-      pass_us[t.name].push_back(us);
-    }
-    if (measured) frame_us.push_back(sum);
-  };
-  // A CPU device has no clock to wait for, and a warm-up of no time (a reference's single frame,
-  // the tests) asks for none.
-  const bool wait_for_clock = options.warmup_ms > 0 && !is_cpu_device(ctx.report());
-  bool clock_settled = true;
-  double warmup_ms = 0;
-  {
-    runtime::FrameRing ring(ctx);
-    const Clock::time_point start = Clock::now();
-    const auto warmup_time = std::chrono::milliseconds(options.warmup_ms);
-    const auto settle_limit = std::chrono::duration<double, std::milli>(kSettleLimitMs);
-    uint64_t frame = 0;
-    for (;; ++frame) {
-      if (timed_from == UINT64_MAX && frame >= options.warmup && Clock::now() - start >= warmup_time) {
-        const bool limit = Clock::now() - start >= settle_limit;
-        if (!wait_for_clock || clock.settled() || limit) {
-          timed_from = frame;
-          clock_settled = !wait_for_clock || clock.settled();
-          warmup_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        }
-      }
-      if (timed_from != UINT64_MAX && frame >= timed_from + options.frames) break;
-      VkCommandBuffer cmd = ring.begin(frame);
-      if (frame >= runtime::kFramesInFlight) collect(frame - runtime::kFramesInFlight);
-      camera.frame = frame / count;  // the instance's own frame count
-      camera.history_invalid = frame < count;
-      instances[frame % count]->executor->record(cmd, frame % runtime::kFramesInFlight, frame);
-      ring.submit(frame);
-    }
-    ring.wait_for(frame);
-    for (uint64_t f = frame >= runtime::kFramesInFlight ? frame - runtime::kFramesInFlight : 0; f < frame;
-         ++f)
-      collect(f);
-  }
-  Timed timed;
-  timed.gpu_us = runtime::summarize(frame_us);
-  timed.clock_probe_us = runtime::summarize(probe_us);
-  timed.clock_correlation = clock_correlation(frame_us, probe_us);
-  clock.end_case(timed.clock_probe_us.median);
-  timed.clock_settled = clock_settled;
-  timed.warmup_ms = warmup_ms;
-  for (const std::string& name : pass_order)
-    timed.pass_median_us.emplace_back(name, runtime::summarize(pass_us[name]).median);
-  timed.output = graph::to_float_image(instances[0]->executor->read_image(instances[0]->output));
-  if (step.needs(filters::Input::History)) {
-    // A fresh run of the first input, a frame at a time, read after each of kConvergenceFrames.
-    instances.clear();
-    std::unique_ptr<Instance> fresh = make_instance(inputs.at(0));
-    runtime::FrameRing ring(ctx);
-    const uint64_t last = kConvergenceFrames[std::size(kConvergenceFrames) - 1];
-    for (uint64_t frame = 0; frame < last; ++frame) {
-      camera.frame = frame;
-      camera.history_invalid = frame == 0;
-      VkCommandBuffer cmd = ring.begin(frame);
-      fresh->executor->record(cmd, frame % runtime::kFramesInFlight, frame);
-      ring.submit(frame);
-      if (std::find(std::begin(kConvergenceFrames), std::end(kConvergenceFrames), frame + 1) !=
-          std::end(kConvergenceFrames)) {
-        ring.wait_for(frame + 1);
-        timed.converging.emplace_back(uint32_t(frame + 1),
-                                      graph::to_float_image(fresh->executor->read_image(fresh->output)));
-      }
-    }
-    ring.wait_for(last);
-  }
-  timed.pipelines = runtime::pipeline_reports(library);
-  return timed;
-}
 
 io::ImageF to_float(const common::ImageD& image) {
   io::ImageF out{image.width, image.height, image.channels, {}};
@@ -371,27 +148,6 @@ std::vector<std::vector<filters::RawParam>> sweep_points(const BenchOptions& opt
 
 // A sweep point's parameters that the method takes: a sweep of one method's parameter (a sample
 // count) times the others once.
-std::vector<filters::RawParam> taken_by(const filters::Family& family, const filters::Method& method,
-                                        std::vector<filters::RawParam> params) {
-  std::erase_if(params, [&](const filters::RawParam& p) {
-    const filters::Param* param = family.param(p.first);
-    return param && !param->takes(method.name);
-  });
-  return params;
-}
-
-filters::FilterStep make_step(const filters::Family& family, const filters::Method& method,
-                              std::vector<filters::RawParam> params, const std::string& precision) {
-  params = taken_by(family, method, std::move(params));
-  filters::FilterStep step;
-  step.filter = family.name;
-  step.method = method.name;
-  step.params = std::move(params);
-  if (family.param("precision")) step.set("precision", precision);
-  step.text = filters::step_spec(step);
-  return step;
-}
-
 // Every parameter of the step's family that its method takes, with its value.
 std::vector<std::pair<std::string, filters::ParamValues::Value>> schema_values(
     const filters::ResolvedStep& step) {
@@ -409,6 +165,35 @@ void describe(CaseResult& c, const filters::ResolvedStep& step) {
   c.exact = step.method->exact;
   c.params = step.params.spec();
   c.values = schema_values(step);
+}
+
+}  // namespace
+
+namespace {
+
+// Where one point's cases (from `first` on) hold auto's and the exact methods auto could pick: which
+// method auto ran, from which table, and how far its time is from the fastest of them.
+void mark_auto(std::vector<CaseResult>& cases, size_t first, const filters::Family& family,
+               const std::vector<filters::RawParam>& point, const std::string& precision,
+               const vk::Context& ctx) {
+  const auto auto_case = std::find_if(cases.begin() + ptrdiff_t(first), cases.end(),
+                                      [](const CaseResult& c) { return c.method == "auto"; });
+  if (auto_case == cases.end()) return;
+  const filters::ResolvedStep step =
+      filters::resolve(make_step(family, *family.find("auto"), point, precision));
+  const filters::AutoChoice choice = filters::choose_auto(family, step.params, ctx);
+  AutoMark mark{choice.method->name, choice.table.said(), "", 0, 0};
+  for (size_t i = first; i < cases.size(); ++i) {
+    const CaseResult& c = cases[i];
+    if (c.method == "auto" || !c.exact || c.filter != family.name) continue;
+    if (mark.fastest.empty() || c.gpu_us.median < mark.fastest_us) {
+      mark.fastest = c.method;
+      mark.fastest_us = c.gpu_us.median;
+    }
+  }
+  if (mark.fastest.empty()) return;  // auto alone: nothing to compare it with
+  mark.ratio = mark.fastest_us > 0 ? auto_case->gpu_us.median / mark.fastest_us : 0;
+  auto_case->auto_mark = mark;
 }
 
 }  // namespace
@@ -452,6 +237,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
 
   BenchResult result;
   ClockWatch clock;  // over the whole run: its fastest probe is the top clock
+  Timing timing;
+  timing.frames = options.frames;
+  timing.warmup = options.warmup;
+  timing.warmup_ms = options.warmup_ms;
+  timing.wait_for_clock = options.warmup_ms > 0;  // a warm-up of no time (the tests) asks for none
   for (const Sweep& sweep : options.sweeps)
     if (sweep.param != kSizeSweep) result.sweeps.push_back(sweep);
     else if (const filters::Param* size = family->size_param())
@@ -472,20 +262,12 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
   for (const VkExtent2D size : options.sizes)
     for (const std::string& precision : options.precisions) {
       const VkFormat format = filters::precision_format(precision);
-      std::vector<io::ImageF> inputs;
-      // A family that reads the scene's depth is timed on a frame of the scene's sequence.
-      const bool reads_depth = std::find(family->inputs.begin(), family->inputs.end(),
-                                         filters::Input::Depth) != family->inputs.end();
-      std::optional<SceneFrame> scene;
-      if (reads_depth && !family_is_floor) {
-        scene = scene_frame(ctx, shaders, size, precision, scene_model);
-        inputs.assign(options.inputs, scene->colour);
-      } else if (family->tools.bench.on_scene && !family_is_floor)
-        inputs.assign(options.inputs,
-                      scene_image(ctx, shaders, size, precision, scene_model));  // same picture, own memory
-      else
-        for (uint32_t i = 0; i < options.inputs; ++i)
-          inputs.push_back(input_image(size, precision, 1000 + i));
+      // The floor's family times its copies on random images; another family on its own inputs.
+      CaseInputs case_in = case_inputs(ctx, shaders, family_is_floor ? floor_family : *family, size,
+                                       precision, options.inputs, scene_model);
+      const std::vector<io::ImageF>& inputs = case_in.images;
+      std::optional<SceneFrame>& scene = case_in.scene;
+      StagingCache staging;  // converted and staged once for every case on these inputs
       const std::string suffix = " " + size_text(size) + " " + precision;
 
       // One case for each step; `floor` divides the ratios once the copies are measured.
@@ -496,13 +278,14 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
         runtime::Summary least_steady;
         double least_steady_correlation = 0;
         try {
-          timed = time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
+          timed = time_filter(ctx, shaders, inputs, format, step, timing, clock, scene ? &*scene : nullptr,
+                              &staging);
           repeat_medians.push_back(timed.gpu_us.median);
           least_steady = timed.gpu_us;
           least_steady_correlation = timed.clock_correlation;
           for (uint32_t r = 1; r < options.repeats; ++r) {
-            const Timed again =
-                time_filter(ctx, shaders, inputs, format, step, options, clock, scene ? &*scene : nullptr);
+            const Timed again = time_filter(ctx, shaders, inputs, format, step, timing, clock,
+                                            scene ? &*scene : nullptr, &staging);
             repeat_medians.push_back(again.gpu_us.median);
             if (again.gpu_us.off_level_share() > least_steady.off_level_share()) {
               least_steady = again.gpu_us;
@@ -541,10 +324,11 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
             const filters::FilterStep exact =
                 make_step(*step.family, *step.family->find(step.family->tools.bench.reference_method),
                           step.params.given_pairs(), precision);
-            BenchOptions once = options;
+            Timing once;
             once.frames = 1;
             once.warmup = 0;
             once.warmup_ms = 0;
+            once.wait_for_clock = false;
             ClockWatch reference_clock;  // its one frame's probe does not set the run's bar
             const io::ImageF out = time_filter(ctx, shaders, {inputs[0]}, format, filters::resolve(exact),
                                                once, reference_clock, scene ? &*scene : nullptr)
@@ -579,10 +363,12 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
       for (const auto& point : points) {
         if (family_is_floor) break;
         std::optional<common::ImageD> reference;  // per point, shared by the methods
+        const size_t point_first = result.cases.size();
         for (const filters::Method* method : methods) {
           const filters::FilterStep step = make_step(*family, *method, point, precision);
           if (done.insert(step.text).second) run_case(filters::resolve(step), reference);
         }
+        mark_auto(result.cases, point_first, *family, point, precision, ctx);
       }
       for (size_t i = first; i < result.cases.size(); ++i) {
         CaseResult& c = result.cases[i];
@@ -722,8 +508,8 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
     for (const auto& [key, value] : c.values) {
       // A parameter named like a fixed key (or like the capture, pipeline and error keys below)
       // would overwrite it or be overwritten: a family's schema must not name one so.
-      static const std::set<std::string> kLater = {"capture", "diff", "pipelines", "error",
-                                                   "error_after_frames"};
+      static const std::set<std::string> kLater = {
+          "capture", "diff", "pipelines", "error", "error_after_frames", "auto"};
       if (key == "precision") continue;  // the fixed key is this parameter (precision_param)
       if (entry.contains(key) || kLater.count(key))
         throw std::logic_error(c.filter + "'s parameter " + key +
@@ -734,6 +520,12 @@ void write_bench_json(const BenchResult& result, const BenchOptions& options,
     for (const auto& [key, file] : {std::pair{"capture", c.capture}, std::pair{"diff", c.diff}})
       if (file) entry[key] = std::filesystem::relative(std::filesystem::absolute(*file), json_dir).string();
     entry["pipelines"] = runtime::pipelines_json(c.pipelines);
+    if (c.auto_mark)
+      entry["auto"] = {{"chose", c.auto_mark->chose},
+                       {"table", c.auto_mark->table},
+                       {"fastest", c.auto_mark->fastest},
+                       {"fastest_us", c.auto_mark->fastest_us},
+                       {"ratio", c.auto_mark->ratio}};
     if (c.error) {
       entry["error"] = {{"max_abs", c.error->max_abs}, {"mse", c.error->mse}};
       entry["error"]["ssim"] = std::isnan(c.error->ssim) ? json(nullptr) : json(c.error->ssim);
@@ -819,6 +611,14 @@ std::string format_bench_table(const BenchResult& result) {
                   regs ? std::to_string(int(*regs)).c_str() : "-");
     out << line;
   }
+  // auto beside the methods it picks from: what it ran, from which table, and how far from the fastest.
+  for (const CaseResult& c : result.cases)
+    if (const std::optional<AutoMark>& a = c.auto_mark) {
+      std::snprintf(line, sizeof line, "%.2f", a->ratio);
+      out << "auto " << c.filter << " " << c.params << " " << size_text(c.size) << " " << c.precision << ": "
+          << a->chose << " (table: " << a->table << "), " << line << "x the fastest exact method here ("
+          << a->fastest << ", " << std::lround(a->fastest_us * 10) / 10.0 << " us)\n";
+    }
   for (const CaseResult& c : result.cases)
     if (c.stability.unstable) {
       out << "unstable " << c.filter << "." << c.method << " " << c.params << " " << size_text(c.size) << " "
@@ -865,39 +665,6 @@ bool unsteady(const runtime::Summary& frames, double max_off_level) {
 size_t BenchResult::unstable_cases() const {
   return size_t(
       std::count_if(cases.begin(), cases.end(), [](const CaseResult& c) { return c.stability.unstable; }));
-}
-
-filters::TuneTable tune_table(const BenchResult& result) {
-  filters::TuneTable t;
-  t.device = result.device.name;
-  t.driver = result.device.driver_info;
-  t.date = utc_now();
-  // family -> precision -> key -> (time, method)
-  std::map<std::string, std::map<std::string, std::map<int, std::vector<std::pair<double, std::string>>>>>
-      timed;
-  for (const CaseResult& c : result.cases) {
-    const filters::Family* family = filters::registry().find(c.filter);
-    if (!family || !family->find("auto") || !c.exact || c.method == "auto") continue;
-    // Filed under the key auto looks the step up by (a kernel file's side, the radius, or 0).
-    const filters::Param* size = family->size_param();
-    filters::ParamValues values;
-    if (size) values.set_size_param(size->name);
-    for (const auto& [name, value] : c.values) values.set(name, value, true);
-    const int key = filters::auto_key(*family, values);
-    timed[c.filter][c.precision][key].emplace_back(c.gpu_us.median, c.method);
-    t.keys[c.filter] = size ? size->name : "none";
-    t.width = c.size.width;
-    t.height = c.size.height;
-  }
-  for (auto& [family, by_precision] : timed)
-    for (auto& [precision, by_key] : by_precision)
-      for (auto& [key, cases] : by_key) {
-        std::sort(cases.begin(), cases.end());
-        std::vector<std::string>& ranking = t.rankings[family][precision][key];
-        for (const auto& [us, method] : cases)
-          if (std::find(ranking.begin(), ranking.end(), method) == ranking.end()) ranking.push_back(method);
-      }
-  return t;
 }
 
 }  // namespace filterlab::bench

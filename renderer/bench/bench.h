@@ -46,10 +46,6 @@ struct BenchOptions {
   // allocated anew): a spread of their medians over kMaxSpread marks the case unstable.
   uint32_t repeats = 1;
   bool measure_error = true;
-  // --tune: every exact method but auto, times only, and the table auto reads written to tune_file
-  // (default: filters::tune_path of the device).
-  bool tune = false;
-  std::optional<std::filesystem::path> tune_file;
   // Where to write, per case, the top-left 128x128 of the output (values as stored, 0..1 -> 0..255)
   // and a heat map of |output - reference| (an error of 1/256 is white), for the report. Needs
   // measure_error.
@@ -85,6 +81,15 @@ struct CaseError {
 
 using vk::PipelineReport;
 
+// What auto ran at a point where bench also timed the exact methods it could pick (mark_auto).
+struct AutoMark {
+  std::string chose;    // the method auto ran
+  std::string table;    // the table it read (filters::TableInForce::said)
+  std::string fastest;  // the fastest exact method at the point, in this run
+  double fastest_us = 0;
+  double ratio = 0;  // auto's median over the fastest's
+};
+
 struct CaseResult {
   std::string filter, method, stage;  // the copy family's cases measure the memory floor
   bool exact = true;
@@ -117,6 +122,7 @@ struct CaseResult {
   std::vector<std::pair<uint32_t, CaseError>> error_after_frames;
   std::vector<PipelineReport> pipelines;
   std::optional<std::filesystem::path> capture, diff;  // written when BenchOptions::captures_dir is set
+  std::optional<AutoMark> auto_mark;                   // auto's case, beside the methods it picks from
 };
 
 struct Skipped {
@@ -147,10 +153,6 @@ struct BenchResult {
 // Throws filters::ChainError for an unknown family, method or parameter (a usage error), before any
 // GPU work.
 BenchResult run_bench(const BenchOptions& options, const std::function<void(const Progress&)>& progress = {});
-
-// bench --tune: the exact methods of each case's family ranked by time, per precision and value of
-// the family's size parameter (filters/auto_method.h), from a run's cases.
-filters::TuneTable tune_table(const BenchResult& result);
 
 void write_bench_json(const BenchResult& result, const BenchOptions& options,
                       const std::filesystem::path& path);

@@ -220,6 +220,10 @@ struct BenchSetup {
   // reference, which large kernels at 4K make too slow (the registry's test holds the method to
   // that reference).
   std::string reference_method;
+  // The values of the size parameter `filterlab tune` times (auto's table keys; it adds the values
+  // between two where the fastest method changes). Empty: 1, 2, 3, 4, 8, 16 and 32 within the
+  // parameter's range; a family without a size parameter has the one key 0.
+  std::vector<int> tune_keys;
 };
 
 // `filterlab evaluate`: labelled chains run on the scene's sequences (still, orbit, moving) against
@@ -248,11 +252,9 @@ struct EvaluationBaseline {
 struct FamilyTools {
   QualityTables quality;
   BenchSetup bench;
-  // `auto` (filters/auto_method.h): the table it uses on a device `bench --tune` has not measured
-  // (JSON text). Empty: the family has no auto.
-  std::string auto_table;
-  // What auto's tables are keyed on, from a step's parameters. Empty: the size parameter (0 for a
-  // family without one). A family whose size is not one parameter derives it (a kernel file's side).
+  // What auto's tables (filters/auto_method.h) are keyed on, from a step's parameters. Empty: the size
+  // parameter (0 for a family without one). A family whose size is not one parameter derives it (a kernel
+  // file's side).
   std::function<int(const ParamValues&)> auto_key;
   std::optional<Evaluation> evaluation;
   std::optional<EvaluationBaseline> evaluation_baseline;

@@ -20,8 +20,7 @@ namespace filterlab::filters {
 Registry::Registry(const std::vector<const Family*>& families) {
   for (const Family* registered : families) {
     auto family = std::make_unique<Family>(*registered);
-    if (std::string table = builtin_auto_table(family->name); !table.empty()) {
-      family->tools.auto_table = std::move(table);
+    if (has_builtin_table(family->name)) {
       family->methods.push_back(auto_method(*family));
       family->default_method = "auto";  // the fastest exact method here (issue #37: a default that is fast)
     }

@@ -2,9 +2,9 @@
 // The filter families, in one list: registry.cpp names each with one line. Tests and tools may
 // build a Registry of their own (a test family beside the real ones).
 //
-// A registry holds each family as registered plus what every family gets alike: a family with a
-// built-in `auto` table (renderer/filters/<family>/auto_table.json) gets the method `auto`, last in
-// its list and its default (filters/auto_method.h), so no family wires it itself.
+// A registry holds each family as registered plus what every family gets alike: a family that a
+// built-in `auto` table lists (renderer/filters/auto_tables/) gets the method `auto`, last in its
+// list and its default (filters/auto_method.h), so no family wires it itself.
 #include "filters/family.h"
 
 #include <memory>

@@ -1,10 +1,12 @@
 // tier: smoke
 // The `auto` method (filters/auto_method.h), for every family that has one: it runs the first method
 // of the device's table (FILTERLAB_TUNE) that is exact and serves the step (its radius too), falls
-// back down the ranking and to the nearest larger key, gives exactly that method's output, and
-// `bench --tune` writes the table it reads. Lavapipe, validation on.
+// back down the ranking and to the nearest larger key, gives exactly that method's output, says which
+// table it read (this device's, another device's, a built-in one), passes a stale table over, and
+// `filterlab tune` writes the table it reads. Lavapipe, validation on.
 #include "gpu_test_util.h"
 
+#include "bench/tune.h"
 #include "filters/apply.h"
 #include "filters/auto_method.h"
 #include "filters/chain.h"
@@ -52,14 +54,13 @@ bool runs_on_still_images(const filters::Family& family) {
   return !family.needs(filters::Input::Depth) && !family.needs(filters::Input::Motion);
 }
 
-// A table for `family` on this device: at key 4 (fp32) the exact methods in reverse registry order,
-// a method that does not exist first.
-filters::TuneTable table_for(const filters::Family& family, const vk::DeviceReport& device) {
+// A table for `family` on this device: at key 4 (fp32) the exact methods in reverse registry order.
+filters::TuneTable reversed_table(const filters::Family& family, const vk::DeviceReport& device) {
   filters::TuneTable t;
   t.device = device.name;
   t.driver = device.driver_info;
   t.keys[family.name] = family.size_param() ? family.size_param()->name : "none";
-  std::vector<std::string> ranking = {"comp.no_such_method"};
+  std::vector<std::string> ranking;
   for (auto m = family.methods.rbegin(); m != family.methods.rend(); ++m)
     if (m->exact && m->name != "auto") ranking.push_back(m->name);
   t.rankings[family.name]["fp32"][table_key(family, 4)] = ranking;
@@ -74,7 +75,7 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
   const std::string path = test::temp_dir("auto") + "/tune.json";
   ::setenv("FILTERLAB_TUNE", path.c_str(), 1);
   for (const filters::Family* family : families) {
-    const filters::TuneTable table = table_for(*family, context_->report());
+    const filters::TuneTable table = reversed_table(*family, context_->report());
     filters::write_tune_table(table, path);
     const std::vector<std::string>& ranking =
         table.rankings.at(family->name).at("fp32").at(table_key(*family, 4));
@@ -100,7 +101,9 @@ TEST_F(AutoMethod, RunsTheFirstServedMethodOfTheDevicesTableAndGivesItsOutput) {
           filters::resolve(filters::parse_chain(family->name + ".auto" + params).at(0));
       const filters::AutoChoice choice = filters::choose_auto(*family, step.params, *context_);
       EXPECT_EQ(choice.method->name, expected) << family->name << " at " << key;
-      EXPECT_NE(choice.source.find(path), std::string::npos) << choice.source;
+      EXPECT_EQ(choice.table.kind, filters::TableInForce::Kind::ThisDevice);
+      EXPECT_EQ(choice.table.path, path);
+      EXPECT_EQ(choice.table.said(), "this device");
       if (!runs_on_still_images(*family)) continue;  // its own tests run it on the scene
       // Exactly the picked method's output.
       const io::ImageF input = common::random_image(37, 23, 4, 5);
@@ -182,30 +185,68 @@ TEST_F(AutoMethod, FallsBackToTheBuiltInTableWithoutADeviceTable) {
     ASSERT_NE(choice.method, nullptr);
     EXPECT_TRUE(choice.method->exact);
     EXPECT_NE(choice.method->name, "auto");
-    EXPECT_EQ(choice.source.find("tuned on"), std::string::npos) << choice.source;
-    if (!family->tools.auto_table.empty()) {
-      EXPECT_EQ(choice.source.rfind("built-in table", 0), 0u) << choice.source << ": the family has a table";
-    }
+    // Lavapipe is no device a built-in table is of: the nearest is another device's.
+    EXPECT_EQ(choice.table.kind, filters::TableInForce::Kind::BuiltInAnotherDevice) << family->name;
+    EXPECT_EQ(choice.table.said().rfind("built-in for another device: ", 0), 0u) << choice.table.said();
+    EXPECT_EQ(filters::table_for(*family, context_->report()).said(), choice.table.said());
   }
 }
 
-// bench --tune times every exact method and writes the table auto reads; a corrupt table is refused
-// with its path.
-TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
+// A table in FILTERLAB_TUNE of another device is used but never taken for this device's: auto says
+// whose it is. A table naming a method this build does not have is stale: a warning, and the next
+// table (the built-in one) decides.
+TEST_F(AutoMethod, SaysAnotherDevicesTableAndPassesOverAStaleOne) {
+  const std::string path = test::temp_dir("auto-other") + "/tune.json";
+  ::setenv("FILTERLAB_TUNE", path.c_str(), 1);
+  const filters::Family& family = filters::registry().family("gaussian");
+  filters::TuneTable other = reversed_table(family, context_->report());
+  other.device = "Another GPU 9000";
+  filters::write_tune_table(other, path);
+  const filters::ResolvedStep step =
+      filters::resolve(filters::parse_chain("gaussian.auto:precision=fp32:radius=4").at(0));
+  const filters::AutoChoice choice = filters::choose_auto(family, step.params, *context_);
+  EXPECT_EQ(choice.table.kind, filters::TableInForce::Kind::AnotherDevicesFile);
+  EXPECT_EQ(choice.table.said(), "tuned for another device: Another GPU 9000");
+  EXPECT_EQ(choice.method->name, other.rankings.at("gaussian").at("fp32").at(4).front());
+
+  filters::TuneTable stale = reversed_table(family, context_->report());
+  stale.rankings["gaussian"]["fp32"][4].insert(stale.rankings["gaussian"]["fp32"][4].begin(), "comp.renamed");
+  filters::write_tune_table(stale, path);
+  const filters::AutoChoice passed = filters::choose_auto(family, step.params, *context_);
+  EXPECT_EQ(passed.table.kind, filters::TableInForce::Kind::BuiltInAnotherDevice) << passed.table.said();
+  EXPECT_EQ(filters::unknown_methods(stale, family), std::vector<std::string>{"comp.renamed"});
+  // The command line: the warning, the table it took instead, and the run goes on.
+  const std::string dir = test::temp_dir("auto-stale");
+  io::write_pfm(dir + "/in.pfm", common::random_image(24, 16, 3, 9));
+  const auto r = test::run_binary("filter --input " + dir + "/in.pfm --output " + dir +
+                                      "/out.pfm --filter gaussian --method auto --radius 4 --precision fp32",
+                                  "FILTERLAB_TUNE=" + path);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: the auto table " + path +
+                          " lists gaussian methods this build does not have "
+                          "(comp.renamed)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("gaussian.auto: " + passed.method->name + " (table: " + passed.table.said() + ")"),
+            std::string::npos)
+      << r.output;
+}
+
+// `tune` times every exact method and writes the table auto reads, where it is asked to; a run with
+// it says "this device"; a corrupt table is refused with its path.
+TEST(AutoMethodTune, WritesTheTableThatAutoReads) {
   const std::string dir = test::temp_dir("tune");
   for (const filters::Family* family : families_with_auto()) {
     const filters::Param* size = family->size_param();
-    const auto r = test::run_binary("bench --filter " + family->name + " --tune --sizes 24x16 " +
-                                    (size ? "--sweep " + size->name + "=1,3 " : std::string()) +
-                                    "--precision fp32 --frames 1 --warmup 0 --warmup-ms 0 "
-                                    "--quiet --tune-file " +
-                                    dir + "/t.json");
+    const auto r = test::run_binary(
+        "tune --filter " + family->name + " --size 24x16 " + (size ? "--keys 1,3 " : std::string()) +
+        "--precision fp32 --frames 1 --no-refine --quiet --output " + dir + "/t.json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    // A table written elsewhere than where auto looks says how auto reads it (it once said that auto
-    // did, issue #37).
-    EXPECT_NE(r.output.find("auto reads it when FILTERLAB_TUNE=" + dir + "/t.json"), std::string::npos)
+    // A table written elsewhere than where auto looks says how auto reads it (issue #37).
+    EXPECT_NE(r.output.find("auto reads it with FILTERLAB_TUNE=" + dir + "/t.json"), std::string::npos)
         << r.output;
     const filters::TuneTable t = filters::read_tune_table(dir + "/t.json");
+    EXPECT_EQ(t.vendor_id, 0x10005u) << "lavapipe's (Mesa's) vendor ID";
     const auto& by_key = t.rankings.at(family->name).at("fp32");
     ASSERT_EQ(by_key.size(), size ? 2u : 1u);
     for (const auto& [key, ranking] : by_key) {
@@ -217,7 +258,7 @@ TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
       }
     }
     if (!runs_on_still_images(*family)) continue;
-    // `filter --method auto` reads it and says what it picked and from where.
+    // `filter --method auto` reads it and says what it picked and from which table.
     io::write_pfm(dir + "/in.pfm", common::random_image(24, 16, 3, 9));
     const auto picked = test::run_binary(
         "filter --input " + dir + "/in.pfm --output " + dir + "/out.pfm --filter " + family->name +
@@ -225,13 +266,56 @@ TEST(AutoMethodBench, TuneWritesTheTableThatAutoReads) {
         "FILTERLAB_TUNE=" + dir + "/t.json");
     EXPECT_EQ(picked.exit_code, 0) << picked.output;
     EXPECT_NE(picked.output.find(family->name + ".auto: " + by_key.at(table_key(*family, 3)).front() +
-                                 " (tuned on"),
+                                 " (table: this device)"),
               std::string::npos)
         << picked.output;
   }
+  // Where auto looks by default (XDG_CONFIG_HOME), and `info` lists it as this device's.
+  const auto tuned =
+      test::run_binary("tune --filter fxaa --frames 1 --quiet", "XDG_CONFIG_HOME=" + dir + "/config");
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.output;
+  EXPECT_NE(tuned.output.find("is a CPU device: tuned at 256x144"), std::string::npos) << tuned.output;
+  EXPECT_NE(tuned.output.find("(auto on this device reads it)"), std::string::npos) << tuned.output;
+  const auto info = test::run_binary("info", "XDG_CONFIG_HOME=" + dir + "/config");
+  EXPECT_NE(info.output.find("fxaa.auto's table"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("this device"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("built-in auto table         NVIDIA H100 80GB HBM3"), std::string::npos)
+      << info.output;
   std::ofstream(dir + "/bad.json") << "{\"schema\": \"something else\"}";
   EXPECT_THROW(filters::read_tune_table(dir + "/bad.json"), std::runtime_error);
-  EXPECT_EQ(test::run_binary("bench --tune-file " + dir + "/x.json").exit_code, 2);
+  const auto refused = test::run_binary("run --headless --size 32x32 --frames 1 --chain gaussian.auto",
+                                        "FILTERLAB_TUNE=" + dir + "/bad.json");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find(dir + "/bad.json: not a filterlab tune table"), std::string::npos)
+      << refused.output;
+}
+
+// A family none of whose exact methods runs on the device: tune says so, and its table has no entry
+// for it (auto reads the next table). A registry of its own: tent, every method refused here.
+TEST(AutoMethodTune, SaysWhereNoExactMethodRunsHere) {
+  filters::Family tent = *filters::registry().find("tent");
+  tent.methods.pop_back();  // the registry's auto; the test's registry gives it again
+  tent.default_method.clear();
+  for (filters::Method& m : tent.methods)
+    m.support = [](const vk::Context&, const filters::ParamValues&) {
+      return filters::Support{"refused by this test", {}};
+    };
+  const filters::Registry own({&tent});
+  bench::TuneOptions options;
+  options.registry = &own;
+  options.size = VkExtent2D{24, 16};
+  options.keys = {1};
+  options.precisions = {"fp32"};
+  options.frames = 1;
+  options.validation = true;
+  options.shader_dir = FILTERLAB_SHADER_DIR;
+  const bench::TuneResult r = bench::run_tune(options);
+  EXPECT_EQ(r.validation_messages, 0u);
+  EXPECT_TRUE(r.cases.empty());
+  EXPECT_FALSE(r.table.rankings.count("tent"));
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "tent fp32: no exact method runs on " + r.device.name + "; its auto keeps the next table");
 }
 
 // convolve.auto's key is the kernel's half side: a kernel file's from its size, whatever `radius`

@@ -398,9 +398,9 @@ TEST_F(BadInputs, GoodInputGetsPastTheChecksToTheDevice) {
   const std::string stale = "FILTERLAB_TUNE=" + dir_ + "/stale.json";
   reaches_the_device("run --headless --size 32x32 --frames 1 --chain copy", stale);  // no auto step
   reaches_the_device("evaluate --size 16x16 --frames 1", stale);
-  reaches_the_device("bench --tune --sizes 16x16 --frames 1 --tune-file " + out_ + "/t.json", stale);
+  reaches_the_device("tune --size 16x16 --frames 1 --output " + out_ + "/t.json", stale);  // it replaces it
   reaches_the_device("methods", stale + " VK_NOTHING=1");
-  fs::create_symlink(dir_ + "/not-yet.json", dir_ + "/dangling.json");  // bench --tune fills it later
+  fs::create_symlink(dir_ + "/not-yet.json", dir_ + "/dangling.json");  // tune fills it later
   reaches_the_device("run --headless --size 32x32 --frames 1 --chain gaussian.auto",
                      "FILTERLAB_TUNE=" + dir_ + "/dangling.json");
   // The window's own images and chain B's, under "b.".
@@ -410,8 +410,14 @@ TEST_F(BadInputs, GoodInputGetsPastTheChecksToTheDevice) {
 
 TEST_F(BadInputs, ARefusedTuneLeavesNoFolderBehind) {
   const std::string config = dir_ + "/config";
-  expect_refused({"bench --tune with an unknown method", "bench --tune --methods comp.nothing",
-                  "comp.nothing", "XDG_CONFIG_HOME=" + config});
+  expect_refused({"tune of an unknown family", "tune --filter nothing", "unknown filter 'nothing'",
+                  "XDG_CONFIG_HOME=" + config});
+  expect_refused({"tune of a family without auto", "tune --filter copy", "copy has no auto method",
+                  "XDG_CONFIG_HOME=" + config});
+  expect_refused({"tune at a bad size", "tune --size 0x16", "--size", "XDG_CONFIG_HOME=" + config});
+  expect_refused(
+      {"tune with a bad key", "tune --filter gaussian --keys 0", "--keys", "XDG_CONFIG_HOME=" + config});
+  expect_refused({"bench --tune, moved", "bench --tune", "filterlab tune", "XDG_CONFIG_HOME=" + config});
   EXPECT_FALSE(fs::exists(config));
 }
 

@@ -2,9 +2,9 @@
 """ctest schemas.check: the JSON Schemas in schemas/ against what the built filterlab writes.
 
 In a temporary folder it runs small lavapipe commands (bench of the copy floor, of gaussian with sweeps,
-precisions, repeats and captures, of a bigblur method that reads its history, bench --tune, evaluate,
+precisions, repeats and captures, of a bigblur method that reads its history, tune, evaluate,
 run --headless --save-chain) and validates each file against its schema (draft 7, format checks off);
-then the families' built-in tune tables (renderer/filters/*/auto_table.json) and a document from
+then the built-in tune tables (renderer/filters/auto_tables/*.json) and a document from
 bench/peers.py's own writer (where numpy imports). A case's keys that are not fixed by the schema
 must be parameters of its family as `filterlab filters` lists them. Every document is then broken
 on purpose (a required key dropped, a type changed, a key renamed or added) and each broken copy
@@ -169,9 +169,8 @@ def run_checks(c):
     # A method that reads its history: error_after_frames.
     c.filterlab_run("bench", "--filter", "bigblur", "--methods", "comp.mip_poisson_temporal", "--sweep", "sigma=4",
                     "--sizes", "64x32", *fast, "--json", "bigblur.json")
-    c.filterlab_run("bench", "--filter", "gaussian", "--tune", "--tune-file", "tune.json", "--sizes", "64x32",
-                    "--frames", "2", "--warmup", "0", "--warmup-ms", "0", "--radii", "1,2", "--quiet",
-                    "--json", "tune-bench.json")
+    c.filterlab_run("tune", "--filter", "gaussian", "--output", "tune.json", "--size", "64x32", "--frames", "2",
+                    "--keys", "1", "--quiet")
     # 10 frames: more than the 8 the ghosting measure looks back over, so it is a number.
     c.filterlab_run("evaluate", "--size", "16x16", "--frames", "10", "--grid", "1", "--json", "evaluation.json")
     c.filterlab_run("run", "--headless", "--frames", "1", "--warmup", "0", "--size", "64x32", "--chain", "gaussian",
@@ -182,7 +181,7 @@ def run_checks(c):
                     "--exposure", "2", "--jitter", "--jitter-length", "16", "--save-chain", "preset-image.json",
                     "--quiet")
 
-    for name in ("copy.json", "copy-8x8.json", "noerror.json", "gaussian.json", "bigblur.json", "tune-bench.json"):
+    for name in ("copy.json", "copy-8x8.json", "noerror.json", "gaussian.json", "bigblur.json"):
         doc = c.load(name)
         c.validate("bench", doc, f"bench {name}", bench_breaks(doc))
     # What the runs were for: the optional fields showed up (else the schema checked less than it says).
@@ -197,9 +196,10 @@ def run_checks(c):
     c.check(all(os.path.isfile(os.path.join(c.work, x[k])) for x in g["cases"] for k in ("capture", "diff")),
             "gaussian: every capture and diff path names a file beside the JSON")
     c.check(any("error_after_frames" in x for x in b["cases"]), "bigblur temporal: error_after_frames")
+    c.check(any("auto" in x and x["method"] == "auto" for x in g["cases"]), "gaussian: auto's case marks its choice")
 
     tune = c.load("tune.json")
-    c.validate("tune", tune, "bench --tune table", [
+    c.validate("tune", tune, "tune table", [
         ("driver dropped", lambda d: d.pop("driver")),
         ("size of one side", lambda d: d.update(size=[64])),
         ("a family's key dropped", lambda d: d["families"]["gaussian"].pop("key")),
@@ -208,14 +208,14 @@ def run_checks(c):
         ("a ranking as text", lambda d: d["families"]["gaussian"]["fp32"].update({"1": "comp.tiled"})),
         ("an unknown top-level key", lambda d: d.update(note="x")),
     ])
-    tables = sorted(glob.glob(os.path.join(ROOT, "renderer", "filters", "*", "auto_table.json")))
-    c.check(len(tables) >= 7, f"the families' built-in tune tables are found ({len(tables)})")
+    tables = sorted(glob.glob(os.path.join(ROOT, "renderer", "filters", "auto_tables", "*.json")))
+    c.check(len(tables) >= 2, f"the built-in tune tables are found ({len(tables)})")
     for path in tables:
-        family = os.path.basename(os.path.dirname(path))
         with open(path) as f:
             table = json.load(f)
         errors = c.problems("tune", table)
-        c.check(not errors, f"built-in tune table of {family} validates" + "".join(f"\n        {e}" for e in errors[:5]))
+        c.check(not errors, f"built-in tune table {os.path.basename(path)} validates" +
+                "".join(f"\n        {e}" for e in errors[:5]))
 
     evaluation = c.load("evaluation.json")
     c.check(any(x["ghosting_rms"] is not None for s in evaluation["sequences"] for x in s["configs"]),

@@ -9,9 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
-#include <cmath>
 #include <sstream>
 
 using namespace filterlab;
@@ -153,16 +154,17 @@ TEST(Schema, EveryParameterIsDocumentedAndItsDefaultIsAccepted) {
     if (exact > 1 && !family->tools.bench.memory_floor) {
       EXPECT_NE(family->find("auto"), nullptr) << family->name << " has " << exact << " exact methods";
     }
-    // Its built-in table names only exact methods of the family (a typo there would never be picked).
-    if (family->find("auto") && !family->tools.auto_table.empty()) {
-      const filters::TuneTable t = filters::parse_tune_table(family->tools.auto_table, family->name);
-      ASSERT_TRUE(t.rankings.count(family->name)) << family->name;
-      for (const auto& [precision, by_key] : t.rankings.at(family->name))
+    // Every built-in table names only exact methods of the family (a typo there would never be
+    // picked, and a stale table is passed over).
+    for (const auto& t : filters::builtin_tune_tables()) {
+      if (!t->rankings.count(family->name)) continue;
+      EXPECT_TRUE(filters::unknown_methods(*t, *family).empty()) << t->device << ": " << family->name;
+      for (const auto& [precision, by_key] : t->rankings.at(family->name))
         for (const auto& [key, ranking] : by_key)
           for (const std::string& name : ranking) {
-            const filters::Method* m = family->find(name);
-            ASSERT_NE(m, nullptr) << family->name << ": " << name;
-            EXPECT_TRUE(m->exact && name != "auto") << family->name << ": " << name;
+            if (const filters::Method* m = family->find(name)) {
+              EXPECT_TRUE(m->exact && name != "auto") << t->device << ": " << family->name << ": " << name;
+            }
           }
     }
     // `quality` tables a family by its size against one of its methods.
@@ -279,28 +281,59 @@ TEST(Schema, TheReadmesFamiliesTableNamesEachDefault) {
     EXPECT_EQ(said[family->name], family->default_method) << family->name << " in README.md's families table";
 }
 
-// `auto` is the registry's: a family with a built-in table (auto_table.json in its folder) gets it
-// as its last method and its default, in the built-in registry and in any a test makes; a family
+// `auto` is the registry's: a family that a built-in table lists (renderer/filters/auto_tables/) gets
+// it as its last method and its default, in the built-in registry and in any a test makes; a family
 // without one gets none, and no family builds its own.
 TEST(Schema, TheRegistryGivesAutoToEveryFamilyWithABuiltInTable) {
   for (const filters::Family* family : filters::registry().families()) {
-    const bool has_table = !filters::builtin_auto_table(family->name).empty();
+    const bool has_table = filters::has_builtin_table(family->name);
     const filters::Method* chosen = family->find("auto");
     EXPECT_EQ(chosen != nullptr, has_table) << family->name;
     if (!has_table) continue;
     EXPECT_EQ(&family->methods.back(), chosen) << family->name;
     EXPECT_EQ(family->default_method, "auto") << family->name;
-    EXPECT_EQ(family->tools.auto_table, filters::builtin_auto_table(family->name)) << family->name;
     EXPECT_TRUE(chosen->runs) << family->name;
   }
   // A registry of its own: the registered family as built, completed the same way.
   filters::Family bare = *filters::registry().find("tent");
   bare.methods.pop_back();  // as tent.cpp builds it: no auto
   bare.default_method.clear();
-  bare.tools.auto_table.clear();
   const filters::Registry own({&bare});
   const filters::Family& tent = own.family("tent");
   ASSERT_NE(tent.find("auto"), nullptr);
   EXPECT_EQ(tent.default_method, "auto");
   EXPECT_EQ(bare.find("auto"), nullptr);  // the registry completes its own copy
+}
+
+// The built-in tables: each of a device its IDs name (the nearness of another device's table is by
+// them), and the table of this very device first, then those of its vendor and ID series.
+TEST(Schema, BuiltInTunesTablesSayTheirDeviceAndAreOrderedByNearness) {
+  ASSERT_GE(filters::builtin_tune_tables().size(), 1u);
+  for (const auto& t : filters::builtin_tune_tables()) {
+    EXPECT_NE(t->vendor_id, 0u) << t->device;
+    EXPECT_NE(t->device_id, 0u) << t->device;
+    EXPECT_FALSE(t->rankings.empty()) << t->device;
+  }
+  const filters::TuneTable& first = *filters::builtin_tune_tables().front();
+  vk::DeviceReport same;  // the first table's own device
+  same.name = first.device;
+  same.vendor_id = first.vendor_id;
+  same.device_id = first.device_id;
+  ::setenv("FILTERLAB_TUNE", "/nonexistent/filterlab-tune.json", 1);
+  std::vector<filters::TableInForce> order = filters::tables_in_order(same);
+  ASSERT_EQ(order.size(), filters::builtin_tune_tables().size());
+  EXPECT_EQ(order.front().kind, filters::TableInForce::Kind::BuiltInThisDevice);
+  EXPECT_EQ(order.front().said(), "built-in for this device: " + first.device);
+  vk::DeviceReport sibling = same;  // another product of the series: the same vendor, another ID in it
+  sibling.name = "a sibling";
+  sibling.device_id = (first.device_id & ~0xffu) | ((first.device_id + 1) & 0xffu);
+  order = filters::tables_in_order(sibling);
+  EXPECT_EQ(order.front().table, filters::builtin_tune_tables().front()) << "nearest: the same series";
+  EXPECT_EQ(order.front().said(), "built-in for another device: " + first.device);
+  vk::DeviceReport stranger;  // lavapipe's kind: another vendor; every table is another device's
+  stranger.name = "a CPU";
+  stranger.vendor_id = 0x10005;
+  for (const filters::TableInForce& t : filters::tables_in_order(stranger))
+    EXPECT_EQ(t.kind, filters::TableInForce::Kind::BuiltInAnotherDevice);
+  ::unsetenv("FILTERLAB_TUNE");
 }

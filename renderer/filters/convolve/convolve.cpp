@@ -81,7 +81,7 @@ Family make_family() {
   f.params = {kernel, radius, sigma, rays, normalize, rank, transform, precision_param()};
   f.methods = direct_methods();
   f.methods.push_back(fft_method());
-  // auto (the registry's, from auto_table.json): direct below the crossover, the FFT above it, keyed
+  // auto (the registry's, from the built-in tables): direct below the crossover, the FFT above it, keyed
   // on the kernel's half side, which a kernel file gives by its size rather than by `radius`.
   f.tools.auto_key = [](const ParamValues& v) {
     const Kernel k = make_kernel(v);
@@ -91,6 +91,9 @@ Family make_family() {
   // bench: errors against the direct method on the GPU (the CPU reference of a 255 x 255 kernel at
   // 4K would take minutes a case); the registry test holds that method to the CPU reference.
   f.tools.bench.reference_method = "direct.full2d";
+  // tune: the direct method grows as the kernel's area and the FFT stays flat; they cross between
+  // small radii, and the largest kernel is where the FFT matters most.
+  f.tools.bench.tune_keys = {1, 2, 3, 4, 8, 16, 32, 64, CONVOLVE_MAX_RADIUS};
   f.reference = reference;
   f.test_points = {"kernel=gaussian:radius=2", "kernel=disk:radius=9",
                    "kernel=hexagon:radius=4:normalize=false", "kernel=star:radius=20:rays=3"};
