@@ -1,13 +1,15 @@
-// `filterlab compare A B`: MSE, PSNR, SSIM and the largest difference of two image files, and a heat
-// map of the difference. No device.
+// `filterlab compare A B`: MSE, PSNR, SSIM, FLIP and the largest difference of two image files, and a
+// heat map of the difference. No device.
 #include "command.h"
 
+#include "common/flip.h"
 #include "common/metrics.h"
 #include "io/image_files.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -15,24 +17,53 @@ namespace filterlab::app {
 namespace {
 
 constexpr std::string_view kSynopsis =
-    R"(  compare A B         MSE, PSNR, SSIM and max |A-B| of two images (.png/.jpg as stored/255, or .pfm/.exr;
-                      a .png/.jpg against a .pfm/.exr is decoded from sRGB to linear first, and says so);
+    R"(  compare A B         MSE, PSNR, SSIM, FLIP and max |A-B| of two images (.png/.jpg as stored/255, or
+                      .pfm/.exr; a .png/.jpg against a .pfm/.exr is decoded from sRGB to linear first,
+                      and says so);
                       exit 1 when either holds NaN or infinity (counted, left out of the metrics)
 )";
 
 constexpr std::string_view kOptions = R"(compare options:
   over the channels both images have: RGB, or RGBA when both have alpha (PFM: RGB or gray)
   --alpha on|off      whether alpha counts when both images have it (default on)
-  --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "nonfinite", ...}
+  --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "flip", "nonfinite", ...}
+  FLIP (NVIDIA's perceptual difference; A is the reference): LDR-FLIP of two .png/.jpg (decoded from
+  sRGB), HDR-FLIP otherwise (linear; exposures from A's luminance), over RGB (alpha dropped)
+  --flip-map FILE.png the FLIP map, in the magma colour map (black: none, light yellow: the most)
+  --ppd P             its pixels per degree (default 67.02: a 0.7 m wide 3840-pixel monitor at 0.7 m)
+  --monitor W:PIXELS:D  the same from a monitor W metres wide of PIXELS columns seen from D metres
+  --flip-exposure START:STOP:COUNT  HDR-FLIP's exposures in stops (default: from A's luminance)
+  --fuzz T            also count the pixels whose largest channel difference is over T: levels of 255
+                      where T is a whole number and both files have 8-bit samples, else in the values
+                      compared (0..1 for pictures); it says which
   --diff FILE.png     heat map of |A-B| (black, red, yellow, white)   --gain G  (default: max -> white)
 )";
 
 struct CompareRequest {
   std::filesystem::path a, b;
-  std::optional<std::filesystem::path> json, diff;
+  std::optional<std::filesystem::path> json, diff, flip_map;
   double gain = 0;    // heat map gain; 0: the largest difference is white
   bool alpha = true;  // when both images have alpha, it counts as a fourth channel
+  double ppd = common::default_pixels_per_degree();
+  std::optional<common::FlipExposures> exposures;
+  std::optional<std::string> fuzz;  // as given: a whole number may mean levels (fuzz_threshold)
 };
+
+// "W:PIXELS:D" and "START:STOP:COUNT": three numbers, finite.
+std::array<double, 3> three_numbers(const std::string& flag, const std::string& text, const char* form) {
+  std::array<double, 3> out{};
+  size_t from = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    const size_t colon = i < 2 ? text.find(':', from) : text.size();
+    const std::optional<double> v =
+        colon == std::string::npos ? std::nullopt : strict_number(text.substr(from, colon - from));
+    if (!v || (i == 2 && colon != text.size()))
+      throw UsageError(flag + " wants " + form + ", got '" + text + "'");
+    out[i] = *v;
+    from = colon + 1;
+  }
+  return out;
+}
 
 CompareRequest parse_compare(Args& args) {
   CompareRequest c;
@@ -46,10 +77,34 @@ CompareRequest parse_compare(Args& args) {
       if (!c.diff->string().ends_with(".png"))
         throw UsageError("--diff wants a .png file, got '" + c.diff->string() + "'");
       check_writable(flag, *c.diff);
+    } else if (flag == "--flip-map") {
+      c.flip_map = args.value();
+      if (!c.flip_map->string().ends_with(".png"))
+        throw UsageError("--flip-map wants a .png file, got '" + c.flip_map->string() + "'");
+      check_writable(flag, *c.flip_map);
     } else if (flag == "--gain") {
       c.gain = parse_positive(flag, args.value());
     } else if (flag == "--alpha") {
       c.alpha = parse_on_off(flag, args.value());
+    } else if (flag == "--ppd") {
+      c.ppd = parse_positive(flag, args.value());
+    } else if (flag == "--monitor") {
+      const auto [width, pixels, distance] = three_numbers(flag, args.value(), "WIDTH_M:PIXELS:DISTANCE_M");
+      if (!(width > 0 && pixels >= 1 && pixels <= 65536 && distance > 0 && width <= 100 && distance <= 1000))
+        throw UsageError(flag +
+                         ": a width and distance above 0 (metres, to 100 and 1000) and 1 to 65536 pixels");
+      c.ppd = common::pixels_per_degree(width, pixels, distance);
+    } else if (flag == "--flip-exposure") {
+      const auto [start, stop, count] = three_numbers(flag, args.value(), "START:STOP:COUNT");
+      if (std::abs(start) > 64 || std::abs(stop) > 64 || stop < start || count < 1 || count > 64 ||
+          count != std::floor(count))
+        throw UsageError(flag + ": START <= STOP within +-64 stops and a COUNT of 1 to 64");
+      c.exposures = common::FlipExposures{start, stop, uint32_t(count)};
+    } else if (flag == "--fuzz") {
+      const std::string text = args.value();
+      const std::optional<double> t = strict_number(text);
+      if (!t || *t < 0 || *t > 1e6) throw UsageError(flag + " wants a number from 0, got '" + text + "'");
+      c.fuzz = text;
     } else if (flag.starts_with("--")) {
       args.unknown();
     } else {
@@ -106,6 +161,66 @@ int compare_files(const CompareRequest& c) {
                                        : "n/a (under 11x11)";
   std::printf("mse      %.9g\npsnr     %s\nssim     %s\nmax_abs  %.9g\nchannels %u %s, %ux%u\n", m.mse,
               psnr.c_str(), ssim.c_str(), m.max_abs, m.channels, which.c_str(), a.width, a.height);
+  // --fuzz: the pixels over the threshold, in levels of 255 where both files hold 8-bit samples and
+  // it is a whole number (as ImageMagick's -fuzz counts levels), else in the values compared.
+  nlohmann::json fuzz = nullptr;
+  if (c.fuzz) {
+    const bool levels = io::read_image_header(c.a).bits == 8 && io::read_image_header(c.b).bits == 8 &&
+                        c.fuzz->find_first_not_of("0123456789") == std::string::npos && !mixed;
+    const double threshold = *strict_number(*c.fuzz);
+    size_t over = 0;
+    const size_t pixels = size_t(a.width) * a.height;
+    for (size_t p = 0; p < pixels; ++p) {
+      double worst = 0;
+      bool finite = true;
+      for (uint32_t ch = 0; ch < m.channels; ++ch) {
+        const double va = a.pixels[p * a.channels + std::min(ch, a.channels - 1)];
+        const double vb = b.pixels[p * b.channels + std::min(ch, b.channels - 1)];
+        finite = finite && std::isfinite(va) && std::isfinite(vb);
+        worst = std::max(worst,
+                         levels ? std::abs(std::round(va * 255) - std::round(vb * 255)) : std::abs(va - vb));
+      }
+      over += finite && worst > threshold;
+    }
+    const double share = pixels ? double(over) / double(pixels) : 0.0;
+    std::printf("fuzz     %zu of %zu pixels (%.4f%%) differ by more than %s%s\n", over, pixels, 100 * share,
+                c.fuzz->c_str(), levels ? " levels of 255" : " (in the values compared)");
+    fuzz = {{"threshold", threshold},
+            {"unit", levels ? "levels of 255" : "values compared"},
+            {"count", over},
+            {"share", share}};
+  }
+  // FLIP (common/flip.h), A the reference: LDR-FLIP of two sRGB pictures, decoded; HDR-FLIP of linear
+  // values (a mixed pair's picture is decoded above), over RGB. Not with non-finite values.
+  nlohmann::json flip = nullptr;
+  if (!nonfinite && a.channels >= 3 && b.channels >= 3) {
+    const bool ldr = encoded(c.a) && encoded(c.b);
+    auto decoded = [](io::ImageF image) {
+      for (size_t i = 0; i < image.pixels.size(); ++i)
+        if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
+      return image;
+    };
+    std::optional<common::FlipExposures> exposures = c.exposures;
+    if (!ldr && !exposures) exposures = common::flip_exposures(a);
+    const std::vector<double> map =
+        ldr ? common::ldr_flip(decoded(a), decoded(b), c.ppd) : common::hdr_flip(a, b, c.ppd, *exposures);
+    const common::FlipPooled f = common::pool_flip(map);
+    if (c.flip_map) io::write_png(*c.flip_map, common::flip_magma(map, a.width, a.height));
+    std::printf("flip     %.6f (%s-FLIP, %.2f pixels per degree; weighted median %.6f, max %.6f", f.mean,
+                ldr ? "LDR" : "HDR", c.ppd, f.weighted_median, f.max);
+    if (!ldr)
+      std::printf("; %u exposures, %.3f to %.3f stops", exposures->count, exposures->start, exposures->stop);
+    std::printf("%s)\n", ldr || !mixed ? "" : "; a mixed pair, compared linear");
+    flip = {{"mean", f.mean},
+            {"weighted_median", f.weighted_median},
+            {"max", f.max},
+            {"kind", ldr ? "LDR" : "HDR"},
+            {"ppd", c.ppd},
+            {"exposures",
+             ldr ? nlohmann::json(nullptr)
+                 : nlohmann::json{
+                       {"start", exposures->start}, {"stop", exposures->stop}, {"count", exposures->count}}}};
+  }
   if (c.json) {
     using nlohmann::json;
     json j = {{"mse", m.mse},
@@ -113,6 +228,8 @@ int compare_files(const CompareRequest& c) {
               {"identical", m.max_abs == 0 && !nonfinite},
               {"ssim", m.ssim ? json(*m.ssim) : json(nullptr)},
               {"max_abs", m.max_abs},
+              {"flip", flip},
+              {"fuzz", fuzz},
               {"channels", m.channels},
               {"alpha_counted", m.channels == 4},
               {"colour", with_alpha ? "premultiplied by alpha" : "as stored"},

@@ -4,6 +4,7 @@
 #include "gpu_test_util.h"
 #include "test_files.h"
 
+#include "common/flip.h"
 #include "common/kernel.h"
 #include "common/reference.h"
 #include "filters/chain.h"
@@ -19,6 +20,7 @@
 #include <iterator>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace filterlab;
 using nlohmann::json;
@@ -795,6 +797,80 @@ TEST(Commands, CompareKnownPairs) {
             std::string::npos)
       << mixed.output;
   EXPECT_LT(read_json(dir + "/mixed.json")["max_abs"].get<double>(), 1e-6) << mixed.output;
+}
+
+// FLIP beside the other metrics: LDR-FLIP of two pictures (flat black against flat white: the
+// definition's remapped HyAB distance of L* 0 and 100, by hand), HDR-FLIP of two PFMs with its
+// exposures, the pixels per degree from --ppd or a monitor; and --fuzz counting levels or values.
+TEST(Commands, CompareGivesFlipAndFuzz) {
+  const std::string dir = test::temp_dir("compare-flip");
+  io::ImageU8 black{12, 12, std::vector<uint8_t>(12 * 12 * 4, 0)},
+      white{12, 12, std::vector<uint8_t>(12 * 12 * 4, 255)};
+  for (size_t i = 3; i < black.rgba.size(); i += 4) black.rgba[i] = 255;
+  io::write_png(dir + "/black.png", black);
+  io::write_png(dir + "/white.png", white);
+  auto r = test::run_binary("compare " + dir + "/black.png " + dir + "/white.png --json " + dir + "/bw.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json bw = read_json(dir + "/bw.json")["flip"];
+  const double cmax = 41.2760963, expected = 0.95 + (std::pow(100.0, 0.7) - 0.4 * cmax) / (0.6 * cmax) * 0.05;
+  EXPECT_EQ(bw["kind"], "LDR");
+  EXPECT_NEAR(bw["mean"].get<double>(), expected, 1e-6);
+  EXPECT_NEAR(bw["max"].get<double>(), expected, 1e-6);
+  EXPECT_NEAR(bw["ppd"].get<double>(), 67.0206432766, 1e-9);
+  EXPECT_TRUE(bw["exposures"].is_null());
+  EXPECT_NE(r.output.find("LDR-FLIP, 67.02 pixels per degree"), std::string::npos) << r.output;
+  // The map in magma: every pixel the same entry, round(255 x FLIP).
+  r = test::run_binary("compare " + dir + "/black.png " + dir + "/white.png --flip-map " + dir + "/map.png");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const io::ImageU8 map = io::read_png(dir + "/map.png");
+  ASSERT_EQ(map.width, 12u);
+  EXPECT_EQ(map.rgba, common::flip_magma(std::vector<double>(144, expected), 12, 12).rgba);
+  EXPECT_GT(int(map.rgba[0]), 200) << "near the top of magma: a light colour";
+  r = test::run_binary("compare " + dir + "/black.png " + dir + "/white.png --monitor 0.6:2560:0.6 --json " +
+                       dir + "/m.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NEAR(read_json(dir + "/m.json")["flip"]["ppd"].get<double>(), 2560 * 3.14159265358979323846 / 180,
+              1e-9);
+
+  io::ImageF a = common::random_image(40, 30, 3, 5), b = a;
+  for (float& v : b.pixels) v = 2 * v + 0.1f;
+  io::write_pfm(dir + "/a.pfm", a);
+  io::write_pfm(dir + "/b.pfm", b);
+  r = test::run_binary("compare " + dir + "/a.pfm " + dir + "/b.pfm --json " + dir + "/hdr.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json hdr = read_json(dir + "/hdr.json")["flip"];
+  EXPECT_EQ(hdr["kind"], "HDR");
+  EXPECT_GE(hdr["exposures"]["count"].get<int>(), 2);
+  EXPECT_GT(hdr["mean"].get<double>(), 0.0);
+  EXPECT_LE(hdr["max"].get<double>(), 1.0);
+  r = test::run_binary("compare " + dir + "/a.pfm " + dir + "/a.pfm --flip-exposure -1:1:3 --json " + dir +
+                       "/s.json");
+  EXPECT_EQ(read_json(dir + "/s.json")["flip"]["mean"].get<double>(), 0.0);
+  EXPECT_EQ(read_json(dir + "/s.json")["flip"]["exposures"]["count"].get<int>(), 3);
+
+  // Ten pixels ten levels brighter: over 5 and 9 levels, not over 10; over 0.03 in values (10/255).
+  io::ImageU8 p{12, 12, std::vector<uint8_t>(12 * 12 * 4, 100)};
+  for (size_t i = 3; i < p.rgba.size(); i += 4) p.rgba[i] = 255;
+  io::ImageU8 q = p;
+  for (size_t i = 0; i < 10; ++i) q.rgba[i * 4 + 1] = 110;
+  io::write_png(dir + "/p.png", p);
+  io::write_png(dir + "/q.png", q);
+  for (const auto& [fuzz, count, unit] :
+       {std::tuple{"5", 10, "levels of 255"}, std::tuple{"9", 10, "levels of 255"},
+        std::tuple{"10", 0, "levels of 255"}, std::tuple{"0.03", 10, "values compared"}}) {
+    r = test::run_binary("compare " + dir + "/p.png " + dir + "/q.png --fuzz " + fuzz + " --json " + dir +
+                         "/f.json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const json f = read_json(dir + "/f.json")["fuzz"];
+    EXPECT_EQ(f["count"].get<int>(), count) << fuzz;
+    EXPECT_EQ(f["unit"], unit) << fuzz;
+    EXPECT_NEAR(f["share"].get<double>(), count / 144.0, 1e-12) << fuzz;
+  }
+  for (const char* bad : {"--flip-map m.pfm", "--fuzz -1", "--fuzz x", "--monitor 1:2", "--monitor 0:100:1",
+                          "--ppd 0", "--flip-exposure 2:1:3", "--flip-exposure 0:1:0.5"})
+    EXPECT_EQ(test::run_binary("compare " + dir + "/p.png " + dir + "/q.png " + std::string(bad)).exit_code,
+              2)
+        << bad;
 }
 
 TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {
