@@ -439,8 +439,8 @@ std::vector<Case> load(const std::filesystem::path& path, const json& j, std::ve
 }  // namespace
 
 // An evaluation file (filterlab evaluate --json): per sequence, PSNR against the frame for every
-// configuration; then, for the configurations that carry a value of the plotted parameter, PSNR of
-// the last frame, and flicker on the still sequence, against it.
+// configuration; then, for the configurations that carry a value of the plotted parameter, PSNR and
+// mean FLIP of the last frame, and flicker on the still sequence, against it.
 std::string evaluation_section(const std::filesystem::path& path, const json& t, ReportSummary& report) {
   std::ostringstream body;
   try {
@@ -449,7 +449,7 @@ std::string evaluation_section(const std::filesystem::path& path, const json& t,
     body << "<h2>" << escape(title) << " on " << escape(t.at("device").get<std::string>()) << ", "
          << t.at("size")[0].get<int>() << "x" << t.at("size")[1].get<int>() << ", references of "
          << t.at("reference_offsets").get<int>() << " offsets</h2>\n<div class=\"row\">";
-    std::map<std::string, Series> psnr_by_value, flicker_by_value;
+    std::map<std::string, Series> psnr_by_value, flicker_by_value, flip_by_value;
     for (const json& seq : t.at("sequences")) {
       const std::string name = seq.at("sequence").get<std::string>();
       std::vector<Series> curves;
@@ -467,6 +467,10 @@ std::string evaluation_section(const std::filesystem::path& path, const json& t,
                                  plotted + " is not a finite number");
         psnr_by_value[name].name = name;
         psnr_by_value[name].points.push_back({x, c["psnr_last"].get<double>()});
+        if (c.contains("flip_last")) {  // files from before FLIP have none
+          flip_by_value[name].name = name;
+          flip_by_value[name].points.push_back({x, c.at("flip_last").get<double>()});
+        }
         if (name == "still") {
           flicker_by_value[name].name = name;
           if (c.at("flicker").is_number())  // null: a run of one frame has none
@@ -485,6 +489,13 @@ std::string evaluation_section(const std::filesystem::path& path, const json& t,
            << line_plot(title + ": flicker (still) against " + plotted, plotted, "mean |change| (log)",
                         flicker);
       report.plots += 2;
+      if (!flip_by_value.empty()) {
+        std::vector<Series> flip;
+        for (auto& [n, s] : flip_by_value) flip.push_back(s);
+        body << line_plot(title + ": mean FLIP of the last frame against " + plotted, plotted,
+                          "mean LDR-FLIP", flip, false);
+        ++report.plots;
+      }
     }
     body << "</div>\n";
   } catch (const json::exception& e) {

@@ -19,8 +19,10 @@
 #include "filters/registry.h"
 #include "vk/shader_manifest.h"
 
+#include "common/flip.h"
 #include "common/metrics.h"
 #include "filters/chain.h"
+#include "io/image_files.h"
 #include "runtime/sequence.h"
 #include "scene/gltf_scene.h"
 
@@ -35,7 +37,7 @@ namespace {
 
 constexpr std::string_view kSynopsis =
     R"(  evaluate            a filter's configurations on three scene sequences (still, orbit, moving
-                      objects) against supersampled references: PSNR, SSIM, flicker, ghosting
+                      objects) against supersampled references: PSNR, SSIM, FLIP, flicker, ghosting
 )";
 
 constexpr std::string_view kOptions =
@@ -43,6 +45,7 @@ constexpr std::string_view kOptions =
   --filter NAME (default: the first that offers one)  --scene builtin|FILE (a glTF scene)
   --scene-camera NAME|INDEX
   --size WxH (default 320x180)  --frames N (default 32)  --grid G (reference offsets G x G, default 8)
+  --ppd P             FLIP's pixels per degree (default 67.02; filterlab compare --help)
   --json FILE
 )";
 
@@ -55,6 +58,7 @@ struct EvaluateRequest {
   VkExtent2D size{320, 180};
   uint32_t frames = 32;
   uint32_t grid = 8;  // the reference: grid x grid sub-pixel offsets a frame
+  double ppd = common::default_pixels_per_degree();  // FLIP's
   std::optional<std::filesystem::path> json;
   DeviceOptions gpu;
 };
@@ -70,6 +74,7 @@ EvaluateRequest parse_evaluate(Args& args) {
     else if (flag == "--size") t.size = parse_size(args.value());
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, args.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, args.value(), 1, 64));
+    else if (flag == "--ppd") t.ppd = parse_positive(flag, args.value());
     else if (flag == "--json") {
       t.json = args.output_file();
     } else if (!parse_device_flag(args, t.gpu)) {
@@ -159,11 +164,11 @@ int evaluate(const EvaluateRequest& t) {
       refs.push_back(std::move(sum));
     }
     std::string table = "### " + std::string(spec.name) + "\n\n| configuration | PSNR frame " +
-                        std::to_string(t.frames) + " | SSIM | " +
+                        std::to_string(t.frames) + " | SSIM | FLIP | " +
                         (std::string(spec.name) == "still"    ? "flicker"
                          : std::string(spec.name) == "moving" ? "ghosting RMS"
                                                               : "-") +
-                        " |\n| --- | ---: | ---: | ---: |\n";
+                        " |\n| --- | ---: | ---: | ---: | ---: |\n";
     json rows = json::array();
     for (const filters::Evaluation::Config& c : all) {
       progress.step(std::string(spec.name) + ": " + c.label);
@@ -204,12 +209,22 @@ int evaluate(const EvaluateRequest& t) {
         last = out;
       }
       const double final_psnr = curve.back().is_null() ? INFINITY : curve.back().get<double>();
+      // Mean LDR-FLIP of the last frame against its reference (common/flip.h): both "final", the
+      // displayed values, decoded from sRGB.
+      auto decoded = [](io::ImageF image) {
+        for (size_t i = 0; i < image.pixels.size(); ++i)
+          if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
+        return image;
+      };
+      const double flip =
+          common::pool_flip(common::ldr_flip(decoded(refs[t.frames - 1]), decoded(last), t.ppd)).mean;
       json row = {{"config", c.label},
                   {"chain", c.chain},
                   {"plotted", c.plotted ? json(*c.plotted) : json(nullptr)},
                   {"psnr", curve},
                   {"psnr_last", finite_or_null(final_psnr)},
-                  {"ssim_last", finite_or_null(ssim)}};
+                  {"ssim_last", finite_or_null(ssim)},
+                  {"flip_last", flip}};
       // Flicker needs two frames in the run's second half: one frame has none (null, as ghosting).
       const double flicker_v = flicker_n ? flicker / double(flicker_n) : std::nan("");
       const double ghost_v = ghost_n ? std::sqrt(ghost_sq / double(ghost_n)) : std::nan("");
@@ -226,8 +241,8 @@ int evaluate(const EvaluateRequest& t) {
           : ghost_n                           ? std::to_string(ghost_v)
           : t.frames <= kGhostFrames ? "- (needs more than " + std::to_string(kGhostFrames) + " frames)"
                                      : "- (no pixel uncovered)";
-      std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %s |\n", c.label.c_str(), final_psnr, ssim,
-                    extra.c_str());
+      std::snprintf(line, sizeof line, "| %s | %.2f | %.4f | %.4f | %s |\n", c.label.c_str(), final_psnr,
+                    ssim, flip, extra.c_str());
       table += line;
     }
     text += table + "\n";
@@ -236,7 +251,8 @@ int evaluate(const EvaluateRequest& t) {
   progress.finish();
   std::cout << evaluation.title << " on " << ctx.report().name << ", " << t.size.width << "x" << t.size.height
             << ", " << t.frames << " frames, references of " << t.grid * t.grid
-            << " offsets; PSNR (dB, peak 1) and SSIM of the last frame\n\n"
+            << " offsets; PSNR (dB, peak 1), SSIM and mean LDR-FLIP (" << t.ppd
+            << " pixels per degree) of the last frame\n\n"
             << text;
   if (t.json) {
     json out = {{"schema", "filterlab.evaluation/1"},
@@ -248,6 +264,7 @@ int evaluate(const EvaluateRequest& t) {
                 {"size", {t.size.width, t.size.height}},
                 {"frames", t.frames},
                 {"reference_offsets", t.grid * t.grid},
+                {"flip_ppd", t.ppd},
                 {"image", "tonemapped final, RGB in [0, 1]"},
                 {"sequences", sequences}};
     write_text(*t.json, out.dump(2) + "\n");

@@ -698,9 +698,15 @@ TEST(Commands, EvaluateMeasuresEveryConfigurationOnThreeSequences) {
   EXPECT_EQ(j["plotted_param"], "gamma");
   ASSERT_EQ(j["sequences"].size(), 3u);
   EXPECT_EQ(j["reference_offsets"], 9);
+  EXPECT_NEAR(j["flip_ppd"].get<double>(), 67.0206432766, 1e-9);
   for (const json& s : j["sequences"]) {
     ASSERT_GE(s["configs"].size(), 7u) << s.dump();
-    for (const json& c : s["configs"]) EXPECT_EQ(c["psnr"].size(), 24u) << c.dump();
+    for (const json& c : s["configs"]) {
+      EXPECT_EQ(c["psnr"].size(), 24u) << c.dump();
+      // Mean LDR-FLIP of the last frame: every configuration differs from the supersampled reference.
+      EXPECT_GT(c["flip_last"].get<double>(), 0.0) << c.dump();
+      EXPECT_LT(c["flip_last"].get<double>(), 1.0) << c.dump();
+    }
   }
   const json& still = j["sequences"][0];
   ASSERT_EQ(still["sequence"], "still");
@@ -731,10 +737,10 @@ TEST(Commands, EvaluateMeasuresEveryConfigurationOnThreeSequences) {
   EXPECT_NE(r.output.find("| FXAA (spatial baseline, defaults) |"), std::string::npos) << r.output;
   const json& moving = j["sequences"][2];
   EXPECT_GT(moving["configs"][0]["ghosting_pixels"].get<int>(), 0) << "objects uncover pixels";
-  // report plots it: PSNR against the frame for each sequence, PSNR and flicker against gamma.
+  // report plots it: PSNR against the frame for each sequence, PSNR, flicker and FLIP against gamma.
   auto report = test::run_binary("report " + dir + "/t.json --out " + dir + "/t.html");
   ASSERT_EQ(report.exit_code, 0) << report.output;
-  EXPECT_NE(report.output.find("5 plots"), std::string::npos) << report.output;
+  EXPECT_NE(report.output.find("6 plots"), std::string::npos) << report.output;
   std::filesystem::remove_all(dir);
 }
 

@@ -220,6 +220,8 @@ def run_checks(c):
     evaluation = c.load("evaluation.json")
     c.check(any(x["ghosting_rms"] is not None for s in evaluation["sequences"] for x in s["configs"]),
             "evaluate: a ghosting_rms that is a number")
+    c.check(all(0 <= x["flip_last"] <= 1 for s in evaluation["sequences"] for x in s["configs"]) and
+            evaluation["flip_ppd"] > 0, "evaluate: every configuration's flip_last, and the ppd it was taken at")
     c.validate("evaluation", evaluation, "evaluate --json", [
         ("reference_offsets dropped", lambda d: d.pop("reference_offsets")),
         ("frames as text", lambda d: d.update(frames="10")),
