@@ -30,6 +30,8 @@ constexpr std::string_view kOptions = R"(compare options:
   FLIP (NVIDIA's perceptual difference; A is the reference): LDR-FLIP of two .png/.jpg (decoded from
   sRGB), HDR-FLIP otherwise (linear; exposures from A's luminance), over RGB (alpha dropped)
   --flip-map FILE.png the FLIP map, in the magma colour map (black: none, light yellow: the most)
+  --flip              FLIP above 4 megapixels too (it takes about 200 bytes a pixel; without it,
+                      larger pairs say n/a)
   --ppd P             its pixels per degree (default 67.02: a 0.7 m wide 3840-pixel monitor at 0.7 m)
   --monitor W:PIXELS:D  the same from a monitor W metres wide of PIXELS columns seen from D metres
   --flip-exposure START:STOP:COUNT  HDR-FLIP's exposures in stops (default: from A's luminance)
@@ -47,7 +49,11 @@ struct CompareRequest {
   double ppd = common::default_pixels_per_degree();
   std::optional<common::FlipExposures> exposures;
   std::optional<std::string> fuzz;  // as given: a whole number may mean levels (fuzz_threshold)
+  bool flip = false;                // FLIP above kFlipPixels too
 };
+
+// FLIP's double-precision reference holds about 200 bytes a pixel: above this, only when asked.
+constexpr uint64_t kFlipPixels = 4u << 20;
 
 // "W:PIXELS:D" and "START:STOP:COUNT": three numbers, finite.
 std::array<double, 3> three_numbers(const std::string& flag, const std::string& text, const char* form) {
@@ -88,18 +94,24 @@ CompareRequest parse_compare(Args& args) {
       c.alpha = parse_on_off(flag, args.value());
     } else if (flag == "--ppd") {
       c.ppd = parse_positive(flag, args.value());
+      if (c.ppd > common::kMaxPixelsPerDegree) throw UsageError(flag + ": at most 1000 pixels per degree");
     } else if (flag == "--monitor") {
       const auto [width, pixels, distance] = three_numbers(flag, args.value(), "WIDTH_M:PIXELS:DISTANCE_M");
       if (!(width > 0 && pixels >= 1 && pixels <= 65536 && distance > 0 && width <= 100 && distance <= 1000))
         throw UsageError(flag +
                          ": a width and distance above 0 (metres, to 100 and 1000) and 1 to 65536 pixels");
       c.ppd = common::pixels_per_degree(width, pixels, distance);
+      if (!(c.ppd > 0 && c.ppd <= common::kMaxPixelsPerDegree))
+        throw UsageError(flag + ": that monitor has " + std::to_string(c.ppd) +
+                         " pixels per degree; FLIP takes at most 1000");
     } else if (flag == "--flip-exposure") {
       const auto [start, stop, count] = three_numbers(flag, args.value(), "START:STOP:COUNT");
       if (std::abs(start) > 64 || std::abs(stop) > 64 || stop < start || count < 1 || count > 64 ||
           count != std::floor(count))
         throw UsageError(flag + ": START <= STOP within +-64 stops and a COUNT of 1 to 64");
       c.exposures = common::FlipExposures{start, stop, uint32_t(count)};
+    } else if (flag == "--flip") {
+      c.flip = true;
     } else if (flag == "--fuzz") {
       const std::string text = args.value();
       const std::optional<double> t = strict_number(text);
@@ -193,15 +205,30 @@ int compare_files(const CompareRequest& c) {
   // FLIP (common/flip.h), A the reference: LDR-FLIP of two sRGB pictures, decoded; HDR-FLIP of linear
   // values (a mixed pair's picture is decoded above), over RGB. Not with non-finite values.
   nlohmann::json flip = nullptr;
-  if (!nonfinite && a.channels >= 3 && b.channels >= 3) {
-    const bool ldr = encoded(c.a) && encoded(c.b);
+  const bool ldr = encoded(c.a) && encoded(c.b);
+  std::optional<common::FlipExposures> exposures = c.exposures;
+  std::string flip_skipped;  // why there is none
+  if (nonfinite) flip_skipped = "non-finite values";
+  else if (a.channels < 3 || b.channels < 3) flip_skipped = "it compares colour images";
+  else if (uint64_t(a.width) * a.height > kFlipPixels && !c.flip && !c.flip_map)
+    flip_skipped = "over 4 megapixels: --flip computes it, about 200 bytes a pixel";
+  else if (!ldr && !exposures) try {
+      exposures = common::flip_exposures(a);
+    } catch (const std::invalid_argument&) {
+      flip_skipped =
+          "A's median luminance is 0, so HDR-FLIP has no exposure range: --flip-exposure gives one";
+    }
+  if (ldr && c.exposures)
+    std::fprintf(stderr, "filterlab: note: --flip-exposure is for HDR-FLIP; two pictures get LDR-FLIP\n");
+  if (!flip_skipped.empty()) {
+    std::printf("flip     n/a (%s)\n", flip_skipped.c_str());
+    if (c.flip_map) throw UsageError("--flip-map: no FLIP map: " + flip_skipped);
+  } else {
     auto decoded = [](io::ImageF image) {
       for (size_t i = 0; i < image.pixels.size(); ++i)
         if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
       return image;
     };
-    std::optional<common::FlipExposures> exposures = c.exposures;
-    if (!ldr && !exposures) exposures = common::flip_exposures(a);
     const std::vector<double> map =
         ldr ? common::ldr_flip(decoded(a), decoded(b), c.ppd) : common::hdr_flip(a, b, c.ppd, *exposures);
     const common::FlipPooled f = common::pool_flip(map);

@@ -74,8 +74,10 @@ EvaluateRequest parse_evaluate(Args& args) {
     else if (flag == "--size") t.size = parse_size(args.value());
     else if (flag == "--frames") t.frames = uint32_t(parse_count(flag, args.value(), 1, 4096));
     else if (flag == "--grid") t.grid = uint32_t(parse_count(flag, args.value(), 1, 64));
-    else if (flag == "--ppd") t.ppd = parse_positive(flag, args.value());
-    else if (flag == "--json") {
+    else if (flag == "--ppd") {
+      t.ppd = parse_positive(flag, args.value());
+      if (t.ppd > common::kMaxPixelsPerDegree) throw UsageError(flag + ": at most 1000 pixels per degree");
+    } else if (flag == "--json") {
       t.json = args.output_file();
     } else if (!parse_device_flag(args, t.gpu)) {
       args.unknown();

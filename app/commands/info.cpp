@@ -68,9 +68,12 @@ int print_info(const InfoRequest& options) {
   nlohmann::json in_force = nlohmann::json::object();
   for (const filters::Family* f : filters::registry().families())
     if (f->find("auto")) {
-      const filters::TableInForce t = filters::table_for(*f, r);
-      std::printf("%-27s %s\n", (f->name + ".auto's table").c_str(), t.said().c_str());
-      in_force[f->name] = t.said();
+      // By precision where they differ (a table tuned for one precision only).
+      const std::string fp16 = f->param("precision") ? filters::table_for(*f, r, "fp16").said() : "";
+      const std::string fp32 = filters::table_for(*f, r, "fp32").said();
+      const std::string said = fp16.empty() || fp16 == fp32 ? fp32 : "fp16: " + fp16 + "; fp32: " + fp32;
+      std::printf("%-27s %s\n", (f->name + ".auto's table").c_str(), said.c_str());
+      in_force[f->name] = said;
     }
   if (ctx.ignored_validation_messages())
     std::printf(

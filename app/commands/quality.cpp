@@ -3,6 +3,7 @@
 #include "command.h"
 #include "progress.h"
 
+#include "common/flip.h"
 #include "common/metrics.h"
 #include "filters/apply.h"
 #include "filters/auto_method.h"
@@ -23,8 +24,8 @@ namespace filterlab::app {
 namespace {
 
 constexpr std::string_view kSynopsis =
-    R"(  quality             MSE and SSIM of every method against its family's baseline on the scene, by
-                      radius (the paper's tables)
+    R"(  quality             MSE, SSIM and FLIP of every method against its family's baseline on the
+                      scene, by radius (the paper's tables)
 )";
 
 constexpr std::string_view kOptions = R"(quality options:
@@ -84,18 +85,39 @@ QualityRequest parse_quality(Args& args) {
 // The paper's MSE is on the 0..255 scale of 8-bit values; ours are on 0..1.
 constexpr double kPaperMseScale = 255.0 * 255.0;
 
-// A method's image against the baseline's: MSE (0..255 scale) and SSIM over RGB (alpha is 1).
-nlohmann::json quality_cell(const io::ImageF& out, const io::ImageF& baseline) {
+// A method's image against the baseline's: MSE (0..255 scale), SSIM and mean FLIP (common/flip.h,
+// the baseline the reference) over RGB (alpha is 1). FLIP: LDR-FLIP of sRGB-encoded pictures (the
+// displayed scene, a PNG or JPEG), decoded; HDR-FLIP of linear ones (OpenEXR, PFM), exposures from
+// the baseline's luminance.
+nlohmann::json quality_cell(const io::ImageF& out, const io::ImageF& baseline, bool srgb) {
   const common::ImageMetrics m = common::image_metrics(out, baseline, 3);
-  return {{"mse", m.mse}, {"mse_255", m.mse * kPaperMseScale}, {"ssim", m.ssim.value_or(std::nan(""))}};
+  auto decoded = [](io::ImageF image) {
+    for (size_t i = 0; i < image.pixels.size(); ++i)
+      if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
+    return image;
+  };
+  const double ppd = common::default_pixels_per_degree();
+  nlohmann::json flip = nullptr;  // none where the baseline has no exposure range (a black median)
+  try {
+    flip = common::pool_flip(srgb ? common::ldr_flip(decoded(baseline), decoded(out), ppd)
+                                  : common::hdr_flip(baseline, out, ppd, common::flip_exposures(baseline)))
+               .mean;
+  } catch (const std::invalid_argument&) {
+  }
+  return {{"mse", m.mse},
+          {"mse_255", m.mse * kPaperMseScale},
+          {"ssim", m.ssim.value_or(std::nan(""))},
+          {"flip", flip}};
 }
 
 std::string quality_text(const nlohmann::json& cell) {
-  if (cell.contains("skipped")) return " n/a | n/a |";
-  char text[64];
+  if (cell.contains("skipped")) return " n/a | n/a | n/a |";
+  char text[80];
   std::snprintf(text, sizeof text, " %.3g | %.4f |", cell["mse_255"].get<double>(),
                 cell["ssim"].get<double>());
-  return text;
+  char flip[32] = " n/a |";
+  if (cell["flip"].is_number()) std::snprintf(flip, sizeof flip, " %.4f |", cell["flip"].get<double>());
+  return std::string(text) + flip;
 }
 
 // The parameters of a quality column ("output=mean:radius=2"), as a step's.
@@ -131,6 +153,8 @@ int quality_tables(const QualityRequest& q) {
   const std::optional<io::ImageF> picture = quality_picture(q);
   if (!picture) return 4;
   const io::ImageF& image = *picture;
+  // The displayed scene and PNG/JPEG files hold sRGB-encoded values; OpenEXR and PFM linear ones.
+  const bool srgb = !q.image || io::is_srgb_picture(*q.image);
 
   vk::Context ctx = make_context(q.gpu);
   vk::ShaderSource shaders{q.gpu.shader_dir, q.gpu.glsl_dir};
@@ -147,8 +171,8 @@ int quality_tables(const QualityRequest& q) {
   std::string metric_head, metric_rule;
   for (int r : q.radii) {
     const std::string k = std::to_string(2 * r + 1) + "x" + std::to_string(2 * r + 1);
-    metric_head += " MSE " + k + " | SSIM " + k + " |";
-    metric_rule += " --- | --- |";
+    metric_head += " MSE " + k + " | SSIM " + k + " | FLIP " + k + " |";
+    metric_rule += " --- | --- | --- |";
   }
   const std::string head = "| method | exact |" + metric_head, rule = "| --- | --- |" + metric_rule;
   const std::string size = std::to_string(image.width) + "x" + std::to_string(image.height);
@@ -156,7 +180,8 @@ int quality_tables(const QualityRequest& q) {
       (q.image ? " on " + q.image->filename().string() + " (" + size + ", its values as stored)"
                : " on the tonemapped " + (q.scene ? q.scene->filename().string() : std::string("scene")) +
                      " (" + size + ", 8-bit sRGB values / 255)") +
-      ", MSE on the 0..255 scale, SSIM over RGB, device " + ctx.report().name;
+      ", MSE on the 0..255 scale, SSIM and mean FLIP (" + (srgb ? "LDR" : "HDR") +
+      "-FLIP, 67.02 pixels per degree) over RGB, device " + ctx.report().name;
   size_t steps = 0;  // a step: one method (or the baseline, or a pair) at every radius
   for (const filters::Family* family : filters::registry().families())
     if (!family->tools.quality.baseline.empty())
@@ -200,7 +225,7 @@ int quality_tables(const QualityRequest& q) {
         for (int r : q.radii) {
           json cell;
           try {
-            cell = quality_cell(filtered(m.name, r, column.params, precision), baseline[r]);
+            cell = quality_cell(filtered(m.name, r, column.params, precision), baseline[r], srgb);
           } catch (const filters::ChainError& e) {
             cell = {{"skipped", e.what()}};
           }
@@ -226,8 +251,9 @@ int quality_tables(const QualityRequest& q) {
       std::string line = "| " + pair.label + " |";
       json by_radius = json::object();
       for (int r : q.radii) {
-        const json cell = quality_cell(filtered(family->tools.quality.baseline, r, pair.params_a, "fp32"),
-                                       filtered(family->tools.quality.baseline, r, pair.params_b, "fp32"));
+        const json cell =
+            quality_cell(filtered(family->tools.quality.baseline, r, pair.params_a, "fp32"),
+                         filtered(family->tools.quality.baseline, r, pair.params_b, "fp32"), srgb);
         line += quality_text(cell);
         by_radius[std::to_string(r)] = cell;
       }

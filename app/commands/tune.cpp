@@ -95,18 +95,29 @@ int run_tune_command(const TuneRequest& request) {
   if (!request.tune.size && bench::is_cpu_device(result.device))
     std::printf("note: %s is a CPU device: tuned at %ux%u in CPU time, which says little about a GPU\n",
                 result.device.name.c_str(), result.size.width, result.size.height);
-  // What auto read before this table: the first table listing each family (an unreadable own table
-  // is replaced, and said).
-  std::vector<std::pair<const filters::Family*, filters::TableInForce>> before;
-  for (const filters::Family* f : families) try {
-      before.emplace_back(f, filters::table_for(*f, result.device));
-    } catch (const std::exception& e) {
-      std::printf("note: the table in force could not be read (%s): replaced\n", e.what());
-      before.emplace_back(f, filters::TableInForce{});
-    }
+  // What auto read before this table, by family and precision, and this device's own table then (an
+  // unreadable one is replaced, and said).
+  bench::TablesBefore before;
+  std::optional<filters::TuneTable> earlier;
   const std::filesystem::path where_auto_looks = filters::tune_path(result.device);
   const std::filesystem::path path = request.output.value_or(where_auto_looks);
-  filters::write_tune_table(result.table, path);
+  try {
+    for (const filters::Family* f : families)
+      for (const char* precision : {"fp16", "fp32"})
+        before[{f->name, precision}] = filters::table_for(*f, result.device, precision);
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) earlier = filters::read_tune_table(path);
+  } catch (const std::exception& e) {
+    std::printf("note: the table there could not be read (%s): replaced\n", e.what());
+  }
+  // A run of some families, precisions or keys keeps the rest of this device's table.
+  filters::TuneTable table = result.table;
+  if (earlier && earlier->device == result.device.name) {
+    size_t kept = 0;
+    table = bench::merged_table(result.table, *earlier, !request.tune.keys.empty(), kept);
+    if (kept) std::printf("kept %zu entries of the table before (what this run did not time)\n", kept);
+  }
+  filters::write_tune_table(table, path);
 
   size_t abandoned = 0, refined = 0;
   for (const bench::TuneCase& c : result.cases) {
@@ -154,6 +165,8 @@ Work prepare(Args& args) {
       t.keys.clear();
       for (const std::string& key : split_list(flag, args.value()))
         t.keys.push_back(int(parse_count(flag, key, 0, 1 << 20)));
+      std::sort(t.keys.begin(), t.keys.end());  // in order, once each: the refinement walks between them
+      t.keys.erase(std::unique(t.keys.begin(), t.keys.end()), t.keys.end());
     } else if (flag == "--frames") {
       t.frames = parse_count(flag, args.value(), 1, 100000);
     } else if (flag == "--output") {

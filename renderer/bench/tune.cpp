@@ -225,9 +225,10 @@ TuneResult run_tune(const TuneOptions& options, const std::function<void(const T
         }
       bool any = false;
       for (const auto& [key, cases] : at) {
+        if (cases.empty()) continue;  // no method serves the key here: auto looks at the next key up
         std::vector<std::string>& ranking = table.rankings[family->name][precision][key];
         for (const TuneCase* c : ranked(cases)) ranking.push_back(c->method);
-        any = any || !ranking.empty();
+        any = true;
       }
       if (!any) {
         table.rankings[family->name].erase(precision);
@@ -244,19 +245,20 @@ TuneResult run_tune(const TuneOptions& options, const std::function<void(const T
   return result;
 }
 
-std::vector<std::string> table_changes(
-    const TuneResult& result,
-    const std::vector<std::pair<const filters::Family*, filters::TableInForce>>& before) {
+std::vector<std::string> table_changes(const TuneResult& result, const TablesBefore& before) {
   std::vector<std::string> lines;
-  for (const auto& [family, in_force] : before) {
-    const auto f = result.table.rankings.find(family->name);
-    if (f == result.table.rankings.end()) continue;
+  for (const auto& [family_name, by_precision] : result.table.rankings) {
+    const filters::Family* family = filters::registry().find(family_name);
+    if (!family) continue;
     const filters::Param* size = family->size_param();
-    for (const auto& [precision, by_key] : f->second)
+    for (const auto& [precision, by_key] : by_precision) {
+      const auto in_force = before.find({family_name, precision});
+      const filters::TableInForce none;
+      const filters::TableInForce& was_table = in_force == before.end() ? none : in_force->second;
       for (const auto& [key, ranking] : by_key) {
         if (ranking.empty()) continue;
         const std::vector<std::string>* old =
-            in_force.table ? filters::table_ranking(*in_force.table, family->name, precision, key) : nullptr;
+            was_table.table ? filters::table_ranking(*was_table.table, family_name, precision, key) : nullptr;
         // The old table's first that this build has (auto would take it, where it runs).
         std::string was;
         if (old)
@@ -266,13 +268,35 @@ std::vector<std::string> table_changes(
               break;
             }
         if (was == ranking.front()) continue;
-        lines.push_back(family->name + " " + precision +
+        lines.push_back(family_name + " " + precision +
                         (size ? " " + size->name + " " + std::to_string(key) : "") + ": " + ranking.front() +
-                        " (was " + (was.empty() ? "the registered order" : was) + "; " + in_force.said() +
+                        " (was " + (was.empty() ? "the registered order" : was) + "; " + was_table.said() +
                         ")");
       }
+    }
   }
   return lines;
+}
+
+filters::TuneTable merged_table(const filters::TuneTable& result, const filters::TuneTable& earlier,
+                                bool only_some_keys, size_t& kept) {
+  filters::TuneTable merged = result;
+  kept = 0;
+  for (const auto& [family, by_precision] : earlier.rankings)
+    for (const auto& [precision, by_key] : by_precision) {
+      const auto f = result.rankings.find(family);
+      const bool timed = f != result.rankings.end() && f->second.count(precision);
+      if (timed && !only_some_keys) continue;  // measured anew, every key
+      auto& into = merged.rankings[family][precision];
+      for (const auto& [key, ranking] : by_key)
+        if (!into.count(key)) {
+          into[key] = ranking;
+          ++kept;
+        }
+      if (!merged.keys.count(family) && earlier.keys.count(family))
+        merged.keys[family] = earlier.keys.at(family);
+    }
+  return merged;
 }
 
 }  // namespace filterlab::bench

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,11 +77,15 @@ std::vector<int> tune_keys(const filters::Family& family);
 TuneResult run_tune(const TuneOptions& options,
                     const std::function<void(const TuneProgress&)>& progress = {});
 
-// What `tune` changed against `before` (the table in force for each family): one line per family,
-// precision and key whose fastest method differs, e.g.
-//   "<family> fp16 radius 32: <method> (was <method>; built-in for another device: NAME)".
-std::vector<std::string> table_changes(
-    const TuneResult& result,
-    const std::vector<std::pair<const filters::Family*, filters::TableInForce>>& before);
+// The table in force before, by family and precision.
+using TablesBefore = std::map<std::pair<std::string, std::string>, filters::TableInForce>;
+// What `tune` changed against `before`: one line per family, precision and key whose fastest method
+// differs, e.g. "<family> fp16 radius 32: <method> (was <method>; built-in for another device: NAME)".
+std::vector<std::string> table_changes(const TuneResult& result, const TablesBefore& before);
+
+// `result`'s table with what `earlier` (this device's table before) holds that the run did not time:
+// other families and precisions, and with only some keys timed, the other keys. Counts what it kept.
+filters::TuneTable merged_table(const filters::TuneTable& result, const filters::TuneTable& earlier,
+                                bool only_some_keys, size_t& kept);
 
 }  // namespace filterlab::bench

@@ -229,8 +229,14 @@ double default_pixels_per_degree() {
   return pixels_per_degree(0.7, 3840, 0.7);
 }
 
+static void check_ppd(double ppd) {
+  if (!(ppd > 0 && ppd <= kMaxPixelsPerDegree))
+    throw std::invalid_argument("FLIP: pixels per degree must be above 0 and at most 1000");
+}
+
 std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd) {
   check_sizes(reference, test);
+  check_ppd(ppd);
   return ldr_flip(rgb_of(reference), rgb_of(test), ppd);
 }
 
@@ -258,14 +264,15 @@ FlipExposures flip_exposures(const io::ImageF& reference) {
   FlipExposures e;
   e.start = std::log2(x / largest);
   e.stop = std::log2(x / median);
-  e.count = uint32_t(std::max(2.0, std::ceil(e.stop - e.start)));
+  e.count = uint32_t(std::clamp(std::ceil(e.stop - e.start), 2.0, 64.0));
   return e;
 }
 
 std::vector<double> hdr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
                              const FlipExposures& exposures) {
   check_sizes(reference, test);
-  if (exposures.count < 1) throw std::invalid_argument("HDR-FLIP: no exposure");
+  check_ppd(ppd);
+  if (exposures.count < 1 || exposures.count > 64) throw std::invalid_argument("HDR-FLIP: 1 to 64 exposures");
   const RgbImage r = rgb_of(reference), t = rgb_of(test);
   std::vector<double> worst(r.rgb.size(), 0.0);
   for (uint32_t i = 0; i < exposures.count; ++i) {

@@ -25,6 +25,9 @@ namespace filterlab::common {
 double pixels_per_degree(double width_m, double pixels, double distance_m);
 // The FLIP tools' default: a 0.7 m wide 3840-pixel monitor at 0.7 m (67.0206...).
 double default_pixels_per_degree();
+// The most the reference takes: its filters grow with the pixels per degree (136 taps each side at
+// 1000), and no display is that fine.
+inline constexpr double kMaxPixelsPerDegree = 1000;
 
 struct FlipExposures {
   double start = 0, stop = 0;
@@ -33,12 +36,13 @@ struct FlipExposures {
 };
 // The exposure range of HDR-FLIP from the reference (linear RGB): from log2(x / max luminance) to
 // log2(x / median luminance), x the value the ACES curve takes to 0.85, max(2, ceil(stop - start))
-// exposures. Throws std::invalid_argument where the max or the median luminance is not above 0.
+// exposures (at most 64). Throws std::invalid_argument where the max or the median luminance is not
+// above 0.
 FlipExposures flip_exposures(const io::ImageF& reference);
 
 // The per-pixel FLIP map (row-major) of `test` against `reference`, both linear RGB (alpha and other
-// channels past the third dropped), of one size (std::invalid_argument otherwise). LDR: values
-// clamped to [0, 1]. HDR: at the given exposures.
+// channels past the third dropped), of one size, ppd in (0, kMaxPixelsPerDegree] (std::invalid_argument
+// otherwise). LDR: values clamped to [0, 1]. HDR: at the given exposures.
 std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd);
 std::vector<double> hdr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
                              const FlipExposures& exposures);

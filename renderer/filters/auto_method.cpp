@@ -305,9 +305,13 @@ std::vector<std::string> unknown_methods(const TuneTable& table, const Family& f
   return unknown;
 }
 
-TableInForce table_for(const Family& family, const vk::DeviceReport& device) {
-  for (TableInForce& t : tables_in_order(device))
-    if (t.table->rankings.count(family.name) && unknown_methods(*t.table, family).empty()) return t;
+TableInForce table_for(const Family& family, const vk::DeviceReport& device, const std::string& precision) {
+  for (TableInForce& t : tables_in_order(device)) {
+    const auto f = t.table->rankings.find(family.name);
+    if (f != t.table->rankings.end() && f->second.count(precision) &&
+        unknown_methods(*t.table, family).empty())
+      return t;
+  }
   return {};
 }
 

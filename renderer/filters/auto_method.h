@@ -79,8 +79,9 @@ struct AutoChoice {
   TableInForce table;  // Kind::None: the family's registered order
 };
 AutoChoice choose_auto(const Family& family, const ParamValues& params, const vk::Context& device);
-// The table a step of `family` would read first on `device` (the first that lists the family).
-TableInForce table_for(const Family& family, const vk::DeviceReport& device);
+// The table a step of `family` at `precision` would read first on `device` (the first that lists
+// the family at that precision and is not stale).
+TableInForce table_for(const Family& family, const vk::DeviceReport& device, const std::string& precision);
 // The value a step's ranking is looked up by (FamilyTools::auto_key; the size parameter; or 0), which
 // `tune` also files its timings under.
 int auto_key(const Family& family, const ParamValues& params);

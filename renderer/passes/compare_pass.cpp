@@ -132,6 +132,7 @@ constexpr const char* kModeNames[] = {"split", "diff", "side"};  // CompareSetti
 std::array<int32_t, 2> compared_pixel(const CompareSettings& s, VkExtent2D extent, int32_t x, int32_t y) {
   if (s.mode != CompareSettings::Mode::SideBySide) return {x, y};
   const int32_t width = int32_t(extent.width);
+  x = std::clamp(x, 0, std::max(width - 1, 0));  // as the shader clamps the cursor first
   return {x < width / 2 ? x + width / 4 : x + width / 4 - width / 2, y};
 }
 

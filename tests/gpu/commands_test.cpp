@@ -647,9 +647,16 @@ TEST(Commands, QualityTableCoversEveryMethod) {
     for (const std::string& c : columns) EXPECT_TRUE(t["rows"][0].contains(c)) << c << " in " << t.dump();
   }
   EXPECT_LT(j["paper_tables"][0]["rows"][0]["Tent"].get<double>(), 1e-6);  // MSE, 0..255 scale
-  // The tent's separable kernel against its rank-2 one: different kernels, so not 0.
+  // The tent's separable kernel against its rank-2 one: different kernels, so not 0 (FLIP too).
   ASSERT_EQ(j["pairs"].size(), 1u);
   EXPECT_GT(j["pairs"][0]["by_radius"]["2"]["mse_255"].get<double>(), 0.0);
+  EXPECT_GT(j["pairs"][0]["by_radius"]["2"]["flip"].get<double>(), 0.0);
+  // The baseline against itself: FLIP 0.
+  for (const json& m : j["tables"][0]["methods"]) {
+    if (m["method"] == j["tables"][0]["baseline"]) {
+      EXPECT_EQ(m["by_radius"]["1"]["flip"].get<double>(), 0.0);
+    }
+  }
   EXPECT_EQ(j["tables"][0]["filter"], "gaussian");
   EXPECT_EQ(j["tables"][0]["baseline"], "frag.full2d");
   const filters::Family& gaussian = *filters::registry().find("gaussian");
@@ -872,8 +879,21 @@ TEST(Commands, CompareGivesFlipAndFuzz) {
     EXPECT_EQ(f["unit"], unit) << fuzz;
     EXPECT_NEAR(f["share"].get<double>(), count / 144.0, 1e-12) << fuzz;
   }
-  for (const char* bad : {"--flip-map m.pfm", "--fuzz -1", "--fuzz x", "--monitor 1:2", "--monitor 0:100:1",
-                          "--ppd 0", "--flip-exposure 2:1:3", "--flip-exposure 0:1:0.5"})
+  // HDR-FLIP of a reference whose median is black has no exposure range: n/a, and the rest is written;
+  // a map asked for it is refused.
+  io::ImageF dark{16, 16, 3, std::vector<float>(16 * 16 * 3, 0.0f)};
+  for (size_t i = 0; i < 3 * 40; ++i) dark.pixels[i] = 2.0f;
+  io::write_pfm(dir + "/dark.pfm", dark);
+  r = test::run_binary("compare " + dir + "/dark.pfm " + dir + "/dark.pfm --json " + dir + "/dark.json");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("flip     n/a (A's median luminance is 0"), std::string::npos) << r.output;
+  EXPECT_TRUE(read_json(dir + "/dark.json")["flip"].is_null());
+  EXPECT_EQ(test::run_binary("compare " + dir + "/dark.pfm " + dir + "/dark.pfm --flip-map " + dir + "/d.png")
+                .exit_code,
+            2);
+  for (const char* bad :
+       {"--monitor 1e-300:3840:0.7", "--ppd 5000", "--flip-map m.pfm", "--fuzz -1", "--fuzz x",
+        "--monitor 1:2", "--monitor 0:100:1", "--ppd 0", "--flip-exposure 2:1:3", "--flip-exposure 0:1:0.5"})
     EXPECT_EQ(test::run_binary("compare " + dir + "/p.png " + dir + "/q.png " + std::string(bad)).exit_code,
               2)
         << bad;
