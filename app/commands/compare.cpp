@@ -224,13 +224,8 @@ int compare_files(const CompareRequest& c) {
     std::printf("flip     n/a (%s)\n", flip_skipped.c_str());
     if (c.flip_map) throw UsageError("--flip-map: no FLIP map: " + flip_skipped);
   } else {
-    auto decoded = [](io::ImageF image) {
-      for (size_t i = 0; i < image.pixels.size(); ++i)
-        if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
-      return image;
-    };
-    const std::vector<double> map =
-        ldr ? common::ldr_flip(decoded(a), decoded(b), c.ppd) : common::hdr_flip(a, b, c.ppd, *exposures);
+    const std::vector<double> map = ldr ? common::ldr_flip(a, b, c.ppd, common::FlipInput::Srgb)
+                                        : common::hdr_flip(a, b, c.ppd, *exposures);
     const common::FlipPooled f = common::pool_flip(map);
     if (c.flip_map) io::write_png(*c.flip_map, common::flip_magma(map, a.width, a.height));
     std::printf("flip     %.6f (%s-FLIP, %.2f pixels per degree; weighted median %.6f, max %.6f", f.mean,

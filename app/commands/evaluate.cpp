@@ -213,13 +213,8 @@ int evaluate(const EvaluateRequest& t) {
       const double final_psnr = curve.back().is_null() ? INFINITY : curve.back().get<double>();
       // Mean LDR-FLIP of the last frame against its reference (common/flip.h): both "final", the
       // displayed values, decoded from sRGB.
-      auto decoded = [](io::ImageF image) {
-        for (size_t i = 0; i < image.pixels.size(); ++i)
-          if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
-        return image;
-      };
       const double flip =
-          common::pool_flip(common::ldr_flip(decoded(refs[t.frames - 1]), decoded(last), t.ppd)).mean;
+          common::pool_flip(common::ldr_flip(refs[t.frames - 1], last, t.ppd, common::FlipInput::Srgb)).mean;
       json row = {{"config", c.label},
                   {"chain", c.chain},
                   {"plotted", c.plotted ? json(*c.plotted) : json(nullptr)},

@@ -91,15 +91,10 @@ constexpr double kPaperMseScale = 255.0 * 255.0;
 // the baseline's luminance.
 nlohmann::json quality_cell(const io::ImageF& out, const io::ImageF& baseline, bool srgb) {
   const common::ImageMetrics m = common::image_metrics(out, baseline, 3);
-  auto decoded = [](io::ImageF image) {
-    for (size_t i = 0; i < image.pixels.size(); ++i)
-      if (i % image.channels < 3) image.pixels[i] = float(io::srgb_to_linear(image.pixels[i]));
-    return image;
-  };
   const double ppd = common::default_pixels_per_degree();
   nlohmann::json flip = nullptr;  // none where the baseline has no exposure range (a black median)
   try {
-    flip = common::pool_flip(srgb ? common::ldr_flip(decoded(baseline), decoded(out), ppd)
+    flip = common::pool_flip(srgb ? common::ldr_flip(baseline, out, ppd, common::FlipInput::Srgb)
                                   : common::hdr_flip(baseline, out, ppd, common::flip_exposures(baseline)))
                .mean;
   } catch (const std::invalid_argument&) {

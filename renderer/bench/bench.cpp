@@ -388,15 +388,6 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
 
 namespace {
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 // Registers per thread: the most of the case's pipelines, where the driver reports them.
 std::optional<double> registers(const CaseResult& c) {
   std::optional<double> most;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <map>
 
 namespace filterlab::bench {
@@ -85,6 +86,15 @@ filters::FilterStep make_step(const filters::Family& family, const filters::Meth
   if (family.param("precision")) step.set("precision", precision);
   step.text = filters::step_spec(step);
   return step;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
 }
 
 bool is_cpu_device(const vk::DeviceReport& d) {

@@ -19,6 +19,8 @@
 namespace filterlab::bench {
 
 bool is_cpu_device(const vk::DeviceReport& d);
+// Now, UTC, as the JSON bench and tune write says it ("2026-12-02T15:01:13Z").
+std::string utc_now();
 
 // The step `method` of `family` with the parameters it takes of `params` (the others dropped: a
 // sweep's point names parameters some methods do not take) at `precision` (where the family has one).

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <limits>
 #include <map>
 #include <set>
@@ -15,13 +14,6 @@ namespace filterlab::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
 
 std::vector<const filters::Method*> exact_methods(const filters::Family& family) {
   std::vector<const filters::Method*> out;

@@ -1,5 +1,7 @@
 #include "common/flip.h"
 
+#include "io/image_files.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -157,11 +159,14 @@ struct RgbImage {
   uint32_t width = 0, height = 0;
   std::vector<Vec3> rgb;
 };
-RgbImage rgb_of(const io::ImageF& image) {
+RgbImage rgb_of(const io::ImageF& image, FlipInput input = FlipInput::Linear) {
   if (image.channels < 3) throw std::invalid_argument("FLIP compares RGB images");
   RgbImage out{image.width, image.height, std::vector<Vec3>(size_t(image.width) * image.height)};
   for (size_t p = 0; p < out.rgb.size(); ++p)
-    for (size_t c = 0; c < 3; ++c) out.rgb[p][c] = image.pixels[p * image.channels + c];
+    for (size_t c = 0; c < 3; ++c) {
+      const double v = image.pixels[p * image.channels + c];
+      out.rgb[p][c] = input == FlipInput::Srgb ? io::srgb_to_linear(v) : v;
+    }
   return out;
 }
 
@@ -234,10 +239,11 @@ static void check_ppd(double ppd) {
     throw std::invalid_argument("FLIP: pixels per degree must be above 0 and at most 1000");
 }
 
-std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd) {
+std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
+                             FlipInput input) {
   check_sizes(reference, test);
   check_ppd(ppd);
-  return ldr_flip(rgb_of(reference), rgb_of(test), ppd);
+  return ldr_flip(rgb_of(reference, input), rgb_of(test, input), ppd);
 }
 
 FlipExposures flip_exposures(const io::ImageF& reference) {

@@ -43,7 +43,10 @@ FlipExposures flip_exposures(const io::ImageF& reference);
 // The per-pixel FLIP map (row-major) of `test` against `reference`, both linear RGB (alpha and other
 // channels past the third dropped), of one size, ppd in (0, kMaxPixelsPerDegree] (std::invalid_argument
 // otherwise). LDR: values clamped to [0, 1]. HDR: at the given exposures.
-std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd);
+// FlipInput::Srgb: the images hold sRGB-encoded values (pictures), decoded first, as FLIP's tools do.
+enum class FlipInput { Linear, Srgb };
+std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
+                             FlipInput input = FlipInput::Linear);
 std::vector<double> hdr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
                              const FlipExposures& exposures);
 

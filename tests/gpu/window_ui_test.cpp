@@ -327,9 +327,7 @@ TEST(WindowUi, CompareOfAConfigurationWithItselfIsExactlyZero) {
   window.frames = 6;
   window.hot_reload = false;
   window.compare_chain = run.chain;
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_TRUE(r.last_metrics);
   EXPECT_EQ(r.last_metrics->frame, 5u);
   EXPECT_EQ(r.last_metrics->values.mse, 0.0);
@@ -346,9 +344,7 @@ TEST(WindowUi, CompareMetricsEqualTheCpuMetricsOfTheTwoOutputs) {
   window.frames = 5;
   window.hot_reload = false;
   window.compare_chain = "copy:precision=fp32";
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_TRUE(r.last_metrics);
   const common::ImageMetrics cpu = cpu_metrics(io::read_pfm(dir + "/a.pfm"), io::read_pfm(dir + "/b.pfm"));
   ASSERT_GT(cpu.mse, 1e-6) << "a blur and a copy of the scene must differ";
@@ -412,9 +408,7 @@ TEST(WindowUi, ScreenshotKeySavesTheViewportTheFloatImagesAndASidecar) {
   window.compare_chain = "gaussian.frag.quad_derivative:radius=2";
   window.screenshot_dir = dir + "/shots";
   window.test_screenshot_at = {11};  // the last frame: the captures above are of the same frame
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_EQ(r.screenshots.size(), 1u);
   const std::filesystem::path png = r.screenshots[0];
   const std::string stem = (png.parent_path() / png.stem()).string();
@@ -474,9 +468,7 @@ TEST(WindowUi, SideBySideShowsTheMiddleHalvesOfBothChains) {
   window.compare_chain = "copy";
   window.compare_mode = passes::CompareSettings::Mode::SideBySide;
   window.screenshot = dir + "/side.png";
-  app::WindowResult r;
-  with_stderr_captured([&] { r = app::run_window_app(run, window); });
-  EXPECT_EQ(r.validation_messages, 0u);
+  const app::WindowResult r = run_window_without_messages(run, window);
   ASSERT_TRUE(r.screenshot_written);
   const io::ImageU8 shot = io::read_png(dir + "/side.png"), a = io::read_png(dir + "/final.png"),
                     b = io::read_png(dir + "/b-final.png");
