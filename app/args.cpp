@@ -52,6 +52,55 @@ bool parse_device_flag(Args& args, DeviceOptions& gpu) {
   return true;
 }
 
+// "W:PIXELS:D" and "START:STOP:COUNT": three numbers, finite.
+namespace {
+
+std::array<double, 3> three_numbers(const std::string& flag, const std::string& text, const char* form) {
+  std::array<double, 3> out{};
+  size_t from = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    const size_t colon = i < 2 ? text.find(':', from) : text.size();
+    const std::optional<double> v =
+        colon == std::string::npos ? std::nullopt : strict_number(text.substr(from, colon - from));
+    if (!v || (i == 2 && colon != text.size()))
+      throw UsageError(flag + " wants " + form + ", got '" + text + "'");
+    out[i] = *v;
+    from = colon + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool parse_flip_flag(Args& args, common::FlipViewing& viewing) {
+  const std::string& flag = args.flag();
+  if (flag == "--ppd") {
+    const std::string text = args.value();
+    const std::optional<double> ppd = strict_number(text);
+    if (!ppd || !(*ppd > 0) || *ppd > common::kMaxPixelsPerDegree)
+      throw UsageError(flag + " wants pixels per degree above 0 and at most 1000, got '" + text + "'");
+    viewing.ppd = *ppd;
+  } else if (flag == "--monitor") {
+    const auto [width, pixels, distance] = three_numbers(flag, args.value(), "WIDTH_M:PIXELS:DISTANCE_M");
+    if (!(width > 0 && pixels >= 1 && pixels <= 65536 && distance > 0 && width <= 100 && distance <= 1000))
+      throw UsageError(flag +
+                       ": a width and distance above 0 (metres, to 100 and 1000) and 1 to 65536 pixels");
+    viewing.ppd = common::pixels_per_degree(width, pixels, distance);
+    if (!(viewing.ppd > 0 && viewing.ppd <= common::kMaxPixelsPerDegree))
+      throw UsageError(flag + ": that monitor has " + std::to_string(viewing.ppd) +
+                       " pixels per degree; FLIP takes at most 1000");
+  } else if (flag == "--flip-exposure") {
+    const auto [start, stop, count] = three_numbers(flag, args.value(), "START:STOP:COUNT");
+    if (std::abs(start) > 64 || std::abs(stop) > 64 || stop < start || count < 1 || count > 64 ||
+        count != std::floor(count))
+      throw UsageError(flag + ": START <= STOP within +-64 stops and a COUNT of 1 to 64");
+    viewing.exposures = common::FlipExposures{start, stop, uint32_t(count)};
+  } else {
+    return false;
+  }
+  return true;
+}
+
 vk::Context make_context(const DeviceOptions& gpu) {
   vk::ContextOptions options;
   options.device_selector = gpu.device;

@@ -2,6 +2,7 @@
 // What every command's options share: the walk over the arguments, the value parsers, the checks of
 // files to read and write, the device options and the family parameters' --KEY VALUE shorthand. A
 // problem throws UsageError, which main() turns into one line and exit code 2.
+#include "common/flip.h"
 #include "filters/chain.h"
 #include "runtime/run_options.h"
 #include "vk/context.h"
@@ -50,6 +51,9 @@ struct DeviceOptions {
 };
 DeviceOptions default_device_options(const Args& args);
 bool parse_device_flag(Args& args, DeviceOptions& gpu);  // true when the flag was one of them
+// --ppd P, --monitor W:PIXELS:D and --flip-exposure START:STOP:COUNT (compare, run): true when the
+// flag was one of them.
+bool parse_flip_flag(Args& args, common::FlipViewing& viewing);
 
 // The device (compute-shader derivatives enabled where it has them, for the quad methods).
 vk::Context make_context(const DeviceOptions& gpu);

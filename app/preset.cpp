@@ -111,7 +111,8 @@ json preset_json(const Preset& p) {
   j["compare"] = p.compare;
   j["compare_view"] = {{"mode", passes::compare_mode_name(p.compare_view.mode)},
                        {"divider", p.compare_view.divider_x},
-                       {"gain", p.compare_view.gain}};
+                       {"gain", p.compare_view.gain},
+                       {"metrics", p.metrics_on_hdr ? "hdr" : "displayed"}};
   j["viewport"] = p.viewport;
   // Absolute: a preset loads from any working directory.
   auto absolute = [](const std::string& f) {
@@ -153,10 +154,16 @@ Preset preset_fields(const json& file) {
   if (j.contains("compare")) p.compare = get<bool>(j, "compare", "preset");
   if (j.contains("compare_view")) {
     const json& v = j.at("compare_view");
-    only_keys(v, "compare_view", {"mode", "divider", "gain"});
+    only_keys(v, "compare_view", {"mode", "divider", "gain", "metrics"});
+    if (v.contains("metrics")) {
+      const std::string metrics = get<std::string>(v, "metrics", "compare_view");
+      if (metrics != "displayed" && metrics != "hdr")
+        fail("compare_view: metrics is displayed or hdr, got '" + metrics + "'");
+      p.metrics_on_hdr = metrics == "hdr";
+    }
     const std::string mode = get<std::string>(v, "mode", "compare_view");
     const auto parsed = passes::parse_compare_mode(mode);
-    if (!parsed) fail("compare_view: unknown mode '" + mode + "' (split, diff or side)");
+    if (!parsed) fail("compare_view: unknown mode '" + mode + "' (split, diff, side or flip)");
     p.compare_view.mode = *parsed;
     if (!v.at("divider").is_number_integer()) fail("compare_view: divider is a whole number of pixels");
     p.compare_view.divider_x = get<int32_t>(v, "divider", "compare_view");
@@ -232,6 +239,7 @@ Preset preset_of(const AppState& state) {
   p.compare_chain = state.graph.chain_b;
   p.compare = state.graph.compare;
   p.compare_view = state.compare;
+  p.metrics_on_hdr = state.metrics_on_hdr;
   p.viewport = state.graph.viewport;
   if (state.graph.still) p.image_file = state.graph.still_file;
   else if (state.graph.scene_model) p.scene_file = state.graph.scene_file;
@@ -250,6 +258,7 @@ void apply_preset(const Preset& p, AppState& state) {
   state.compare.mode = p.compare_view.mode;
   state.compare.divider_x = p.compare_view.divider_x;
   state.compare.gain = p.compare_view.gain;
+  state.metrics_on_hdr = p.metrics_on_hdr;
   state.graph.viewport = p.viewport;
   state.tonemapper = p.display.tonemapper;
   state.exposure = p.display.exposure;
@@ -269,6 +278,7 @@ Preset preset_of(const runtime::RunOptions& run, const WindowOptions& window) {
   p.compare_view.mode = window.compare_mode;
   p.compare_view.divider_x = window.divider.value_or(0);
   p.compare_view.gain = window.gain;
+  p.metrics_on_hdr = window.metrics_on_hdr;
   p.viewport = window.viewport;
   if (run.image) p.image_file = run.image->string();
   if (run.scene_file) p.scene_file = run.scene_file->string();
@@ -286,6 +296,7 @@ void apply_preset(const Preset& p, runtime::RunOptions& run, WindowOptions& wind
   window.compare_mode = p.compare_view.mode;
   if (p.compare_view.divider_x > 0) window.divider = p.compare_view.divider_x;
   window.gain = p.compare_view.gain;
+  window.metrics_on_hdr = p.metrics_on_hdr;
   window.viewport = p.viewport;
   if (!p.image_file.empty()) run.image = p.image_file;
   if (!p.scene_file.empty()) run.scene_file = p.scene_file;

@@ -4,7 +4,8 @@
 // "preset" object), so that a screenshot's view can be loaded back:
 //   chain and compare_chain  each step's family, method and every parameter it takes (the
 //                            defaults written out), and whether the step is on
-//   compare                  the A/B view on or off; compare_view: mode, divider, gain
+//   compare                  the A/B view on or off; compare_view: mode, divider, gain, and the
+//                            pair its metrics and FLIP measure (displayed or hdr)
 //   viewport                 the image shown without compare
 //   content                  the built-in scene, a glTF file or an image file
 //   tonemap, exposure        the curve, the multiplier, automatic exposure
@@ -33,6 +34,7 @@ struct Preset {
   ChainConfig chain, compare_chain;
   bool compare = false;
   passes::CompareSettings compare_view;  // mode, divider_x, gain
+  bool metrics_on_hdr = false;           // compare_view's "metrics": the HDR outputs, not the displayed pair
   std::string viewport = "final";
   std::string image_file, scene_file;  // at most one; both empty: the built-in scene
   passes::Display display;

@@ -34,6 +34,22 @@ json chain_json(const ChainConfig& chain) {
   return {{"spec", chain.spec()}, {"steps", steps}};
 }
 
+// FLIP of B against A where that frame took it: null otherwise, and the mean null where HDR-FLIP
+// had no exposure range.
+json flip_json(const std::optional<passes::FlipResult>& f) {
+  if (!f) return nullptr;
+  json j = {{"kind", f->hdr ? "HDR" : "LDR"},
+            {"mean", f->hdr && f->exposures.count == 0 ? json(nullptr) : json(f->mean)},
+            {"ppd", f->ppd},
+            {"frame", f->frame}};
+  j["exposures"] = f->hdr ? json{{"start", f->exposures.start},
+                                 {"stop", f->exposures.stop},
+                                 {"count", f->exposures.count},
+                                 {"all_recorded", f->complete}}
+                          : json(nullptr);
+  return j;
+}
+
 json finite_or_null(double v) {
   return std::isfinite(v) ? json(v) : json(nullptr);
 }
@@ -108,6 +124,7 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
       j["compare_metrics"] = {{"mse", c.metrics->values.mse},
                               {"psnr", finite_or_null(c.metrics->values.psnr)},
                               {"max_abs", c.metrics->values.max_abs},
+                              {"flip", flip_json(c.metrics->flip)},
                               {"frame", c.metrics->frame},
                               {"over", "RGB of the chains' HDR outputs"}};
     if (c.displayed_metrics)
@@ -116,6 +133,7 @@ void write_sidecar(const std::filesystem::path& path, const std::filesystem::pat
           {"psnr", finite_or_null(c.displayed_metrics->values.psnr)},
           {"ssim",
            c.displayed_metrics->values.ssim ? json(*c.displayed_metrics->values.ssim) : json(nullptr)},
+          {"flip", flip_json(c.displayed_metrics->flip)},
           {"max_levels", std::lround(c.displayed_metrics->values.max_abs * 255)},
           {"frame", c.displayed_metrics->frame},
           {"over",

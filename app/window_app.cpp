@@ -311,15 +311,14 @@ WindowResult run_window_app(const runtime::RunOptions& options, const WindowOpti
     result.graph_prepares = renderer.graph.prepares();
     result.ui_framebuffers = renderer.ui.framebuffers_created();
     WindowGraph& objects = renderer.graph.objects();
-    if (objects.compare && frames > 0)
-      result.last_metrics = objects.compare->metrics((frames - 1) % kFramesInFlight);
+    if (frames > 0) result.last_metrics = hdr_metrics(objects, (frames - 1) % kFramesInFlight);
     if (frames > 0) {
       result.last_pixel = objects.probe->read((frames - 1) % kFramesInFlight);
       result.last_cursor_pixel =
           objects.probe->read((frames - 1) % kFramesInFlight, passes::PixelProbe::Which::Cursor);
     }
-    if (objects.compare_displayed && frames > 0)
-      result.last_displayed_metrics = objects.compare_displayed->metrics((frames - 1) % kFramesInFlight);
+    if (frames > 0)
+      result.last_displayed_metrics = displayed_metrics(objects, (frames - 1) % kFramesInFlight);
     write_outputs(renderer, swapchain.format(), options, window_options, frames, result);
     if (window_options.save_preset) save_preset(*window_options.save_preset, preset_of(state));
   }  // the renderer, swapchain, surface and window go here, before the count below

@@ -87,12 +87,9 @@ void read_finished_frame(LiveGraph& graph, uint32_t slot, double cpu_frame_ms, R
 }
 
 void read_frame_values(LiveGraph& graph, uint32_t slot, Readouts& readouts) {
-  if (graph.objects().compare)
-    if (std::optional<passes::CompareMetrics> m = graph.objects().compare->metrics(slot))
-      readouts.metrics = m;
-  if (graph.objects().compare_displayed)
-    if (std::optional<passes::CompareMetrics> m = graph.objects().compare_displayed->metrics(slot))
-      readouts.displayed_metrics = m;
+  if (std::optional<passes::CompareMetrics> m = hdr_metrics(graph.objects(), slot)) readouts.metrics = m;
+  if (std::optional<passes::CompareMetrics> m = displayed_metrics(graph.objects(), slot))
+    readouts.displayed_metrics = m;
   if (std::optional<passes::PixelValues> p = graph.objects().probe->read(slot)) readouts.pixel = p;
   if (std::optional<passes::PixelValues> p =
           graph.objects().probe->read(slot, passes::PixelProbe::Which::Cursor))
@@ -217,7 +214,10 @@ void apply_frame_settings(WindowGraph& graph, const AppState& state, VkExtent2D 
     graph.scene->settings().animation_frame = state.animation_frame;
   }
   graph.tonemap->display = state.display();
-  if (graph.compare) graph.compare->settings = state.compare;
+  if (graph.compare) {
+    graph.compare->settings = state.compare;
+    graph.compare->settings.flip_of_hdr = state.metrics_on_hdr;  // FLIP of the pair the metrics measure
+  }
   // The pixels of A and B shown there (the side-by-side view shows each half elsewhere than itself).
   const Inspector& i = state.inspector;
   auto compared = [&](int32_t x, int32_t y) {

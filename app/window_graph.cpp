@@ -59,6 +59,28 @@ void add_compose_pass(graph::RenderGraph& graph, std::shared_ptr<const WindowGra
 
 }  // namespace
 
+namespace {
+
+std::optional<passes::CompareMetrics> with_flip(const passes::ComparePass* compare,
+                                                const passes::FlipPass* flip, uint32_t slot) {
+  if (!compare) return std::nullopt;
+  std::optional<passes::CompareMetrics> m = compare->metrics(slot);
+  if (m && flip)
+    if (const std::optional<passes::FlipResult> f = flip->result(slot); f && f->frame == m->frame)
+      m->flip = f;
+  return m;
+}
+
+}  // namespace
+
+std::optional<passes::CompareMetrics> displayed_metrics(const WindowGraph& graph, uint32_t slot) {
+  return with_flip(graph.compare_displayed.get(), graph.flip.get(), slot);
+}
+
+std::optional<passes::CompareMetrics> hdr_metrics(const WindowGraph& graph, uint32_t slot) {
+  return with_flip(graph.compare.get(), graph.flip_hdr.get(), slot);
+}
+
 WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv& env,
                                const GraphConfig& config, const AppState& state) {
   WindowGraph out;
@@ -87,8 +109,18 @@ WindowGraph build_window_graph(graph::RenderGraph& graph, const passes::PassEnv&
     out.tonemap->add_to(graph, out.output_b, WindowGraph::kFinalB, "b.tonemap", "tonemap");
     out.compare = std::make_unique<passes::ComparePass>(env);
     out.compare->add_metrics(graph, out.output_a, out.output_b, "compare metrics");
+    // FLIP, A the reference, at the FLIP tools' viewing distance: LDR-FLIP of what the user looks
+    // at, or (the metrics on the HDR outputs) HDR-FLIP of the chains' outputs at A's exposures,
+    // found on the GPU every frame. Only the one shown records work.
+    const passes::ComparePass* compare = out.compare.get();
+    out.flip = std::make_unique<passes::FlipPass>(env, common::default_pixels_per_degree());
+    out.flip->add_ldr(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB, WindowGraph::kFlip,
+                      common::FlipInput::Srgb, [compare] { return !compare->settings.flip_of_hdr; });
+    out.flip_hdr = std::make_unique<passes::FlipPass>(env, common::default_pixels_per_degree());
+    out.flip_hdr->add_hdr(graph, out.output_a, out.output_b, WindowGraph::kFlipHdr, std::nullopt,
+                          [compare] { return compare->settings.flip_of_hdr; });
     out.compare->add_display(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,
-                             WindowGraph::kViewport);
+                             WindowGraph::kViewport, WindowGraph::kFlip, WindowGraph::kFlipHdr);
     // What the user looks at: the tonemapped pair as displayed (RGBA8 holding sRGB-encoded values).
     out.compare_displayed = std::make_unique<passes::ComparePass>(env);
     out.compare_displayed->add_metrics(graph, passes::TonemapPass::kOutput, WindowGraph::kFinalB,

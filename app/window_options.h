@@ -60,6 +60,7 @@ struct WindowOptions {
   std::optional<std::string> compare_chain;  // --compare B: start with A/B on, B given as a chain
   // --compare-mode, --divider, --gain: how the A/B view starts (divider: none, the middle).
   passes::CompareSettings::Mode compare_mode = passes::CompareSettings::Mode::Split;
+  bool metrics_on_hdr = false;  // --compare-metrics hdr: the metrics and the flip view on the HDR outputs
   std::optional<int32_t> divider;
   float gain = 0.0f;
   std::optional<Preset> preset;                      // --load-chain: the state the window starts in

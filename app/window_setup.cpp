@@ -30,6 +30,7 @@ AppState initial_state(const runtime::RunOptions& options, const WindowOptions& 
   state.graph.auto_exposure = options.display.automatic;
   state.paused = window_options.paused;
   state.compare.mode = window_options.compare_mode;
+  state.metrics_on_hdr = window_options.metrics_on_hdr;
   if (window_options.divider) state.compare.divider_x = *window_options.divider;
   state.compare.gain = window_options.gain;
   if (window_options.preset) apply_preset(*window_options.preset, state);

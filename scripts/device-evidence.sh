@@ -47,6 +47,13 @@ if [ "$mode" = validation ]; then
   check scene_temporal run --headless --size 640x360 --frames 16 --chain "taa,bigblur.comp.mip_poisson_temporal"
   check scene_lab run --headless --size 640x360 --frames 8 --scene "$here/assets/lab/lab.glb" \
     --chain "taa,bigblur:sigma=8,convolve"
+  # FLIP: HDR-FLIP with the range found on the GPU, LDR-FLIP of sRGB pictures at another ppd, and
+  # compare's --gpu on captured files.
+  check flip_hdr run --headless --size 640x360 --frames 8 --chain gaussian --flip scene,gaussian
+  check flip_ldr run --headless --size 640x360 --frames 8 --chain gaussian --flip final,final --ppd 30
+  "$here/run.sh" run --headless --size 641x359 --frames 2 --chain bilateral --quiet --capture "scene=$out/flip_a.pfm" \
+    --capture "bilateral=$out/flip_b.pfm" > /dev/null 2>&1
+  check flip_compare_gpu compare "$out/flip_a.pfm" "$out/flip_b.pfm" --gpu
   if [ ${#failed[@]} -gt 0 ]; then
     echo "validation FAILED: ${failed[*]}" >&2
     exit 1

@@ -5,6 +5,7 @@
 #include "common/flip.h"
 #include "common/metrics.h"
 #include "io/image_files.h"
+#include "passes/flip_pass.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,9 +30,12 @@ constexpr std::string_view kOptions = R"(compare options:
   --json FILE         {"mse", "psnr" (null when identical), "ssim", "max_abs", "flip", "nonfinite", ...}
   FLIP (NVIDIA's perceptual difference; A is the reference): LDR-FLIP of two .png/.jpg (decoded from
   sRGB), HDR-FLIP otherwise (linear; exposures from A's luminance), over RGB (alpha dropped)
-  --flip-map FILE.png the FLIP map, in the magma colour map (black: none, light yellow: the most)
+  --flip-map FILE     the FLIP map: .png in the magma colour map (black: none, light yellow: the
+                      most), .pfm or .exr its values (one channel)
   --flip              FLIP above 4 megapixels too (it takes about 200 bytes a pixel; without it,
                       larger pairs say n/a)
+  --gpu               FLIP on the GPU (fp32 compute passes, any size; within 1e-4 of the double
+                      reference in the mean, docs/flip.md), with --device, --validation
   --ppd P             its pixels per degree (default 67.02: a 0.7 m wide 3840-pixel monitor at 0.7 m)
   --monitor W:PIXELS:D  the same from a monitor W metres wide of PIXELS columns seen from D metres
   --flip-exposure START:STOP:COUNT  HDR-FLIP's exposures in stops (default: from A's luminance)
@@ -46,36 +50,43 @@ struct CompareRequest {
   std::optional<std::filesystem::path> json, diff, flip_map;
   double gain = 0;    // heat map gain; 0: the largest difference is white
   bool alpha = true;  // when both images have alpha, it counts as a fourth channel
-  double ppd = common::default_pixels_per_degree();
-  std::optional<common::FlipExposures> exposures;
+  common::FlipViewing viewing;      // --ppd, --monitor, --flip-exposure
   std::optional<std::string> fuzz;  // as given: a whole number may mean levels (fuzz_threshold)
   bool flip = false;                // FLIP above kFlipPixels too
+  std::optional<DeviceOptions> gpu;  // --gpu: FLIP on the device
 };
 
 // FLIP's double-precision reference holds about 200 bytes a pixel: above this, only when asked.
 constexpr uint64_t kFlipPixels = 4u << 20;
 
-// "W:PIXELS:D" and "START:STOP:COUNT": three numbers, finite.
-std::array<double, 3> three_numbers(const std::string& flag, const std::string& text, const char* form) {
-  std::array<double, 3> out{};
-  size_t from = 0;
-  for (size_t i = 0; i < 3; ++i) {
-    const size_t colon = i < 2 ? text.find(':', from) : text.size();
-    const std::optional<double> v =
-        colon == std::string::npos ? std::nullopt : strict_number(text.substr(from, colon - from));
-    if (!v || (i == 2 && colon != text.size()))
-      throw UsageError(flag + " wants " + form + ", got '" + text + "'");
-    out[i] = *v;
-    from = colon + 1;
+// The map as a picture in magma (.png) or as its values (.pfm, .exr: one channel, float).
+void write_flip_map(const std::filesystem::path& path, const std::vector<double>& map, uint32_t width,
+                    uint32_t height) {
+  if (path.extension() == ".png") {
+    io::write_png(path, common::flip_magma(map, width, height));
+    return;
   }
-  return out;
+  io::ImageF values{width, height, 1, std::vector<float>(map.begin(), map.end())};
+  io::write_image_file(path, values, io::Encoding::Raw);
 }
 
 CompareRequest parse_compare(Args& args) {
   CompareRequest c;
+  DeviceOptions device = default_device_options(args);
+  std::optional<std::string> device_flag;  // the first device flag: they need --gpu
+  bool gpu = false;
   std::vector<std::filesystem::path> files;
   while (args.next()) {
     const std::string& flag = args.flag();
+    if (parse_flip_flag(args, c.viewing)) continue;
+    if (parse_device_flag(args, device)) {
+      device_flag = device_flag.value_or(flag);
+      continue;
+    }
+    if (flag == "--gpu") {
+      gpu = true;
+      continue;
+    }
     if (flag == "--json") {
       c.json = args.output_file();
     } else if (flag == "--diff") {
@@ -85,31 +96,13 @@ CompareRequest parse_compare(Args& args) {
       check_writable(flag, *c.diff);
     } else if (flag == "--flip-map") {
       c.flip_map = args.value();
-      if (!c.flip_map->string().ends_with(".png"))
-        throw UsageError("--flip-map wants a .png file, got '" + c.flip_map->string() + "'");
+      if (!io::is_output_extension(*c.flip_map))
+        throw UsageError("--flip-map wants a .png, .pfm or .exr file, got '" + c.flip_map->string() + "'");
       check_writable(flag, *c.flip_map);
     } else if (flag == "--gain") {
       c.gain = parse_positive(flag, args.value());
     } else if (flag == "--alpha") {
       c.alpha = parse_on_off(flag, args.value());
-    } else if (flag == "--ppd") {
-      c.ppd = parse_positive(flag, args.value());
-      if (c.ppd > common::kMaxPixelsPerDegree) throw UsageError(flag + ": at most 1000 pixels per degree");
-    } else if (flag == "--monitor") {
-      const auto [width, pixels, distance] = three_numbers(flag, args.value(), "WIDTH_M:PIXELS:DISTANCE_M");
-      if (!(width > 0 && pixels >= 1 && pixels <= 65536 && distance > 0 && width <= 100 && distance <= 1000))
-        throw UsageError(flag +
-                         ": a width and distance above 0 (metres, to 100 and 1000) and 1 to 65536 pixels");
-      c.ppd = common::pixels_per_degree(width, pixels, distance);
-      if (!(c.ppd > 0 && c.ppd <= common::kMaxPixelsPerDegree))
-        throw UsageError(flag + ": that monitor has " + std::to_string(c.ppd) +
-                         " pixels per degree; FLIP takes at most 1000");
-    } else if (flag == "--flip-exposure") {
-      const auto [start, stop, count] = three_numbers(flag, args.value(), "START:STOP:COUNT");
-      if (std::abs(start) > 64 || std::abs(stop) > 64 || stop < start || count < 1 || count > 64 ||
-          count != std::floor(count))
-        throw UsageError(flag + ": START <= STOP within +-64 stops and a COUNT of 1 to 64");
-      c.exposures = common::FlipExposures{start, stop, uint32_t(count)};
     } else if (flag == "--flip") {
       c.flip = true;
     } else if (flag == "--fuzz") {
@@ -123,6 +116,8 @@ CompareRequest parse_compare(Args& args) {
       files.push_back(flag);
     }
   }
+  if (gpu) c.gpu = device;
+  else if (device_flag) throw UsageError(*device_flag + " is for --gpu (FLIP on the GPU)");
   if (files.size() != 2) throw UsageError("compare wants two image files: filterlab compare A B");
   for (const auto& f : files) check_image_extension("", f);
   c.a = files[0];
@@ -205,39 +200,53 @@ int compare_files(const CompareRequest& c) {
   // FLIP (common/flip.h), A the reference: LDR-FLIP of two sRGB pictures, decoded; HDR-FLIP of linear
   // values (a mixed pair's picture is decoded above), over RGB. Not with non-finite values.
   nlohmann::json flip = nullptr;
+  uint32_t validation_messages = 0;  // --gpu --validation
   const bool ldr = encoded(c.a) && encoded(c.b);
-  std::optional<common::FlipExposures> exposures = c.exposures;
+  std::optional<common::FlipExposures> exposures = c.viewing.exposures;
   std::string flip_skipped;  // why there is none
   if (nonfinite) flip_skipped = "non-finite values";
   else if (a.channels < 3 || b.channels < 3) flip_skipped = "it compares colour images";
-  else if (uint64_t(a.width) * a.height > kFlipPixels && !c.flip && !c.flip_map)
-    flip_skipped = "over 4 megapixels: --flip computes it, about 200 bytes a pixel";
+  else if (uint64_t(a.width) * a.height > kFlipPixels && !c.flip && !c.flip_map && !c.gpu)
+    flip_skipped = "over 4 megapixels: --flip computes it, about 200 bytes a pixel, or --gpu";
   else if (!ldr && !exposures) try {
       exposures = common::flip_exposures(a);
     } catch (const std::invalid_argument&) {
       flip_skipped =
           "A's median luminance is 0, so HDR-FLIP has no exposure range: --flip-exposure gives one";
     }
-  if (ldr && c.exposures)
+  if (ldr && c.viewing.exposures)
     std::fprintf(stderr, "filterlab: note: --flip-exposure is for HDR-FLIP; two pictures get LDR-FLIP\n");
   if (!flip_skipped.empty()) {
     std::printf("flip     n/a (%s)\n", flip_skipped.c_str());
     if (c.flip_map) throw UsageError("--flip-map: no FLIP map: " + flip_skipped);
   } else {
-    const std::vector<double> map = ldr ? common::ldr_flip(a, b, c.ppd, common::FlipInput::Srgb)
-                                        : common::hdr_flip(a, b, c.ppd, *exposures);
+    std::vector<double> map;
+    std::string where;  // the GPU's name, where it computed the map
+    if (c.gpu) {
+      vk::Context ctx = make_context(*c.gpu);
+      vk::ShaderSource shaders{c.gpu->shader_dir, c.gpu->glsl_dir};
+      const passes::FlipOfImages f = passes::flip_images({ctx, shaders, 1}, a, b, c.viewing.ppd, !ldr,
+                                                         common::FlipInput::Srgb, exposures);
+      map.assign(f.map.begin(), f.map.end());
+      where = "; on " + ctx.report().name + ", fp32";
+      validation_messages = ctx.validation_messages();
+    } else {
+      map = ldr ? common::ldr_flip(a, b, c.viewing.ppd, common::FlipInput::Srgb)
+                : common::hdr_flip(a, b, c.viewing.ppd, *exposures);
+    }
     const common::FlipPooled f = common::pool_flip(map);
-    if (c.flip_map) io::write_png(*c.flip_map, common::flip_magma(map, a.width, a.height));
+    if (c.flip_map) write_flip_map(*c.flip_map, map, a.width, a.height);
     std::printf("flip     %.6f (%s-FLIP, %.2f pixels per degree; weighted median %.6f, max %.6f", f.mean,
-                ldr ? "LDR" : "HDR", c.ppd, f.weighted_median, f.max);
+                ldr ? "LDR" : "HDR", c.viewing.ppd, f.weighted_median, f.max);
     if (!ldr)
       std::printf("; %u exposures, %.3f to %.3f stops", exposures->count, exposures->start, exposures->stop);
-    std::printf("%s)\n", ldr || !mixed ? "" : "; a mixed pair, compared linear");
+    std::printf("%s%s)\n", ldr || !mixed ? "" : "; a mixed pair, compared linear", where.c_str());
     flip = {{"mean", f.mean},
             {"weighted_median", f.weighted_median},
             {"max", f.max},
             {"kind", ldr ? "LDR" : "HDR"},
-            {"ppd", c.ppd},
+            {"ppd", c.viewing.ppd},
+            {"computed_on", c.gpu ? "gpu" : "cpu"},
             {"exposures",
              ldr ? nlohmann::json(nullptr)
                  : nlohmann::json{
@@ -270,7 +279,7 @@ int compare_files(const CompareRequest& c) {
                  m.nonfinite_a, c.a.string().c_str(), m.nonfinite_b, c.b.string().c_str());
     return 1;
   }
-  return 0;
+  return validation_exit_code(validation_messages);
 }
 
 Work prepare(Args& args) {

@@ -47,6 +47,12 @@ constexpr std::string_view kOptions = R"(run options:
   --capture NAME=FILE write image NAME after the last frame; FILE ends in .png, .pfm or .exr (repeatable)
   --list-images       list the graph's images and exit
   --timings FILE      write per-pass GPU/CPU timings (median, p5, p95, min, max) as JSON
+  --flip REF,TEST     FLIP of image TEST against image REF every frame (any two --list-images names
+                      of one size; its passes are timed, its map is the image "flip", its last mean
+                      is printed): LDR-FLIP of 8-bit images (final, decoded from sRGB), HDR-FLIP of
+                      the others (exposures from REF's luminance, or --flip-exposure)
+  --flip-ldr          LDR-FLIP of HDR images too: their values as linear RGB clamped to 0..1
+  --ppd P, --monitor W:PIXELS:D, --flip-exposure START:STOP:COUNT  as `compare` takes them
   --save-chain FILE   write the view as a preset (JSON: the chains with every parameter, the compare
                       view, the content, the tonemap and exposure, the scene's switches) when the run
                       ends; with the window, as it is when it closes
@@ -75,9 +81,12 @@ window options (run without --headless):
   --frames N          present N frames, then exit (default: until the window is closed)
   --screenshot FILE   write the last presented image (.png, .pfm or .exr), read back from the swapchain
   --present-mode M    fifo (default, vsync), mailbox or immediate; unsupported: fifo, with a note
-  --compare CHAIN     start with the A/B compare on: chain B beside --chain (A), live MSE/PSNR/max
+  --compare CHAIN     start with the A/B compare on: chain B beside --chain (A), live MSE/PSNR/SSIM/
+                      FLIP/max
   --compare-mode M    split (default: A left of the divider), side (the middle halves of A and B
-                      side by side) or diff (|A-B| as a heat map)
+                      side by side), diff (|A-B| as a heat map) or flip (the FLIP map in magma)
+  --compare-metrics displayed|hdr  the pair the metrics and the flip view measure: the displayed
+                      images (default; LDR-FLIP) or the chains' HDR outputs (HDR-FLIP at A's exposures)
   --divider X         split: the first column of B (default: the middle)
   --gain G            diff: |A-B| times G is white at 1 (default: 1 / the frame's largest |A-B|)
   --viewport IMAGE    the graph image the viewport shows (default final; any --list-images name)
@@ -159,12 +168,19 @@ RunRequest parse_run(Args& args) {
     exposure_flag = flag;
     run.display.exposure = value;
   };
+  common::FlipViewing flip_viewing;
+  std::optional<std::string> flip_flag;  // the first FLIP flag: all of them need --flip
+  bool flip_ldr = false;
   while (args.next()) {
     const std::string& flag = args.flag();
+    if (parse_flip_flag(args, flip_viewing)) {
+      flip_flag = flip_flag.value_or(flag);
+      continue;
+    }
     static const std::set<std::string> kPresetFlags = {
-        "--chain",         "--compare",      "--image",   "--scene",  "--scene-camera", "--viewport",
-        "--tonemap",       "--exposure",     "--ev",      "--camera", "--animate",      "--jitter",
-        "--jitter-length", "--compare-mode", "--divider", "--gain"};
+        "--chain",         "--compare",      "--image",   "--scene",  "--scene-camera",   "--viewport",
+        "--tonemap",       "--exposure",     "--ev",      "--camera", "--animate",        "--jitter",
+        "--jitter-length", "--compare-mode", "--divider", "--gain",   "--compare-metrics"};
     if (kPresetFlags.count(flag)) view_flag = flag;
     if (flag == "--headless") out.headless = true;
     else if (flag == "--size") {
@@ -242,8 +258,14 @@ RunRequest parse_run(Args& args) {
     } else if (flag == "--compare-mode") {
       const std::string v = args.value();
       const auto mode = passes::parse_compare_mode(v);
-      if (!mode) throw UsageError("--compare-mode wants split, diff or side, got '" + v + "'");
+      if (!mode) throw UsageError("--compare-mode wants split, diff, side or flip, got '" + v + "'");
       out.window.compare_mode = *mode;
+      window_only = flag;
+    } else if (flag == "--compare-metrics") {
+      const std::string v = args.value();
+      if (v != "displayed" && v != "hdr")
+        throw UsageError("--compare-metrics wants displayed or hdr, got '" + v + "'");
+      out.window.metrics_on_hdr = v == "hdr";
       window_only = flag;
     } else if (flag == "--divider") {
       out.window.divider = int32_t(parse_count(flag, args.value(), 1, 16384));
@@ -275,11 +297,26 @@ RunRequest parse_run(Args& args) {
       window_only = flag;
     } else if (flag == "--timings") {
       run.timings_json = args.output_file();
+    } else if (flag == "--flip") {
+      const std::vector<std::string> pair = split_list(flag, args.value());
+      if (pair.size() != 2)
+        throw UsageError("--flip wants two images, REF,TEST, e.g. --flip scene," +
+                         filters::registry().default_family().name);
+      run.flip = runtime::FlipRequest{pair[0], pair[1], false, {}};
+    } else if (flag == "--flip-ldr") {
+      flip_ldr = true;
+      flip_flag = flip_flag.value_or(flag);
     } else if (flag == "--dump-graph") {
       run.dump_graph = args.output_file();
     } else {
       args.unknown();
     }
+  }
+  if (flip_flag && !run.flip) throw UsageError(*flip_flag + " is for --flip REF,TEST");
+  if (run.flip) {
+    if (!out.headless) throw UsageError("--flip needs --headless (the window's compare has a flip view)");
+    run.flip->ldr = flip_ldr;
+    run.flip->viewing = flip_viewing;
   }
   if (out.headless && !window_only.empty())
     throw UsageError(window_only + " needs the window: drop --headless");
@@ -325,6 +362,10 @@ void check_before_device(const RunRequest& request) {
   filters::check_chain(steps, run.size.width, run.size.height);
   std::vector<std::string> images, window_images;
   for (const runtime::Capture& c : run.captures) images.push_back(c.image);
+  if (run.flip) {
+    images.insert(images.end(), {run.flip->reference, run.flip->test});
+    window_images.push_back(runtime::kFlipImage);
+  }
   bool auto_step = uses_auto(steps);
   std::vector<filters::FilterStep> all = steps;
   if (!request.headless) {
@@ -335,6 +376,7 @@ void check_before_device(const RunRequest& request) {
       filters::check_chain(b, run.size.width, run.size.height);
       for (const std::string& name : filters::step_image_names(b, "b.")) window_images.push_back(name);
       window_images.push_back(WindowGraph::kFinalB);
+      window_images.insert(window_images.end(), {WindowGraph::kFlip, WindowGraph::kFlipHdr});
       auto_step = auto_step || uses_auto(b);
       all.insert(all.end(), b.begin(), b.end());
     } else {

@@ -259,6 +259,8 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
       ImGui::RadioButton("side by side", &mode, 2);
       ImGui::SameLine();
       ImGui::RadioButton("|A-B| heat map", &mode, 1);
+      ImGui::SameLine();
+      ImGui::RadioButton("FLIP", &mode, 3);
       c.mode = passes::CompareSettings::Mode(mode);
       if (c.mode == passes::CompareSettings::Mode::Split)
         ImGui::SliderInt("divider", &c.divider_x, 0, int(in.extent.width));
@@ -268,7 +270,8 @@ PanelActions draw_panel(AppState& state, const PanelInputs& in) {
       if (c.magnifier) {
         int source = int(c.magnifier_source);
         ImGui::SameLine();
-        ImGui::Combo("##of", &source, "A\0B\0|A-B|\0");
+        ImGui::Combo("##of", &source,
+                     c.mode == passes::CompareSettings::Mode::Flip ? "A\0B\0FLIP\0" : "A\0B\0|A-B|\0");
         c.magnifier_source = passes::CompareSettings::Source(source);
         int zoom = int(c.zoom);
         ImGui::SliderInt("zoom", &zoom, 1, 16);

@@ -12,6 +12,21 @@
 namespace filterlab::app {
 namespace {
 
+// Mean FLIP (B against A), saying which FLIP and how it viewed them.
+void flip_line(const std::optional<passes::FlipResult>& f) {
+  if (!f) return;
+  if (f->hdr && f->exposures.count == 0) {
+    ImGui::TextWrapped("FLIP    n/a (A's median luminance is 0: HDR-FLIP has no exposure range)");
+    return;
+  }
+  ImGui::Text("FLIP    %.5f (mean, %s)", f->mean, f->kind());
+  if (f->hdr)
+    ImGui::TextDisabled("        %u exposures, %+.2f to %+.2f stops%s, %.1f px/degree", f->exposures.count,
+                        f->exposures.start, f->exposures.stop, f->complete ? "" : " (not all this frame)",
+                        f->ppd);
+  else ImGui::TextDisabled("        %.1f px/degree (a 0.7 m 4K monitor at 0.7 m)", f->ppd);
+}
+
 // The A/B metrics, each line saying what it is taken over: the displayed images by default (what
 // the user looks at: 8-bit sRGB values, the difference in levels), the HDR outputs on request.
 void metrics_table(AppState& state, const PanelInputs& in) {
@@ -30,6 +45,7 @@ void metrics_table(AppState& state, const PanelInputs& in) {
   if (std::isinf(m->values.psnr)) ImGui::Text("PSNR    inf dB (identical)");
   else ImGui::Text("PSNR    %.2f dB%s", m->values.psnr, hdr ? " (peak 1: HDR values pass it)" : "");
   if (m->values.ssim) ImGui::Text("SSIM    %.5f (11x11, mean of R, G, B)", *m->values.ssim);
+  flip_line(m->flip);
   if (hdr) ImGui::Text("max |A-B| %.6g", m->values.max_abs);
   else ImGui::TextWrapped("max |A-B| %ld levels of 255", std::lround(m->values.max_abs * 255));
 }

@@ -30,6 +30,8 @@ void draw_compare_labels(const passes::CompareSettings& c, VkExtent2D image, con
   using Mode = passes::CompareSettings::Mode;
   if (c.mode == Mode::Difference) {
     label(width / 2, "|A-B|");
+  } else if (c.mode == Mode::Flip) {
+    label(width / 2, "FLIP of B against A (magma: black 0, light yellow 1)");
   } else if (c.mode == Mode::SideBySide) {
     label(width / 4, "A");
     label(width * 3 / 4, "B");

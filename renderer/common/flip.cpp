@@ -86,32 +86,13 @@ Plane filter(const Plane& in, const std::vector<double>& kernel_x, const std::ve
   return out;
 }
 
-// The contrast sensitivity filter of one channel: a1 sqrt(pi / b1) exp(-pi^2 d^2 / b1) + a2 (the
-// same with b2), d in degrees, over a (2r + 1)^2 window normalized to sum 1. Each term is
-// separable: sum_k w_k h_k(x) h_k(y), divided by sum_k w_k (sum h_k)^2.
-struct CsfChannel {
-  double a1, b1, a2, b2;
-};
-constexpr CsfChannel kCsf[3] = {{1, 0.0047, 0, 1e-5}, {1, 0.0053, 0, 1e-5}, {34.1, 0.04, 13.5, 0.025}};
-
-Plane csf_filter(const Plane& in, const CsfChannel& c, double ppd) {
-  const double max_b = 0.04;  // the largest b of every channel: one radius for all three
-  const int radius = int(std::ceil(3 * std::sqrt(max_b / (2 * kPi * kPi)) * ppd));
+// The contrast sensitivity filter of channel c (Y, Cx, Cz): its terms of FlipFilters::csf.
+Plane csf_filter(const Plane& in, size_t channel, const FlipFilters& f) {
   Plane out{in.width, in.height, std::vector<double>(in.v.size(), 0.0)};
-  double total = 0;
-  for (const auto& [a, b] : {std::pair{c.a1, c.b1}, std::pair{c.a2, c.b2}}) {
-    if (a == 0) continue;
-    std::vector<double> h(size_t(2 * radius + 1));
-    for (int i = -radius; i <= radius; ++i) {
-      const double d = i / ppd;
-      h[size_t(i + radius)] = std::exp(-kPi * kPi * d * d / b);
-    }
-    const double w = a * std::sqrt(kPi / b), s = std::accumulate(h.begin(), h.end(), 0.0);
-    total += w * s * s;
-    const Plane term = filter(in, h, h);
-    for (size_t p = 0; p < out.v.size(); ++p) out.v[p] += w * term.v[p];
+  for (size_t k : channel < 2 ? std::vector<size_t>{channel} : std::vector<size_t>{2, 3}) {
+    const Plane term = filter(in, f.csf[k], f.csf[k]);
+    for (size_t p = 0; p < out.v.size(); ++p) out.v[p] += f.csf_scale[k] * term.v[p];
   }
-  for (double& v : out.v) v /= total;
   return out;
 }
 
@@ -120,24 +101,8 @@ Plane csf_filter(const Plane& in, const CsfChannel& c, double ppd) {
 struct Features {
   Plane edges, points;
 };
-Features features(const Plane& achromatic, double ppd) {
-  const double sigma = 0.5 * 0.082 * ppd;
-  const int radius = int(std::ceil(3 * sigma));
-  std::vector<double> g, dg, ddg;
-  for (int i = -radius; i <= radius; ++i) {
-    const double e = std::exp(-double(i) * i / (2 * sigma * sigma));
-    g.push_back(e);
-    dg.push_back(-i * e);
-    ddg.push_back((double(i) * i / (sigma * sigma) - 1) * e);
-  }
-  const double gs = std::accumulate(g.begin(), g.end(), 0.0);
-  for (double& v : g) v /= gs;
-  // The derivatives' positive weights scaled to sum 1 and their negative ones to sum -1.
-  for (std::vector<double>* k : {&dg, &ddg}) {
-    double positive = 0, negative = 0;
-    for (double v : *k) (v > 0 ? positive : negative) += v;
-    for (double& v : *k) v = v > 0 ? v / positive : v < 0 ? v / -negative : 0.0;
-  }
+Features features(const Plane& achromatic, const FlipFilters& f) {
+  const std::vector<double>&g = f.g, &dg = f.dg, &ddg = f.ddg;
   Features out;
   const Plane dx = filter(achromatic, dg, g), dy = filter(achromatic, g, dg);
   const Plane ddx = filter(achromatic, ddg, g), ddy = filter(achromatic, g, ddg);
@@ -170,7 +135,7 @@ RgbImage rgb_of(const io::ImageF& image, FlipInput input = FlipInput::Linear) {
   return out;
 }
 
-Prepared prepare(const RgbImage& image, double ppd) {
+Prepared prepare(const RgbImage& image, const FlipFilters& filters) {
   const size_t n = image.rgb.size();
   std::array<Plane, 3> ycxcz;
   for (Plane& p : ycxcz) p = {image.width, image.height, std::vector<double>(n)};
@@ -184,22 +149,22 @@ Prepared prepare(const RgbImage& image, double ppd) {
   }
   Prepared out;
   std::array<Plane, 3> filtered;
-  for (size_t c = 0; c < 3; ++c) filtered[c] = csf_filter(ycxcz[c], kCsf[c], ppd);
+  for (size_t c = 0; c < 3; ++c) filtered[c] = csf_filter(ycxcz[c], c, filters);
   out.lab.resize(n);
   for (size_t p = 0; p < n; ++p) {
     Vec3 rgb = times(kXyzToRgb, ycxcz_to_xyz({filtered[0].v[p], filtered[1].v[p], filtered[2].v[p]}));
     for (double& v : rgb) v = std::clamp(v, 0.0, 1.0);
     out.lab[p] = hunt_lab(times(kRgbToXyz, rgb));
   }
-  out.features = features(achromatic, ppd);
+  out.features = features(achromatic, filters);
   return out;
 }
 
 std::vector<double> ldr_flip(const RgbImage& reference, const RgbImage& test, double ppd) {
-  const Prepared r = prepare(reference, ppd), t = prepare(test, ppd);
+  const FlipFilters filters = flip_filters(ppd);
+  const Prepared r = prepare(reference, filters), t = prepare(test, filters);
   constexpr double qc = 0.7, pc = 0.4, pt = 0.95, qf = 0.5;
-  const double cmax =
-      std::pow(hyab(hunt_lab(times(kRgbToXyz, {0, 1, 0})), hunt_lab(times(kRgbToXyz, {0, 0, 1}))), qc);
+  const double cmax = flip_cmax();
   std::vector<double> map(r.lab.size());
   for (size_t p = 0; p < map.size(); ++p) {
     const double d = std::pow(hyab(r.lab[p], t.lab[p]), qc);
@@ -226,6 +191,55 @@ double aces(double x) {
 
 }  // namespace
 
+FlipFilters flip_filters(double ppd) {
+  // The CSF: a1 sqrt(pi / b1) exp(-pi^2 d^2 / b1) + a2 (the same with b2), d in degrees, over one
+  // (2r + 1)^2 window for all three channels (r from the largest b), normalized to sum 1. Each term
+  // is separable: sum_k w_k h_k(x) h_k(y), divided by sum_k w_k (sum h_k)^2.
+  struct Term {
+    size_t channel;
+    double a, b;
+  };
+  constexpr Term kTerms[4] = {{0, 1, 0.0047}, {1, 1, 0.0053}, {2, 34.1, 0.04}, {2, 13.5, 0.025}};
+  constexpr double kLargestB = 0.04;
+  FlipFilters f;
+  f.csf_radius = int(std::ceil(3 * std::sqrt(kLargestB / (2 * kPi * kPi)) * ppd));
+  std::array<double, 3> total{};
+  std::array<double, 4> weight{};
+  for (size_t k = 0; k < 4; ++k) {
+    const auto [channel, a, b] = kTerms[k];
+    for (int i = -f.csf_radius; i <= f.csf_radius; ++i) {
+      const double d = i / ppd;
+      f.csf[k].push_back(std::exp(-kPi * kPi * d * d / b));
+    }
+    const double s = std::accumulate(f.csf[k].begin(), f.csf[k].end(), 0.0);
+    weight[k] = a * std::sqrt(kPi / b);
+    total[channel] += weight[k] * s * s;
+  }
+  for (size_t k = 0; k < 4; ++k) f.csf_scale[k] = weight[k] / total[kTerms[k].channel];
+  // The features: G of standard deviation 0.5 * 0.082 degrees, normalized to sum 1, and its first
+  // and second derivatives, their positive weights scaled to sum 1 and their negative ones to -1.
+  const double sigma = 0.5 * 0.082 * ppd;
+  f.feature_radius = int(std::ceil(3 * sigma));
+  for (int i = -f.feature_radius; i <= f.feature_radius; ++i) {
+    const double e = std::exp(-double(i) * i / (2 * sigma * sigma));
+    f.g.push_back(e);
+    f.dg.push_back(-i * e);
+    f.ddg.push_back((double(i) * i / (sigma * sigma) - 1) * e);
+  }
+  const double gs = std::accumulate(f.g.begin(), f.g.end(), 0.0);
+  for (double& v : f.g) v /= gs;
+  for (std::vector<double>* k : {&f.dg, &f.ddg}) {
+    double positive = 0, negative = 0;
+    for (double v : *k) (v > 0 ? positive : negative) += v;
+    for (double& v : *k) v = v > 0 ? v / positive : v < 0 ? v / -negative : 0.0;
+  }
+  return f;
+}
+
+double flip_cmax() {
+  return std::pow(hyab(hunt_lab(times(kRgbToXyz, {0, 1, 0})), hunt_lab(times(kRgbToXyz, {0, 0, 1}))), 0.7);
+}
+
 double pixels_per_degree(double width_m, double pixels, double distance_m) {
   return distance_m * (pixels / width_m) * (kPi / 180);
 }
@@ -246,6 +260,14 @@ std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test
   return ldr_flip(rgb_of(reference, input), rgb_of(test, input), ppd);
 }
 
+double flip_aces_white() {
+  // The larger root of (k0 - t k3) x^2 + (k1 - t k4) x + (k2 - t k5), t = 0.85.
+  constexpr double t = 0.85;
+  const double qa = kAces[0] - t * kAces[3], qb = kAces[1] - t * kAces[4], qc = kAces[2] - t * kAces[5];
+  const double root = std::sqrt(qb * qb - 4 * qa * qc);
+  return std::max((-qb + root) / (2 * qa), (-qb - root) / (2 * qa));
+}
+
 FlipExposures flip_exposures(const io::ImageF& reference) {
   if (reference.channels < 3) throw std::invalid_argument("FLIP compares RGB images");
   const size_t n = size_t(reference.width) * reference.height;
@@ -262,11 +284,7 @@ FlipExposures flip_exposures(const io::ImageF& reference) {
     throw std::invalid_argument(
         "HDR-FLIP: the reference's median luminance is not above 0, so it has no exposure "
         "range (give one with --flip-exposure START:STOP:COUNT)");
-  // The value the curve takes to 0.85: the larger root of (k0 - t k3) x^2 + (k1 - t k4) x + (k2 - t k5).
-  constexpr double t = 0.85;
-  const double qa = kAces[0] - t * kAces[3], qb = kAces[1] - t * kAces[4], qc = kAces[2] - t * kAces[5];
-  const double root = std::sqrt(qb * qb - 4 * qa * qc);
-  const double x = std::max((-qb + root) / (2 * qa), (-qb - root) / (2 * qa));
+  const double x = flip_aces_white();
   FlipExposures e;
   e.start = std::log2(x / largest);
   e.stop = std::log2(x / median);
@@ -295,9 +313,12 @@ std::vector<double> hdr_flip(const io::ImageF& reference, const io::ImageF& test
 }
 
 io::ImageU8 flip_magma(const std::vector<double>& map, uint32_t width, uint32_t height) {
+#define MAGMA(r, g, b) \
+  { r, g, b }
   static constexpr uint8_t kMagma[256][3] = {
-#include "common/magma.inc"
+#include "magma.inc"
   };
+#undef MAGMA
   if (map.size() != size_t(width) * height)
     throw std::invalid_argument("flip_magma: the map is not width x height");
   io::ImageU8 out{width, height, std::vector<uint8_t>(map.size() * 4)};

@@ -15,7 +15,9 @@
 // luminance, the largest per pixel.
 #include "io/image_io.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,13 +31,32 @@ double default_pixels_per_degree();
 // 1000), and no display is that fine.
 inline constexpr double kMaxPixelsPerDegree = 1000;
 
+// The filters of FLIP at `ppd` pixels per degree, in double: the reference's and the GPU passes'
+// one definition. Each list is centred (2 radius + 1 taps), applied as a correlation, the edge
+// texels replicated.
+struct FlipFilters {
+  // The contrast sensitivity functions, sums of Gaussians: channel Y's is term 0, Cx's term 1, Cz's
+  // terms 2 and 3; the 2D filter of a channel is the sum of its terms' csf_scale[k] csf[k](x) csf[k](y).
+  int csf_radius = 0;
+  std::array<std::vector<double>, 4> csf;
+  std::array<double, 4> csf_scale{};
+  // The features: G (sum 1), G' and G'' (positive weights sum 1, negative ones -1).
+  int feature_radius = 0;
+  std::vector<double> g, dg, ddg;
+};
+FlipFilters flip_filters(double ppd);
+// The colour remap's scale: the HyAB distance of linear green and blue, ^0.7.
+double flip_cmax();
+
 struct FlipExposures {
   double start = 0, stop = 0;
   uint32_t count = 0;
   double at(uint32_t i) const { return count < 2 ? start : start + (stop - start) * i / (count - 1); }
 };
+// The value FLIP's ACES curve takes to 0.85 (2.1188723...).
+double flip_aces_white();
 // The exposure range of HDR-FLIP from the reference (linear RGB): from log2(x / max luminance) to
-// log2(x / median luminance), x the value the ACES curve takes to 0.85, max(2, ceil(stop - start))
+// log2(x / median luminance), x = flip_aces_white(), max(2, ceil(stop - start))
 // exposures (at most 64). Throws std::invalid_argument where the max or the median luminance is not
 // above 0.
 FlipExposures flip_exposures(const io::ImageF& reference);
@@ -49,6 +70,12 @@ std::vector<double> ldr_flip(const io::ImageF& reference, const io::ImageF& test
                              FlipInput input = FlipInput::Linear);
 std::vector<double> hdr_flip(const io::ImageF& reference, const io::ImageF& test, double ppd,
                              const FlipExposures& exposures);
+
+// How FLIP views a pair, as the commands' --ppd / --monitor and --flip-exposure set it.
+struct FlipViewing {
+  double ppd = default_pixels_per_degree();
+  std::optional<FlipExposures> exposures;  // HDR-FLIP's; none: from the reference (flip_exposures)
+};
 
 struct FlipPooled {
   double mean = 0, weighted_median = 0, max = 0;

@@ -32,8 +32,10 @@ struct DisplayPush {
   uint32_t flags;
   int32_t cursor_x, cursor_y;
   uint32_t zoom, inset, source;
+  uint32_t flip_of_hdr;
 };
-static_assert(sizeof(DisplayPush) == 36);
+static_assert(sizeof(DisplayPush) == 40);
+static_assert(sizeof(ResultGpu) == kReductionResultBytes);
 
 const char* display_shader(VkFormat format) {
   switch (format) {
@@ -64,7 +66,8 @@ float display_gain(const CompareSettings& s) {
 // Whether the display shader uses the automatic gain (and so reads max |A-B|) with these settings.
 bool uses_automatic_gain(const CompareSettings& s) {
   const bool shows_difference = s.mode == CompareSettings::Mode::Difference ||
-                                (s.magnifier && s.magnifier_source == CompareSettings::Source::Difference);
+                                (s.magnifier && s.magnifier_source == CompareSettings::Source::Difference &&
+                                 s.mode != CompareSettings::Mode::Flip);
   return shows_difference && display_gain(s) <= 0.0f;
 }
 
@@ -79,9 +82,11 @@ uint32_t tile_count(VkExtent2D extent) {
 }
 
 // Reading one image twice in a pass would declare two accesses to it; once is enough.
-DisplayPush display_push(const CompareSettings& s) {
+DisplayPush display_push(const CompareSettings& s, bool has_flip, bool has_flip_hdr) {
   DisplayPush push{};
-  push.mode = std::min(static_cast<uint32_t>(s.mode), 2u);
+  push.mode = std::min(static_cast<uint32_t>(s.mode), 3u);
+  if (s.mode == CompareSettings::Mode::Flip && !(s.flip_of_hdr ? has_flip_hdr : has_flip))
+    push.mode = uint32_t(CompareSettings::Mode::Split);
   push.divider = s.divider_x;
   push.gain = display_gain(s);
   push.flags = (s.divider_line ? 1u : 0u) | (s.magnifier ? 2u : 0u);
@@ -90,6 +95,7 @@ DisplayPush display_push(const CompareSettings& s) {
   push.zoom = std::clamp(s.zoom, 1u, 64u);
   push.inset = std::clamp(s.inset_size, 3u, 4096u);
   push.source = std::min(static_cast<uint32_t>(s.magnifier_source), 2u);
+  push.flip_of_hdr = s.flip_of_hdr ? 1u : 0u;
   return push;
 }
 
@@ -104,16 +110,19 @@ std::optional<VkExtent2D> ssim_positions(VkExtent2D extent) {
   return VkExtent2D{extent.width - kWindow + 1, extent.height - kWindow + 1};
 }
 
-// The step that folds the partials "<name> partials" (`count` of them for A's size) into
-// "<name> result" (compare_finish.comp); it records work only when `needed`.
-void add_finish(const PassEnv& env, graph::RenderGraph& graph, const std::string& a, const std::string& name,
-                std::function<uint32_t(VkExtent2D)> count, std::function<bool(graph::PassContext&)> needed) {
+constexpr const char* kModeNames[] = {"split", "diff", "side", "flip"};  // CompareSettings::Mode, in order
+
+}  // namespace
+
+void add_reduction_finish(const PassEnv& env, graph::RenderGraph& graph, const std::string& image,
+                          const std::string& name, std::function<uint32_t(VkExtent2D)> count,
+                          std::function<bool(graph::PassContext&)> needed) {
   SimplePass(env, name + " finish", ComputeShader{"passes/compare_finish.comp"})
       .graph_buffer(BINDING_COMPARE_PARTIALS, name + " partials", graph::BufferUsage::StorageReadCompute)
       .graph_buffer(BINDING_COMPARE_RESULT, result_buffer(name), graph::BufferUsage::StorageWriteCompute)
       .skip_when([needed](graph::PassContext& ctx) { return !needed(ctx); })
-      .constants_from<FinishPush>([a, count](graph::PassContext& ctx) {
-        const VkExtent2D extent = ctx.extent(a);
+      .constants_from<FinishPush>([image, count](graph::PassContext& ctx) {
+        const VkExtent2D extent = ctx.extent(image);
         return FinishPush{count(extent), extent.width, extent.height, static_cast<uint32_t>(ctx.frame),
                           static_cast<uint32_t>(ctx.frame >> 32)};
       })
@@ -123,11 +132,16 @@ void add_finish(const PassEnv& env, graph::RenderGraph& graph, const std::string
       .add_to(graph);
 }
 
-}  // namespace
-
-namespace {
-constexpr const char* kModeNames[] = {"split", "diff", "side"};  // CompareSettings::Mode, in order
-}  // namespace
+std::optional<ReductionTotals> read_reduction(const vk::Buffer& result) {
+  ResultGpu r;
+  std::memcpy(&r, result.mapped(), sizeof r);
+  if (r.width == 0) return std::nullopt;
+  ReductionTotals out;
+  for (size_t i = 0; i < 4; ++i) out.sums[i] = r.sums[i];
+  out.extent = {r.width, r.height};
+  out.frame = uint64_t(r.frame_low) | (uint64_t(r.frame_high) << 32);
+  return out;
+}
 
 std::array<int32_t, 2> compared_pixel(const CompareSettings& s, VkExtent2D extent, int32_t x, int32_t y) {
   if (s.mode != CompareSettings::Mode::SideBySide) return {x, y};
@@ -145,7 +159,7 @@ MagnifierSquare magnifier_square(const CompareSettings& s, VkExtent2D extent) {
 }
 
 const char* compare_mode_name(CompareSettings::Mode mode) {
-  return kModeNames[std::min(static_cast<uint32_t>(mode), 2u)];
+  return kModeNames[std::min(static_cast<uint32_t>(mode), 3u)];
 }
 
 std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name) {
@@ -181,7 +195,8 @@ void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, c
 }
 
 void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                              const std::string& output) {
+                              const std::string& output, const std::string& flip_map,
+                              const std::string& flip_map_hdr) {
   graph.declare_image(output, {display_format_, graph::SizeRule::relative_to(a)});
   const std::string gain = output + " gain";
   const std::string gain_result = result_buffer(gain);
@@ -190,11 +205,14 @@ void ComparePass::add_display(graph::RenderGraph& graph, const std::string& a, c
   SimplePass(env_, output, ComputeShader{display_shader_})
       .sample(BINDING_COMPARE_A, a)
       .sample(BINDING_COMPARE_B, b)
+      .sample(BINDING_COMPARE_FLIP, flip_map.empty() ? a : flip_map)  // A: a binding never read
+      .sample(BINDING_COMPARE_FLIP_HDR, flip_map_hdr.empty() ? a : flip_map_hdr)
       .graph_buffer(BINDING_COMPARE_RESULT, gain_result, graph::BufferUsage::StorageReadCompute)
       .store(BINDING_COMPARE_DISPLAY, output)
-      .constants_from<DisplayPush>([this, a, b](graph::PassContext& ctx) {
+      .constants_from<DisplayPush>([this, a, b, has_flip = !flip_map.empty(),
+                                    has_flip_hdr = !flip_map_hdr.empty()](graph::PassContext& ctx) {
         check_same_size(ctx, a, b);
-        return display_push(settings);
+        return display_push(settings, has_flip, has_flip_hdr);
       })
       .dispatch_over(output, COMPARE_DISPLAY_GROUP, COMPARE_DISPLAY_GROUP)
       .add_to(graph);
@@ -216,7 +234,7 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
       })
       .dispatch_over(a, COMPARE_TILE, COMPARE_TILE)
       .add_to(graph);
-  add_finish(
+  add_reduction_finish(
       env_, graph, a, name, [](VkExtent2D extent) { return tile_count(extent); },
       [needed](graph::PassContext&) { return needed(); });
 }
@@ -244,7 +262,7 @@ void ComparePass::add_ssim(graph::RenderGraph& graph, const std::string& a, cons
                                        groups(positions.height, COMPARE_SSIM_GROUP)};
       })
       .add_to(graph);
-  add_finish(
+  add_reduction_finish(
       env_, graph, a, name,
       [](VkExtent2D extent) {
         const VkExtent2D positions = *ssim_positions(extent);
@@ -257,31 +275,27 @@ std::optional<CompareMetrics> ComparePass::metrics(uint32_t slot) const {
   if (slot >= results_.size())
     throw std::out_of_range("ComparePass::metrics: slot " + std::to_string(slot) + " but only " +
                             std::to_string(results_.size()) + " frames in flight");
-  ResultGpu r;
-  std::memcpy(&r, results_[slot].mapped(), sizeof r);
-  if (r.width == 0) return std::nullopt;
+  const std::optional<ReductionTotals> r = read_reduction(results_[slot]);
+  if (!r) return std::nullopt;
   CompareMetrics out;
-  out.extent = {r.width, r.height};
-  out.frame = uint64_t(r.frame_low) | (uint64_t(r.frame_high) << 32);
-  const double pixels = double(r.width) * r.height;
+  out.extent = r->extent;
+  out.frame = r->frame;
+  const double pixels = double(r->extent.width) * r->extent.height;
   double total = 0;
   for (int c = 0; c < 3; ++c) {
-    out.channel_mse[c] = r.sums[c] / pixels;
-    total += r.sums[c];
+    out.channel_mse[c] = r->sums[c] / pixels;
+    total += r->sums[c];
   }
   common::ImageMetrics& m = out.values;
   m.channels = 3;
   m.mse = total / (pixels * 3);
   m.psnr = m.mse > 0 ? 10 * std::log10(1.0 / m.mse) : std::numeric_limits<double>::infinity();
-  m.max_abs = r.sums[3];
+  m.max_abs = r->sums[3];
   // The SSIM, where the same frame took it (its result keeps an older frame's, or none, otherwise).
-  ResultGpu ssim;
-  std::memcpy(&ssim, ssim_results_[slot].mapped(), sizeof ssim);
-  const uint64_t ssim_frame = uint64_t(ssim.frame_low) | (uint64_t(ssim.frame_high) << 32);
-  if (ssim.width != 0 && ssim_frame == out.frame)
+  const std::optional<ReductionTotals> ssim = read_reduction(ssim_results_[slot]);
+  if (ssim && ssim->frame == out.frame)
     if (const std::optional<VkExtent2D> positions = ssim_positions(out.extent))
-      m.ssim =
-          (double(ssim.sums[0]) + ssim.sums[1] + ssim.sums[2]) / (3.0 * positions->width * positions->height);
+      m.ssim = (ssim->sums[0] + ssim->sums[1] + ssim->sums[2]) / (3.0 * positions->width * positions->height);
   return out;
 }
 

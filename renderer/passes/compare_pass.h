@@ -21,6 +21,7 @@
 // (one host-visible buffer per frame in flight) and read by the host after the frame.
 #include "common/metrics.h"
 #include "graph/graph.h"
+#include "passes/flip_pass.h"
 #include "passes/pass_env.h"
 #include "vk/resources.h"
 
@@ -36,8 +37,9 @@ namespace filterlab::passes {
 // What the UI edits between frames; read when the frame is recorded.
 struct CompareSettings {
   // SideBySide: the middle half of A (columns W/4 .. 3W/4) left of the same columns of B, with a
-  // 1-pixel cyan line between them where divider_line is on.
-  enum class Mode : uint32_t { Split, Difference, SideBySide };
+  // 1-pixel cyan line between them where divider_line is on. Flip: the FLIP map of A against B in
+  // magma (passes/flip_pass.h), where the display has one (add_display), else the split view.
+  enum class Mode : uint32_t { Split, Difference, SideBySide, Flip };
   enum class Source : uint32_t { A, B, Difference };
 
   Mode mode = Mode::Split;
@@ -51,7 +53,10 @@ struct CompareSettings {
   // Magnifier: a square of inset_size pixels (its 1-pixel cyan border included; clamped to
   // 3..4096) centred on the cursor pixel (clamped to the image), shifted to stay inside the image
   // where it fits. Each texel of the source around the cursor becomes zoom x zoom pixels
-  // (nearest; zoom clamped to 1..64). It also shows over the difference view.
+  // (nearest; zoom clamped to 1..64). It also shows over the difference view. Its Difference
+  // source is the FLIP map in the flip view.
+  // Flip: the map of the HDR pair (add_display's flip_map_hdr) rather than of the displayed one.
+  bool flip_of_hdr = false;
   bool magnifier = false;
   Source magnifier_source = Source::A;
   int32_t cursor_x = 0, cursor_y = 0;
@@ -69,7 +74,7 @@ struct MagnifierSquare {
 };
 MagnifierSquare magnifier_square(const CompareSettings& s, VkExtent2D extent);
 
-// "split", "diff", "side": the --compare-mode and preset spelling of CompareSettings::Mode.
+// "split", "diff", "side", "flip": the --compare-mode and preset spelling of CompareSettings::Mode.
 const char* compare_mode_name(CompareSettings::Mode mode);
 std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name);
 
@@ -77,9 +82,26 @@ std::optional<CompareSettings::Mode> parse_compare_mode(const std::string& name)
 // common::ssim, mean over R, G, B; none for an image under 11x11).
 enum class Ssim : bool { Off, On };
 
+// A reduction's second step (compare_finish.comp), which the FLIP pass shares: "<name> finish"
+// folds the vec4 partials "<name> partials" (count(extent of `image`) of them: xyz added, w the
+// largest) into "<name> result", and records work only where `needed`.
+void add_reduction_finish(const PassEnv& env, graph::RenderGraph& graph, const std::string& image,
+                          const std::string& name, std::function<uint32_t(VkExtent2D)> count,
+                          std::function<bool(graph::PassContext&)> needed);
+// What compare_finish.comp left in a host-visible result buffer (kReductionResultBytes): the sums
+// and the largest w, the image's size and the frame; nullopt where it never wrote.
+struct ReductionTotals {
+  std::array<double, 4> sums{};
+  VkExtent2D extent{};
+  uint64_t frame = 0;
+};
+inline constexpr VkDeviceSize kReductionResultBytes = 32;
+std::optional<ReductionTotals> read_reduction(const vk::Buffer& result);
+
 struct CompareMetrics {
   common::ImageMetrics values;  // over R, G, B: channels 3; SSIM where the reduction takes it
   std::array<double, 3> channel_mse{};
+  std::optional<FlipResult> flip;  // where the caller measured FLIP in the same frame (FlipPass)
   uint64_t frame = 0;  // the frame these values were computed in
   VkExtent2D extent{};
 };
@@ -97,12 +119,15 @@ class ComparePass {
   void add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                    const std::string& pass_name, Ssim ssim = Ssim::Off);
 
-  // Declares `output` (display_format, A's size) and the display pass `output` reading A and B.
+  // Declares `output` (display_format, A's size) and the display pass `output` reading A and B,
+  // and the FLIP maps where given (R32F images of A's size, FlipPass's): of the pair, and of the
+  // HDR pair it was tonemapped from (settings.flip_of_hdr picks).
   // Its automatic gain (settings.gain <= 0) is 1 / max |A-B| of this pair in this frame, from the
   // reduction "<output> gain", which records work only in frames whose settings show a
   // difference with it (idle in the timings otherwise): the pair need not be the metrics' pair.
   void add_display(graph::RenderGraph& graph, const std::string& a, const std::string& b,
-                   const std::string& output);
+                   const std::string& output, const std::string& flip_map = {},
+                   const std::string& flip_map_hdr = {});
 
   // In both, A and B may name the same image. Their sizes must match; recording throws GraphError
   // otherwise. One ComparePass serves one graph at a time (its metrics buffers are per object).

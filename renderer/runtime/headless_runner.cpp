@@ -2,6 +2,7 @@
 
 #include "filters/chain.h"
 #include "graph/executor.h"
+#include "passes/flip_pass.h"
 #include "passes/scene_pass.h"
 #include "passes/tonemap_pass.h"
 #include "runtime/capture.h"
@@ -82,6 +83,18 @@ RunResult run_headless(const RunOptions& given) {
   for (const Capture& c : options.captures) read_back.push_back(c.image);
   read_back.insert(read_back.end(), options.read_images.begin(), options.read_images.end());
   std::vector<std::string> outputs = {passes::TonemapPass::kOutput};
+  std::unique_ptr<passes::FlipPass> flip;
+  if (options.flip) {
+    const FlipRequest& f = *options.flip;
+    check_images_exist(graph, {f.reference, f.test});
+    flip = std::make_unique<passes::FlipPass>(env, f.viewing.ppd);
+    const bool displayed = graph.image_desc(f.reference).format == VK_FORMAT_R8G8B8A8_UNORM;
+    if (displayed || f.ldr)
+      flip->add_ldr(graph, f.reference, f.test, kFlipImage,
+                    displayed ? common::FlipInput::Srgb : common::FlipInput::Linear);
+    else flip->add_hdr(graph, f.reference, f.test, kFlipImage, f.viewing.exposures);
+    outputs.push_back(kFlipImage);
+  }
   outputs.insert(outputs.end(), read_back.begin(), read_back.end());
   check_images_exist(graph, outputs);
   check_images_capturable(graph, read_back);
@@ -135,6 +148,7 @@ RunResult run_headless(const RunOptions& given) {
                              summarize(samples[p].cpu_ms), samples[p].idle_frames,
                              reads_previous_output(executor.compiled(), p)});
 
+  if (flip) result.flip = flip->result((total - 1) % kFramesInFlight);
   for (const Capture& c : options.captures)
     write_capture(executor.read_image(c.image), c.path, options.display);
   for (const std::string& name : options.read_images)
@@ -158,7 +172,12 @@ std::string format_table(const RunResult& result, const RunOptions& options) {
   std::snprintf(line, sizeof line, "%-24s %10s %10s %10s %10s\n", "pass", "gpu med ms", "gpu p5", "gpu p95",
                 "cpu med ms");
   out << line;
+  std::vector<std::string> never_recorded;  // idle in every timed frame: named once, below
   for (const PassStats& p : result.passes) {
+    if (p.idle_frames > 0 && p.gpu_ms.count == 0) {
+      never_recorded.push_back(p.name);
+      continue;
+    }
     std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %10.4f %10.4f", p.name.c_str(), p.gpu_ms.median,
                   p.gpu_ms.p5, p.gpu_ms.p95, p.cpu_ms.median);
     out << line;
@@ -173,7 +192,26 @@ std::string format_table(const RunResult& result, const RunOptions& options) {
   std::snprintf(line, sizeof line, "%-24s %10.4f   (frame wall time %.4f ms)\n", "sum of passes", sum,
                 result.frame_wall_ms);
   out << line;
+  if (!never_recorded.empty()) {
+    out << "idle in every timed frame (nothing recorded): " << never_recorded.size() << " passes, "
+        << never_recorded.front();
+    if (never_recorded.size() > 1) out << " ... " << never_recorded.back();
+    out << "\n";
+  }
   if (!options.gpu_timing) out << "(GPU timing off: --no-gpu-timing)\n";
+  if (result.flip) {
+    const passes::FlipResult& f = *result.flip;
+    std::snprintf(line, sizeof line,
+                  "%s of %s against %s, the last frame: mean %.6f, max %.6f (%.2f px/degree", f.kind(),
+                  options.flip->test.c_str(), options.flip->reference.c_str(), f.mean, f.max, f.ppd);
+    out << line;
+    if (f.exposures.count) {
+      std::snprintf(line, sizeof line, ", %u exposures from %+.3f to %+.3f stops", f.exposures.count,
+                    f.exposures.start, f.exposures.stop);
+      out << line;
+    }
+    out << ")\n";
+  }
   return out.str();
 }
 
@@ -225,6 +263,21 @@ void write_timings_json(const RunResult& result, const RunOptions& options,
          {"reads_from_previous",
           p.reads_from_previous.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.reads_from_previous)}});
   j["frame_wall_ms"] = result.frame_wall_ms;
+  if (result.flip && options.flip) {
+    const passes::FlipResult& f = *result.flip;
+    j["flip"] = {{"reference", options.flip->reference},
+                 {"test", options.flip->test},
+                 {"kind", f.hdr ? "HDR" : "LDR"},
+                 {"mean", f.mean},
+                 {"max", f.max},
+                 {"ppd", f.ppd},
+                 {"frame", f.frame}};
+    j["flip"]["exposures"] = f.hdr ? json{{"start", f.exposures.start},
+                                          {"stop", f.exposures.stop},
+                                          {"count", f.exposures.count},
+                                          {"all_recorded", f.complete}}
+                                   : json(nullptr);
+  }
   j["culled"] = result.culled;
   j["pipelines"] = pipelines_json(result.pipelines);
   io::write_file_atomically(path, j.dump(2) + "\n");

@@ -2,6 +2,7 @@
 // `filterlab run --headless`: renders N frames with no window, swapchain or GLFW, then writes
 // captures, a timings JSON and a per-pass table. The GPU tests call run_headless() in-process.
 #include "io/image_io.h"
+#include "passes/flip_pass.h"
 #include "runtime/run_options.h"
 #include "runtime/stats.h"
 #include "scene/scene_content.h"
@@ -38,6 +39,7 @@ struct RunResult {
   std::map<std::string, io::ImageF> images;
   std::string image_list;                     // filled when list_images
   std::vector<vk::PipelineReport> pipelines;  // what the run built, with the driver's statistics
+  std::optional<passes::FlipResult> flip;     // RunOptions::flip: the last frame's
 };
 
 RunResult run_headless(const RunOptions& options);

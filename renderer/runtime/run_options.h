@@ -1,6 +1,7 @@
 #pragma once
 // What a run of the scene and a chain is asked to do: the options the headless runner, the window
 // and the frame graph share (headless_runner.h runs them without a window).
+#include "common/flip.h"
 #include "io/image_io.h"
 #include "passes/tonemap_curves.h"
 #include "scene/scene_content.h"
@@ -25,6 +26,17 @@ class UnknownImageError : public std::runtime_error {
 struct Capture {
   std::string image;
   std::filesystem::path path;
+};
+
+// `run --headless --flip REF,TEST`: FLIP of TEST against REF, two of the frame's images of one size,
+// every frame, timed with the other passes; its map is the image "flip".
+inline constexpr const char* kFlipImage = "flip";
+struct FlipRequest {
+  std::string reference, test;
+  // LDR-FLIP where the reference is 8-bit (a displayed image, sRGB-encoded) or `ldr` (--flip-ldr: the
+  // values as linear RGB, clamped to 0..1); else HDR-FLIP at viewing.exposures (or from the reference).
+  bool ldr = false;
+  common::FlipViewing viewing;
 };
 
 struct RunOptions {
@@ -53,6 +65,7 @@ struct RunOptions {
   bool gpu_timing = true;
   passes::Display display;  // --tonemap, --exposure, --ev
   bool print_table = true;
+  std::optional<FlipRequest> flip;
 };
 
 }  // namespace filterlab::runtime

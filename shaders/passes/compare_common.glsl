@@ -1,7 +1,8 @@
 // A/B compare, the display: split screen (A left of the divider, B from it on), side by side (the
 // middle half of A left of the middle half of B: the same pixels of both, next to each other) or
 // |A-B| x gain
-// on the black-red-yellow-white ramp of filters::difference_heatmap, with an optional magnifier
+// on the black-red-yellow-white ramp of filters::difference_heatmap, or the FLIP map in magma
+// (common::flip_magma's colours: entry round(255 FLIP)), with an optional magnifier
 // square (nearest sampling, integer zoom) centred on the cursor. The includer defines
 // OUTPUT_FORMAT, the storage image's format qualifier. Colours are the stored values (no
 // tonemap), alpha 1.
@@ -10,6 +11,10 @@ layout(local_size_x = COMPARE_DISPLAY_GROUP, local_size_y = COMPARE_DISPLAY_GROU
 layout(set = 0, binding = BINDING_COMPARE_A) uniform sampler2D image_a;
 layout(set = 0, binding = BINDING_COMPARE_B) uniform sampler2D image_b;
 layout(set = 0, binding = BINDING_COMPARE_DISPLAY, OUTPUT_FORMAT) uniform writeonly image2D display;
+// The FLIP maps of A against B and of the HDR pair they were tonemapped from (R32F; A itself where
+// the display has none, and the flip view then shows the split one).
+layout(set = 0, binding = BINDING_COMPARE_FLIP) uniform sampler2D flip_map;
+layout(set = 0, binding = BINDING_COMPARE_FLIP_HDR) uniform sampler2D flip_map_hdr;
 // This frame's metrics from compare_finish.comp: sums.w is the largest |A-B|, for the automatic gain.
 layout(set = 0, binding = BINDING_COMPARE_RESULT, std430) readonly buffer Result {
   vec4 sums;
@@ -17,7 +22,7 @@ layout(set = 0, binding = BINDING_COMPARE_RESULT, std430) readonly buffer Result
 };
 // Mirrors ComparePass's DisplayPush.
 layout(push_constant) uniform Push {
-  uint mode;     // 0 split, 1 difference, 2 side by side
+  uint mode;     // 0 split, 1 difference, 2 side by side, 3 FLIP
   int divider;   // split: x < divider shows A
   float gain;    // difference: <= 0 picks 1 / max |A-B| of this frame
   uint flags;    // 1: divider line, 2: magnifier
@@ -25,8 +30,21 @@ layout(push_constant) uniform Push {
   int cursor_y;
   uint zoom;     // >= 1
   uint inset;    // side of the magnifier square in pixels, border included (>= 3)
-  uint source;   // magnifier: 0 A, 1 B, 2 difference
+  uint source;   // magnifier: 0 A, 1 B, 2 difference (the FLIP map in the FLIP view)
+  uint flip_of_hdr;  // the FLIP view: 1 shows flip_map_hdr
 };
+
+#define MAGMA(r, g, b) uvec3(r, g, b)
+const uvec3 kMagma[256] = uvec3[256](
+#include "magma.inc"
+);
+#undef MAGMA
+
+vec4 flip_colour(ivec2 p) {
+  const float flip = flip_of_hdr != 0u ? texelFetch(flip_map_hdr, p, 0).r : texelFetch(flip_map, p, 0).r;
+  const uint index = uint(clamp(round(flip * 255.0), 0.0, 255.0));
+  return vec4(vec3(kMagma[index]) / 255.0, 1.0);
+}
 
 // Not in any heat-map colour (those never have more green than red), so lines stay visible.
 const vec4 kLineColor = vec4(0.0, 1.0, 1.0, 1.0);
@@ -59,6 +77,8 @@ void main() {
   vec4 color;
   if (mode == 1u) {
     color = difference(p, g);
+  } else if (mode == 3u) {
+    color = flip_colour(p);
   } else if (mode == 2u) {
     const int middle = size.x / 2, quarter = size.x / 4;
     if ((flags & 1u) != 0u && p.x == middle) color = kLineColor;
@@ -86,6 +106,7 @@ void main() {
         const ivec2 texel = clamp(shown + floor_div(rel - side / 2, int(zoom)), ivec2(0), size - 1);
         color = source == 0u   ? opaque(texelFetch(image_a, texel, 0))
                 : source == 1u ? opaque(texelFetch(image_b, texel, 0))
+                : mode == 3u   ? flip_colour(texel)
                                : difference(texel, g);
       }
     }

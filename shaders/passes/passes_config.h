@@ -18,12 +18,59 @@
 #define BINDING_COMPARE_PARTIALS 2  // buffer: a vec4 per tile
 #define BINDING_COMPARE_RESULT 3    // buffer: the metrics (ResultGpu)
 #define BINDING_COMPARE_DISPLAY 4   // storage image: the display
+#define BINDING_COMPARE_FLIP 5      // sampler2D: the FLIP map the flip view shows (R32F)
+#define BINDING_COMPARE_FLIP_HDR 6  // sampler2D: the same of the HDR pair (push constant flip_of_hdr)
 #define COMPARE_TILE 32             // pixels per reduction workgroup side (16 x 16 threads, 2 x 2 each)
 #define COMPARE_DISPLAY_GROUP 16
 // SSIM (compare_ssim.comp): each 16 x 16 workgroup sums the SSIM of 16 x 16 window positions; the
 // window is 11 x 11 (radius 5), as common::ssim (Wang et al. 2004).
 #define COMPARE_SSIM_GROUP 16
 #define COMPARE_SSIM_RADIUS 5
+
+// FLIP (flip_rows.comp, flip_columns.comp, flip_reduce.comp; renderer/passes/flip_pass.h; the CPU
+// definition is common/flip.h). Rows: a group of FLIP_ROW_GROUP threads takes that many pixels of
+// one row of both images, turns them (and FLIP_RADIUS each side) into YCxCz and the achromatic
+// channel in shared memory, and filters them along the row into two images per input: the colour
+// (Y, Cx, and Cz by each of its CSF's two Gaussians) and the features' (the achromatic channel by
+// G, G' and G''). Columns: FLIP_COLUMN_GROUP^2 threads, FLIP_COLUMN_ROWS pixels each (one above the
+// other, sharing their fetches), filter those down the column,
+// turn them into L*a*b* and edge and point responses, and write the pixel's FLIP (the largest over
+// the exposures so far for HDR-FLIP). Reduce: a FLIP_REDUCE_TILE square of the map per group into
+// (sum, 0, 0, max), folded by compare_finish.comp.
+#define FLIP_ROW_GROUP 256
+#define FLIP_COLUMN_GROUP 16
+#define FLIP_COLUMN_ROWS 4  // pixels a columns thread computes, one above the other
+#define FLIP_REDUCE_TILE 32
+#define FLIP_RADIUS_ID 0  // specialization constant: the filters' radius (the CSF's and the features' larger)
+#define FLIP_ACCUMULATE_ID 1             // specialization constant: 1 where an earlier exposure wrote the map
+#define BINDING_FLIP_REFERENCE 0         // sampler2D
+#define BINDING_FLIP_TEST 1              // sampler2D
+#define BINDING_FLIP_KERNELS 2           // buffer: FlipKernelsGpu's taps, rows then columns, two vec4 a tap
+#define BINDING_FLIP_REFERENCE_COLOUR 3  // rgba32f: Y, Cx, Cz (first Gaussian), Cz (second), along rows
+#define BINDING_FLIP_REFERENCE_FEATURES 4  // rgba32f: the achromatic channel by G, G', G'' (w 0), along rows
+#define BINDING_FLIP_TEST_COLOUR 5
+#define BINDING_FLIP_TEST_FEATURES 6
+#define BINDING_FLIP_MAP 7        // r32f storage image: FLIP per pixel
+#define BINDING_FLIP_PARTIALS 8   // buffer: a vec4 (sum, 0, 0, max) per reduce tile
+#define BINDING_FLIP_EXPOSURES 9  // buffer: FlipExposuresGpu, HDR-FLIP's exposures this frame
+#define BINDING_FLIP_RANGE 10     // buffer: FlipRangeGpu, the range's histograms (flip_range.comp)
+// HDR-FLIP's exposure range on the GPU (flip_range.comp, one shader, FLIP_RANGE_STEP_ID picks the
+// step): the reference's largest luminance and its exact median (the element n / 2 in ascending
+// order, as common::flip_exposures takes it), by the luminance's order-preserving 32-bit key: a
+// histogram of its high 16 bits, the bin holding rank n / 2, a histogram of the low 16 bits inside
+// that bin, the key. Then the exposures, as common::flip_exposures derives them.
+#define FLIP_RANGE_STEP_ID 0
+#define FLIP_RANGE_CLEAR 0
+#define FLIP_RANGE_HIGH 1
+#define FLIP_RANGE_SELECT_HIGH 2
+#define FLIP_RANGE_LOW 3
+#define FLIP_RANGE_SELECT_LOW 4
+#define FLIP_RANGE_BINS 65536
+#define FLIP_MAX_EXPOSURES 64
+// How the rows pass reads its inputs (FlipPush::source).
+#define FLIP_INPUT_LINEAR 0  // linear RGB, clamped to [0, 1]
+#define FLIP_INPUT_SRGB 1    // sRGB-encoded values (pictures, displayed images), decoded first
+#define FLIP_INPUT_HDR 2     // linear HDR: times the exposure, through FLIP's ACES, clamped
 
 // The window's pixel inspector (pixel_probe.comp, renderer/passes/pixel_probe.h): an invocation
 // per pixel (PROBE_PIXELS: the inspected one, then the cursor's for the magnifier) reads
@@ -83,6 +130,21 @@ struct FitPush {
   float offset_x;  // where the image's top-left corner lands in the frame, pixels
   float offset_y;
   uint exact;  // the same size: texelFetch, bit for bit
+};
+// flip_rows.comp's, flip_columns.comp's and flip_range.comp's push constants.
+struct FlipPush {
+  uint source;     // FLIP_INPUT_*: how the rows pass reads the images
+  uint exposure;   // FLIP_INPUT_HDR: which of FlipExposuresGpu's exposures (from 0)
+  float cmax;      // the HyAB distance of green and blue, ^qc: the colour remap's scale
+  float aces_085;  // flip_range.comp: the value FLIP's ACES takes to 0.85
+};
+// HDR-FLIP's exposures: `count` of them from `start` to `stop` stops (common::FlipExposures); count
+// 0 where the reference has no range (its largest or median luminance is not above 0).
+struct FlipExposuresGpu {
+  float start;
+  float stop;
+  uint count;
+  uint pad;
 };
 #ifdef __cplusplus
 }  // namespace filterlab::shader

@@ -59,7 +59,7 @@ TEST(CliExit, UsageErrorsExitWith2) {
   expect_clean_failure("run --headless --ev nan", 2, "--ev wants stops");
   expect_clean_failure("run --headless --exposure -1", 2, "--exposure wants a positive number");
   expect_clean_failure("run --headless --exposure 2 --ev 1", 2, "already set by --exposure");
-  expect_clean_failure("run --compare-mode sideways", 2, "--compare-mode wants split, diff or side");
+  expect_clean_failure("run --compare-mode sideways", 2, "--compare-mode wants split, diff, side or flip");
   expect_clean_failure("run --headless --compare-mode side", 2, "--compare-mode needs the window");
   expect_clean_failure("run --gain 0", 2, "--gain wants a positive number");
   expect_clean_failure("run --headless --load-chain /nonexistent/p.json", 2, "--load-chain");

@@ -892,11 +892,92 @@ TEST(Commands, CompareGivesFlipAndFuzz) {
                 .exit_code,
             2);
   for (const char* bad :
-       {"--monitor 1e-300:3840:0.7", "--ppd 5000", "--flip-map m.pfm", "--fuzz -1", "--fuzz x",
+       {"--monitor 1e-300:3840:0.7", "--ppd 5000", "--flip-map m.bmp", "--fuzz -1", "--fuzz x", "--device 0",
         "--monitor 1:2", "--monitor 0:100:1", "--ppd 0", "--flip-exposure 2:1:3", "--flip-exposure 0:1:0.5"})
     EXPECT_EQ(test::run_binary("compare " + dir + "/p.png " + dir + "/q.png " + std::string(bad)).exit_code,
               2)
         << bad;
+}
+
+// Per pixel, the share of two maps (one-channel PFM) within `bound` of each other.
+double share_within(const io::ImageF& a, const io::ImageF& b, double bound) {
+  EXPECT_EQ(a.pixels.size(), b.pixels.size());
+  if (a.pixels.empty() || a.pixels.size() != b.pixels.size()) return 0;
+  size_t within = 0;
+  for (size_t i = 0; i < a.pixels.size(); ++i) within += std::abs(a.pixels[i] - b.pixels[i]) <= bound;
+  return double(within) / double(a.pixels.size());
+}
+
+// `compare --gpu`: the FLIP passes on the files, against compare's double-precision FLIP of the same
+// pair (LDR and HDR): the mean within 1e-4, the map (--flip-map .pfm: its values) within 1e-3 on
+// 99.9% of the pixels, validation on.
+TEST(Commands, CompareComputesFlipOnTheGpuToTheReference) {
+  const std::string dir = test::temp_dir("compare-flip-gpu");
+  io::ImageF a = common::random_image(61, 37, 3, 11), b = a;
+  for (size_t i = 0; i < b.pixels.size(); ++i)
+    b.pixels[i] = 6 * a.pixels[i] * (1.0f + 0.1f * float(i % 7) / 7);
+  for (float& v : a.pixels) v *= 6;
+  io::write_pfm(dir + "/a.pfm", a);
+  io::write_pfm(dir + "/b.pfm", b);
+  io::write_image_file(dir + "/a.png", common::random_image(61, 37, 3, 12), io::Encoding::Raw);
+  io::write_image_file(dir + "/b.png", common::random_image(61, 37, 3, 13), io::Encoding::Raw);
+  for (const std::string pair : {"a.pfm b.pfm", "a.png b.png"}) {
+    SCOPED_TRACE(pair);
+    const std::string files = dir + "/" + pair.substr(0, 5) + " " + dir + "/" + pair.substr(6);
+    auto cpu =
+        test::run_binary("compare " + files + " --json " + dir + "/cpu.json --flip-map " + dir + "/cpu.pfm");
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+    auto gpu = test::run_binary("compare " + files + " --gpu --validation --json " + dir +
+                                "/gpu.json --flip-map " + dir + "/gpu.pfm");
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+    EXPECT_NE(gpu.output.find(", fp32)"), std::string::npos) << gpu.output;
+    const json c = read_json(dir + "/cpu.json")["flip"], g = read_json(dir + "/gpu.json")["flip"];
+    EXPECT_EQ(c["computed_on"], "cpu");
+    EXPECT_EQ(g["computed_on"], "gpu");
+    EXPECT_EQ(c["kind"], g["kind"]);
+    EXPECT_EQ(c["exposures"], g["exposures"]) << "the host's range either way";
+    EXPECT_GT(c["mean"].get<double>(), 0.01);
+    EXPECT_NEAR(g["mean"].get<double>(), c["mean"].get<double>(), 1e-4);
+    EXPECT_GE(share_within(io::read_pfm(dir + "/cpu.pfm"), io::read_pfm(dir + "/gpu.pfm"), 1e-3), 0.999);
+  }
+}
+
+// `run --headless --flip REF,TEST`: the passes in the timings, the last frame's FLIP in the table and
+// the JSON, equal to `compare` of the captured pair (HDR-FLIP, its exposures found on the GPU), and
+// the refusals before any device.
+TEST(Commands, RunTimesFlipOfTwoImagesOfTheFrame) {
+  const std::string dir = test::temp_dir("run-flip");
+  auto r = test::run_binary(
+      "run --headless --size 96x64 --frames 3 --warmup 2 --chain gaussian --validation "
+      "--camera fixed --animate off --flip scene,gaussian --timings " +
+      dir + "/t.json --capture scene=" + dir + "/s.pfm --capture gaussian=" + dir +
+      "/g.pfm --capture flip=" + dir + "/f.pfm");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("HDR-FLIP of gaussian against scene, the last frame: mean"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("idle in every timed frame"), std::string::npos) << "the exposures past the count";
+  const json t = read_json(dir + "/t.json");
+  bool rows = false, range = false;
+  for (const json& p : t["passes"]) {
+    rows = rows || p["name"] == "flip rows 1";
+    range = range || p["name"] == "flip range high";
+  }
+  EXPECT_TRUE(rows && range);
+  r = test::run_binary("compare " + dir + "/s.pfm " + dir + "/g.pfm --json " + dir + "/c.json --flip-map " +
+                       dir + "/c.pfm");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json c = read_json(dir + "/c.json")["flip"], f = t["flip"];
+  EXPECT_EQ(f["kind"], "HDR");
+  EXPECT_NEAR(f["mean"].get<double>(), c["mean"].get<double>(), 1e-4);
+  EXPECT_EQ(f["exposures"]["count"], c["exposures"]["count"]);
+  EXPECT_NEAR(f["exposures"]["start"].get<double>(), c["exposures"]["start"].get<double>(), 1e-5);
+  EXPECT_NEAR(f["exposures"]["stop"].get<double>(), c["exposures"]["stop"].get<double>(), 1e-5);
+  EXPECT_TRUE(f["exposures"]["all_recorded"].get<bool>());
+  EXPECT_GE(share_within(io::read_pfm(dir + "/c.pfm"), io::read_pfm(dir + "/f.pfm"), 1e-3), 0.999);
+  for (const char* bad : {"--flip scene", "--flip scene,nope", "--flip-ldr", "--ppd 3 --chain copy",
+                          "--flip scene,copy --ppd 0", "--flip scene,copy --flip-exposure 1:0:2"})
+    EXPECT_EQ(test::run_binary("run --headless --chain copy " + std::string(bad)).exit_code, 2) << bad;
+  EXPECT_EQ(test::run_binary("run --chain copy --flip scene,copy").exit_code, 2) << "the window has its view";
 }
 
 TEST(Commands, CompareRejectsMismatchAndUnreadableFiles) {

@@ -490,6 +490,109 @@ TEST(WindowUi, SideBySideShowsTheMiddleHalvesOfBothChains) {
   EXPECT_GT(mean_difference(a, b, 0, 0, 240, 160), 0.0) << "a blur and a copy must differ";
 }
 
+// The flip view shows the FLIP map of the displayed pair in magma, and the displayed metrics carry
+// its mean: both equal `compare --flip-map` of the two displayed captures (LDR-FLIP, decoded from
+// sRGB, in double). The GPU's map is within 1e-3 of the reference's (FlipPassTest), so a pixel may
+// round to the next magma entry where its value sits at a boundary: at most 0.1% of them, one entry off.
+TEST(WindowUi, TheFlipViewShowsTheMapCompareWrites) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-flip");
+  runtime::RunOptions run = still_run(240, 160, "gaussian.comp.separable_shared:radius=4");
+  run.captures = {{"final", dir + "/a.png"}, {"b.final", dir + "/b.png"}};
+  app::WindowOptions window = presentation_only();
+  window.frames = 5;
+  window.show_ui = false;
+  window.compare_chain = "bilateral:radius=3";
+  window.compare_mode = passes::CompareSettings::Mode::Flip;
+  window.screenshot = dir + "/flip.png";
+  const app::WindowResult r = run_window_without_messages(run, window);
+  ASSERT_TRUE(r.screenshot_written);
+  ASSERT_TRUE(r.last_displayed_metrics && r.last_displayed_metrics->flip);
+  auto compared = test::run_binary("compare " + dir + "/a.png " + dir + "/b.png --json " + dir +
+                                   "/c.json --flip-map " + dir + "/map.png");
+  ASSERT_EQ(compared.exit_code, 0) << compared.output;
+  std::ifstream in(dir + "/c.json");
+  const nlohmann::json c = nlohmann::json::parse(in);
+  ASSERT_EQ(c.at("flip").at("kind").get<std::string>(), "LDR");
+  const double mean = c.at("flip").at("mean").get<double>();
+  EXPECT_GT(mean, 0.001) << "a blur and a bilateral filter must differ on screen";
+  EXPECT_NEAR(r.last_displayed_metrics->flip->mean, mean, 1e-4);
+  EXPECT_FALSE(r.last_displayed_metrics->flip->hdr);
+  const io::ImageU8 shot = io::read_png(dir + "/flip.png"), map = io::read_png(dir + "/map.png");
+  ASSERT_EQ(shot.width, map.width);
+  ASSERT_EQ(shot.height, map.height);
+  constexpr uint32_t kLabelBand = 36;  // the view's label, along the bottom edge
+  size_t different = 0, far = 0, compared_pixels = 0;
+  for (uint32_t y = 0; y < shot.height - kLabelBand; ++y)
+    for (uint32_t x = 0; x < shot.width; ++x) {
+      ++compared_pixels;
+      int largest = 0;
+      for (uint32_t c = 0; c < 3; ++c) {
+        const size_t i = (size_t(y) * shot.width + x) * 4 + c;
+        largest = std::max(largest, std::abs(int(shot.rgba[i]) - int(map.rgba[i])));
+      }
+      different += largest > 0;
+      far += largest > 4;  // neighbouring magma entries differ by at most 4 levels a channel
+    }
+  EXPECT_LE(double(different), 0.001 * double(compared_pixels)) << different << " pixels differ";
+  EXPECT_EQ(far, 0u);
+  std::ifstream sidecar_in(dir + "/flip.json");
+  const nlohmann::json side = nlohmann::json::parse(sidecar_in);
+  EXPECT_NEAR(side.at("compare_metrics_displayed").at("flip").at("mean").get<double>(), mean, 1e-4);
+  EXPECT_TRUE(side.at("compare_metrics").at("flip").is_null())
+      << "HDR-FLIP is off while the view shows LDR-FLIP";
+}
+
+// With the metrics on the HDR outputs, the flip view and the metrics are HDR-FLIP of the chains'
+// outputs at the exposures of A's luminance (found on the GPU): equal to `compare` of the two HDR
+// captures, whose exposures come from the double-precision reference.
+TEST(WindowUi, TheFlipViewOfTheHdrOutputsIsHdrFlip) {
+  SKIP_WITHOUT_DISPLAY();
+  const std::string dir = temp_dir("window-flip-hdr");
+  runtime::RunOptions run = still_run(200, 120, "gaussian.comp.separable_shared:radius=4");
+  run.captures = {{"gaussian", dir + "/a.pfm"}, {"b.bilateral", dir + "/b.pfm"}};
+  app::WindowOptions window = presentation_only();
+  window.frames = 5;
+  window.show_ui = false;
+  window.compare_chain = "bilateral:radius=3";
+  window.compare_mode = passes::CompareSettings::Mode::Flip;
+  window.metrics_on_hdr = true;
+  window.screenshot = dir + "/flip.png";
+  const app::WindowResult r = run_window_without_messages(run, window);
+  ASSERT_TRUE(r.screenshot_written);
+  ASSERT_TRUE(r.last_metrics && r.last_metrics->flip);
+  EXPECT_FALSE(r.last_displayed_metrics && r.last_displayed_metrics->flip) << "LDR-FLIP is off meanwhile";
+  auto compared = test::run_binary("compare " + dir + "/a.pfm " + dir + "/b.pfm --json " + dir +
+                                   "/c.json --flip-map " + dir + "/map.png");
+  ASSERT_EQ(compared.exit_code, 0) << compared.output;
+  std::ifstream in(dir + "/c.json");
+  const nlohmann::json c = nlohmann::json::parse(in).at("flip");
+  ASSERT_EQ(c.at("kind").get<std::string>(), "HDR");
+  const passes::FlipResult& f = *r.last_metrics->flip;
+  EXPECT_TRUE(f.hdr);
+  EXPECT_TRUE(f.complete);
+  EXPECT_EQ(f.exposures.count, c.at("exposures").at("count").get<uint32_t>());
+  EXPECT_NEAR(f.exposures.start, c.at("exposures").at("start").get<double>(), 1e-5);
+  EXPECT_NEAR(f.mean, c.at("mean").get<double>(), 1e-4);
+  EXPECT_GT(f.mean, 0.001);
+  const io::ImageU8 shot = io::read_png(dir + "/flip.png"), map = io::read_png(dir + "/map.png");
+  ASSERT_EQ(shot.width, map.width);
+  constexpr uint32_t kLabelBand = 36;
+  size_t different = 0, far = 0, pixels = 0;
+  for (uint32_t y = 0; y < shot.height - kLabelBand; ++y)
+    for (uint32_t x = 0; x < shot.width; ++x, ++pixels) {
+      int largest = 0;
+      for (uint32_t ch = 0; ch < 3; ++ch) {
+        const size_t i = (size_t(y) * shot.width + x) * 4 + ch;
+        largest = std::max(largest, std::abs(int(shot.rgba[i]) - int(map.rgba[i])));
+      }
+      different += largest > 0;
+      far += largest > 4;
+    }
+  EXPECT_LE(double(different), 0.001 * double(pixels)) << different << " pixels differ";
+  EXPECT_EQ(far, 0u);
+}
+
 // The viewport's settings, edited by the probe as the panel does, show in the very frame recorded
 // after the edit (recorded while the frame before it may still be in flight): each edited frame is
 // read back through the screenshot hook and compared with the CPU view of that frame's float
