@@ -224,6 +224,8 @@ int compare_files(const CompareRequest& c) {
     std::string where;  // the GPU's name, where it computed the map
     if (c.gpu) {
       vk::Context ctx = make_context(*c.gpu);
+      if (const std::optional<std::string> why = passes::flip_does_not_fit(ctx, {a.width, a.height}))
+        throw UsageError(*why + ": compare without --gpu computes it on the CPU");
       vk::ShaderSource shaders{c.gpu->shader_dir, c.gpu->glsl_dir};
       const passes::FlipOfImages f = passes::flip_images({ctx, shaders, 1}, a, b, c.viewing.ppd, !ldr,
                                                          common::FlipInput::Srgb, exposures);

@@ -46,11 +46,24 @@ void check_same_size(const graph::PassContext& ctx, const std::string& a, const 
                             "x" + std::to_string(y.height));
 }
 
+// One intermediate buffer: a vec4 a pixel.
+VkDeviceSize intermediate_bytes(VkExtent2D extent) {
+  return VkDeviceSize(extent.width) * extent.height * 4 * sizeof(float);
+}
+
 uint32_t groups(uint32_t size, uint32_t group) {
   return (size + group - 1) / group;
 }
 
 }  // namespace
+
+std::optional<std::string> flip_does_not_fit(const vk::Context& vk, VkExtent2D extent) {
+  const VkDeviceSize bytes = intermediate_bytes(extent), limit = vk.properties().limits.maxStorageBufferRange;
+  if (bytes <= limit) return std::nullopt;
+  return "FLIP on the GPU: " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+         " needs " + std::to_string(bytes >> 20) + " MiB buffers; " + vk.report().name + " binds at most " +
+         std::to_string(limit >> 20) + " MiB (" + std::to_string(limit / 16) + " pixels)";
+}
 
 FlipPass::FlipPass(const PassEnv& env, double ppd) : env_(env), ppd_(ppd) {
   if (!(ppd > 0 && ppd <= common::kMaxPixelsPerDegree))
@@ -162,8 +175,9 @@ void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, cons
   graph.declare_image(name, {VK_FORMAT_R32_SFLOAT, graph::SizeRule::relative_to(reference)});
   const std::string rc = name + " reference colour", rf = name + " reference features";
   const std::string tc = name + " test colour", tf = name + " test features";
-  for (const std::string& image : {rc, rf, tc, tf})
-    graph.declare_image(image, {VK_FORMAT_R32G32B32A32_SFLOAT, graph::SizeRule::relative_to(reference)});
+  // Row-major vec4 per pixel: the rows' stores and the columns' loads are whole cache lines.
+  for (const std::string& buffer : {rc, rf, tc, tf})
+    graph.declare_buffer(buffer, {graph::BufferSize::of(reference, intermediate_bytes)});
   // The exposures: the GPU's ("<name> exposures", written by the range) or the given ones.
   const std::string exposures = name + " exposures";
   if (!range_on_gpu_)
@@ -187,12 +201,14 @@ void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, cons
         .sample(BINDING_FLIP_TEST, test)
         .storage_buffer(BINDING_FLIP_KERNELS, kernels_)
         .graph_buffer(BINDING_FLIP_EXPOSURES, exposures, graph::BufferUsage::StorageReadCompute)
-        .store(BINDING_FLIP_REFERENCE_COLOUR, rc)
-        .store(BINDING_FLIP_REFERENCE_FEATURES, rf)
-        .store(BINDING_FLIP_TEST_COLOUR, tc)
-        .store(BINDING_FLIP_TEST_FEATURES, tf)
-        .constants_from<shader::FlipPush>([push, reference, test](graph::PassContext& ctx) {
+        .graph_buffer(BINDING_FLIP_REFERENCE_COLOUR, rc, graph::BufferUsage::StorageWriteCompute)
+        .graph_buffer(BINDING_FLIP_REFERENCE_FEATURES, rf, graph::BufferUsage::StorageWriteCompute)
+        .graph_buffer(BINDING_FLIP_TEST_COLOUR, tc, graph::BufferUsage::StorageWriteCompute)
+        .graph_buffer(BINDING_FLIP_TEST_FEATURES, tf, graph::BufferUsage::StorageWriteCompute)
+        .constants_from<shader::FlipPush>([this, push, reference, test](graph::PassContext& ctx) {
           check_same_size(ctx, reference, test);
+          if (const std::optional<std::string> why = flip_does_not_fit(env_.vk, ctx.extent(reference)))
+            throw graph::GraphError(*why);
           return push;
         })
         .skip_when(idle)
@@ -203,15 +219,15 @@ void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, cons
         .add_to(graph);
     SimplePass columns(env_, name + " columns" + suffix,
                        ComputeShader{"passes/flip_columns.comp", {radius_, e > 0 ? 1u : 0u}});
-    columns.sample(BINDING_FLIP_REFERENCE_COLOUR, rc)
-        .sample(BINDING_FLIP_REFERENCE_FEATURES, rf)
-        .sample(BINDING_FLIP_TEST_COLOUR, tc)
-        .sample(BINDING_FLIP_TEST_FEATURES, tf)
+    columns.graph_buffer(BINDING_FLIP_REFERENCE_COLOUR, rc, graph::BufferUsage::StorageReadCompute)
+        .graph_buffer(BINDING_FLIP_REFERENCE_FEATURES, rf, graph::BufferUsage::StorageReadCompute)
+        .graph_buffer(BINDING_FLIP_TEST_COLOUR, tc, graph::BufferUsage::StorageReadCompute)
+        .graph_buffer(BINDING_FLIP_TEST_FEATURES, tf, graph::BufferUsage::StorageReadCompute)
         .storage_buffer(BINDING_FLIP_KERNELS, kernels_)
         .graph_buffer(BINDING_FLIP_EXPOSURES, exposures, graph::BufferUsage::StorageReadCompute)
         .constants(push)
         .skip_when(idle)
-        .dispatch_over(name, FLIP_COLUMN_GROUP, FLIP_COLUMN_GROUP * FLIP_COLUMN_ROWS);
+        .dispatch_over(name, FLIP_COLUMN_GROUP_X, FLIP_COLUMN_GROUP_Y * FLIP_COLUMN_ROWS);
     if (e > 0) columns.store_part(BINDING_FLIP_MAP, name);  // the larger of this exposure's and the map's
     else columns.store(BINDING_FLIP_MAP, name);
     columns.add_to(graph);

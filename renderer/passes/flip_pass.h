@@ -16,6 +16,7 @@
 #include "common/flip.h"
 #include "graph/graph.h"
 #include "passes/pass_env.h"
+#include "vk/context.h"
 #include "vk/resources.h"
 
 #include <functional>
@@ -37,6 +38,10 @@ struct FlipResult {
   bool complete = true;  // HDR-FLIP: every one of them was recorded (see above)
   const char* kind() const { return hdr ? "HDR-FLIP" : "LDR-FLIP"; }
 };
+
+// Why `extent` is too large for FLIP on this device (its intermediate buffers, a vec4 a pixel each,
+// past maxStorageBufferRange), or nullopt.
+std::optional<std::string> flip_does_not_fit(const vk::Context& vk, VkExtent2D extent);
 
 class FlipPass {
  public:

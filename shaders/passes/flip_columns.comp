@@ -6,17 +6,17 @@
 // [0, 1], Hunt-adjusted L*a*b*, HyAB^0.7 remapped against cmax (pc 0.4, pt 0.95); the edge and
 // point responses' largest difference, / sqrt(2), ^0.5; FLIP = colour ^ (1 - features). Where an
 // earlier exposure wrote the map (HDR-FLIP), the larger of the two.
-layout(local_size_x = FLIP_COLUMN_GROUP, local_size_y = FLIP_COLUMN_GROUP) in;
+layout(local_size_x = FLIP_COLUMN_GROUP_X, local_size_y = FLIP_COLUMN_GROUP_Y) in;
 layout(constant_id = FLIP_RADIUS_ID) const int kRadius = 10;
 layout(constant_id = FLIP_ACCUMULATE_ID) const int kAccumulate = 0;
 // Tap t of the columns (after the rows' 2 (2 kRadius + 1)): kernels[2t] = (Y's, Cx's, Cz's first
 // and second Gaussian, each with its weight in the CSF's sum and the 2D normalization),
 // kernels[2t + 1] = (G, G', G, G''): x-derivatives take G down the column, y-derivatives G' or G''.
 layout(set = 0, binding = BINDING_FLIP_KERNELS, std430) readonly buffer Kernels { vec4 kernels[]; };
-layout(set = 0, binding = BINDING_FLIP_REFERENCE_COLOUR) uniform sampler2D reference_colour;
-layout(set = 0, binding = BINDING_FLIP_REFERENCE_FEATURES) uniform sampler2D reference_features;
-layout(set = 0, binding = BINDING_FLIP_TEST_COLOUR) uniform sampler2D test_colour;
-layout(set = 0, binding = BINDING_FLIP_TEST_FEATURES) uniform sampler2D test_features;
+layout(set = 0, binding = BINDING_FLIP_REFERENCE_COLOUR, std430) readonly buffer RC { vec4 reference_colour[]; };
+layout(set = 0, binding = BINDING_FLIP_REFERENCE_FEATURES, std430) readonly buffer RF { vec4 reference_features[]; };
+layout(set = 0, binding = BINDING_FLIP_TEST_COLOUR, std430) readonly buffer TC { vec4 test_colour[]; };
+layout(set = 0, binding = BINDING_FLIP_TEST_FEATURES, std430) readonly buffer TF { vec4 test_features[]; };
 layout(set = 0, binding = BINDING_FLIP_MAP, r32f) uniform image2D flip_map;
 layout(set = 0, binding = BINDING_FLIP_EXPOSURES, std430) readonly buffer Exposures { FlipExposuresGpu exposures; };
 
@@ -54,11 +54,11 @@ const int kTaps = 2 * kRadius + 1;
 shared vec4 taps[2 * kTaps];
 
 void main() {
-  const ivec2 size = textureSize(reference_colour, 0);
-  for (uint i = gl_LocalInvocationIndex; i < 2 * kTaps; i += FLIP_COLUMN_GROUP * FLIP_COLUMN_GROUP)
+  const ivec2 size = imageSize(flip_map);
+  for (uint i = gl_LocalInvocationIndex; i < 2 * kTaps; i += FLIP_COLUMN_GROUP_X * FLIP_COLUMN_GROUP_Y)
     taps[i] = kernels[2 * kTaps + i];  // the columns' (the rows' come first)
   barrier();
-  // FLIP_COLUMN_ROWS pixels a thread, one above the other: each texel fetched serves all of them.
+  // FLIP_COLUMN_ROWS pixels a thread, one above the other: each row loaded serves all of them.
   const ivec2 first = ivec2(gl_GlobalInvocationID.x, gl_GlobalInvocationID.y * FLIP_COLUMN_ROWS);
   if (any(greaterThanEqual(first, size))) return;
   if (push.source == FLIP_INPUT_HDR) {
@@ -74,11 +74,11 @@ void main() {
   for (int k = 0; k < FLIP_COLUMN_ROWS; ++k)
     colour_r[k] = vec4(0.0), features_r[k] = vec4(0.0), colour_t[k] = vec4(0.0), features_t[k] = vec4(0.0);
   for (int i = 0; i < 2 * kRadius + FLIP_COLUMN_ROWS; ++i) {
-    const ivec2 q = ivec2(first.x, clamp(first.y - kRadius + i, 0, size.y - 1));
-    const vec4 cr = texelFetch(reference_colour, q, 0), fr = texelFetch(reference_features, q, 0).yxzx;
-    const vec4 ct = texelFetch(test_colour, q, 0), ft = texelFetch(test_features, q, 0).yxzx;
+    const uint q = uint(clamp(first.y - kRadius + i, 0, size.y - 1)) * uint(size.x) + uint(first.x);
+    const vec4 cr = reference_colour[q], fr = reference_features[q].yxzx;
+    const vec4 ct = test_colour[q], ft = test_features[q].yxzx;
     for (int k = 0; k < FLIP_COLUMN_ROWS; ++k) {
-      const int t = i - k;  // the tap this texel is for pixel k
+      const int t = i - k;  // the tap this row is for pixel k
       if (t < 0 || t >= kTaps) continue;
       const vec4 kc = taps[2 * t], kf = taps[2 * t + 1];
       colour_r[k] = fma(kc, cr, colour_r[k]);  // fma(): one rounding, the same for both images

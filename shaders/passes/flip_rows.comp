@@ -12,10 +12,10 @@ layout(set = 0, binding = BINDING_FLIP_TEST) uniform sampler2D test;
 // Tap t of the rows: kernels[2t] = (Y's, Cx's, Cz's first and second Gaussian), kernels[2t + 1] =
 // (G, G', G'', 0); the columns' follow (flip_columns.comp).
 layout(set = 0, binding = BINDING_FLIP_KERNELS, std430) readonly buffer Kernels { vec4 kernels[]; };
-layout(set = 0, binding = BINDING_FLIP_REFERENCE_COLOUR, rgba32f) writeonly uniform image2D reference_colour;
-layout(set = 0, binding = BINDING_FLIP_REFERENCE_FEATURES, rgba32f) writeonly uniform image2D reference_features;
-layout(set = 0, binding = BINDING_FLIP_TEST_COLOUR, rgba32f) writeonly uniform image2D test_colour;
-layout(set = 0, binding = BINDING_FLIP_TEST_FEATURES, rgba32f) writeonly uniform image2D test_features;
+layout(set = 0, binding = BINDING_FLIP_REFERENCE_COLOUR, std430) writeonly buffer RC { vec4 reference_colour[]; };
+layout(set = 0, binding = BINDING_FLIP_REFERENCE_FEATURES, std430) writeonly buffer RF { vec4 reference_features[]; };
+layout(set = 0, binding = BINDING_FLIP_TEST_COLOUR, std430) writeonly buffer TC { vec4 test_colour[]; };
+layout(set = 0, binding = BINDING_FLIP_TEST_FEATURES, std430) writeonly buffer TF { vec4 test_features[]; };
 layout(set = 0, binding = BINDING_FLIP_EXPOSURES, std430) readonly buffer Exposures { FlipExposuresGpu exposures; };
 
 const int kSpan = FLIP_ROW_GROUP + 2 * kRadius, kTaps = 2 * kRadius + 1;
@@ -58,7 +58,20 @@ void main() {
   const int first = int(gl_WorkGroupID.x) * FLIP_ROW_GROUP, y = int(gl_WorkGroupID.y);
   const int index = int(gl_LocalInvocationIndex);
   for (int i = index; i < 2 * kTaps; i += FLIP_ROW_GROUP) taps[i] = kernels[i];
-  for (int i = index; i < kSpan; i += FLIP_ROW_GROUP) {
+  // The span is the group and 2 kRadius more: every fetch issued before the first conversion.
+  const ivec2 p0 = ivec2(clamp(first - kRadius + index, 0, size.x - 1), y);
+  const ivec2 p1 = ivec2(clamp(first - kRadius + FLIP_ROW_GROUP + index, 0, size.x - 1), y);
+  const bool second = FLIP_ROW_GROUP + index < kSpan;
+  const vec3 r0 = texelFetch(reference, p0, 0).rgb, t0 = texelFetch(test, p0, 0).rgb;
+  vec3 r1 = vec3(0.0), t1 = vec3(0.0);
+  if (second) r1 = texelFetch(reference, p1, 0).rgb, t1 = texelFetch(test, p1, 0).rgb;
+  row_reference[index] = prepared(r0, scale);
+  row_test[index] = prepared(t0, scale);
+  if (second) {
+    row_reference[FLIP_ROW_GROUP + index] = prepared(r1, scale);
+    row_test[FLIP_ROW_GROUP + index] = prepared(t1, scale);
+  }
+  for (int i = 2 * FLIP_ROW_GROUP + index; i < kSpan; i += FLIP_ROW_GROUP) {  // a radius over the group
     const ivec2 p = ivec2(clamp(first - kRadius + i, 0, size.x - 1), y);
     row_reference[i] = prepared(texelFetch(reference, p, 0).rgb, scale);
     row_test[i] = prepared(texelFetch(test, p, 0).rgb, scale);
@@ -75,8 +88,9 @@ void main() {
     colour_t = fma(kc, s.xyzz, colour_t);
     features_t = fma(kf, s.wwww, features_t);
   }
-  imageStore(reference_colour, p, colour_r);
-  imageStore(reference_features, p, features_r);
-  imageStore(test_colour, p, colour_t);
-  imageStore(test_features, p, features_t);
+  const uint at = uint(y) * uint(size.x) + uint(p.x);
+  reference_colour[at] = colour_r;
+  reference_features[at] = features_r;
+  test_colour[at] = colour_t;
+  test_features[at] = features_t;
 }

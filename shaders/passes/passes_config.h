@@ -29,25 +29,31 @@
 
 // FLIP (flip_rows.comp, flip_columns.comp, flip_reduce.comp; renderer/passes/flip_pass.h; the CPU
 // definition is common/flip.h). Rows: a group of FLIP_ROW_GROUP threads takes that many pixels of
-// one row of both images, turns them (and FLIP_RADIUS each side) into YCxCz and the achromatic
-// channel in shared memory, and filters them along the row into two images per input: the colour
-// (Y, Cx, and Cz by each of its CSF's two Gaussians) and the features' (the achromatic channel by
-// G, G' and G''). Columns: FLIP_COLUMN_GROUP^2 threads, FLIP_COLUMN_ROWS pixels each (one above the
-// other, sharing their fetches), filter those down the column,
+// one row of both images, turns them (and the filters' radius each side) into YCxCz and the
+// achromatic channel in shared memory, and filters them along the row into two row-major buffers
+// of vec4 per input (linear: the rows' stores and the columns' loads are whole cache lines): the
+// colour (Y, Cx, and Cz by each of its CSF's two Gaussians) and the features' (the achromatic
+// channel by G, G' and G''). Columns: FLIP_COLUMN_GROUP_X x FLIP_COLUMN_GROUP_Y threads,
+// FLIP_COLUMN_ROWS pixels each (one above the other, sharing their loads), filter those down the column,
 // turn them into L*a*b* and edge and point responses, and write the pixel's FLIP (the largest over
 // the exposures so far for HDR-FLIP). Reduce: a FLIP_REDUCE_TILE square of the map per group into
 // (sum, 0, 0, max), folded by compare_finish.comp.
 #define FLIP_ROW_GROUP 256
-#define FLIP_COLUMN_GROUP 16
-#define FLIP_COLUMN_ROWS 4  // pixels a columns thread computes, one above the other
+#define FLIP_COLUMN_GROUP_X 32
+#define FLIP_COLUMN_GROUP_Y 16
+// Pixels a columns thread computes, one above the other: each row loaded serves them all, but more
+// sums held cost residency; 2 measured fastest on the H200 of 1, 2, 4 and 8 (docs/flip.md).
+#define FLIP_COLUMN_ROWS 2
 #define FLIP_REDUCE_TILE 32
 #define FLIP_RADIUS_ID 0  // specialization constant: the filters' radius (the CSF's and the features' larger)
 #define FLIP_ACCUMULATE_ID 1             // specialization constant: 1 where an earlier exposure wrote the map
 #define BINDING_FLIP_REFERENCE 0         // sampler2D
 #define BINDING_FLIP_TEST 1              // sampler2D
 #define BINDING_FLIP_KERNELS 2           // buffer: FlipKernelsGpu's taps, rows then columns, two vec4 a tap
-#define BINDING_FLIP_REFERENCE_COLOUR 3  // rgba32f: Y, Cx, Cz (first Gaussian), Cz (second), along rows
-#define BINDING_FLIP_REFERENCE_FEATURES 4  // rgba32f: the achromatic channel by G, G', G'' (w 0), along rows
+#define BINDING_FLIP_REFERENCE_COLOUR \
+  3  // buffer of vec4: Y, Cx, Cz (first Gaussian), Cz (second), along rows
+#define BINDING_FLIP_REFERENCE_FEATURES \
+  4  // buffer of vec4: the achromatic channel by G, G', G'' (w 0), along rows
 #define BINDING_FLIP_TEST_COLOUR 5
 #define BINDING_FLIP_TEST_FEATURES 6
 #define BINDING_FLIP_MAP 7        // r32f storage image: FLIP per pixel
