@@ -184,12 +184,7 @@ ComparePass::ComparePass(const PassEnv& env, VkFormat display_format)
 
 void ComparePass::add_metrics(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                               const std::string& pass_name, Ssim ssim) {
-  graph.import_buffer(
-      result_buffer(pass_name),
-      [this](uint32_t slot) {
-        return graph::ExternalBuffer{results_.at(slot).handle(), results_.at(slot).size()};
-      },
-      graph::BufferUsage::HostRead);
+  graph.import_buffer(result_buffer(pass_name), per_slot(results_), graph::BufferUsage::HostRead);
   add_reduction(graph, a, b, pass_name, [] { return true; });
   if (ssim == Ssim::On) add_ssim(graph, a, b, pass_name + " ssim");
 }
@@ -241,12 +236,7 @@ void ComparePass::add_reduction(graph::RenderGraph& graph, const std::string& a,
 
 void ComparePass::add_ssim(graph::RenderGraph& graph, const std::string& a, const std::string& b,
                            const std::string& name) {
-  graph.import_buffer(
-      result_buffer(name),
-      [this](uint32_t slot) {
-        return graph::ExternalBuffer{ssim_results_.at(slot).handle(), ssim_results_.at(slot).size()};
-      },
-      graph::BufferUsage::HostRead);
+  graph.import_buffer(result_buffer(name), per_slot(ssim_results_), graph::BufferUsage::HostRead);
   graph.declare_buffer(
       name + " partials",
       {graph::BufferSize::per_tile(a, COMPARE_SSIM_GROUP, COMPARE_SSIM_GROUP, 4 * sizeof(float))});

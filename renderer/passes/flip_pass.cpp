@@ -86,6 +86,7 @@ FlipPass::FlipPass(const PassEnv& env, double ppd) : env_(env), ppd_(ppd) {
 
 void FlipPass::add_ldr(graph::RenderGraph& graph, const std::string& reference, const std::string& test,
                        const std::string& name, common::FlipInput input, std::function<bool()> needed) {
+  begin(graph, name);
   for (vk::Buffer& b : exposures_) {
     const shader::FlipExposuresGpu none{0, 0, 1, 0};  // not read
     std::memcpy(b.mapped(), &none, sizeof none);
@@ -99,6 +100,7 @@ void FlipPass::add_hdr(graph::RenderGraph& graph, const std::string& reference, 
                        std::function<bool()> needed) {
   if (exposures && (exposures->count < 1 || exposures->count > FLIP_MAX_EXPOSURES))
     throw std::invalid_argument("HDR-FLIP: 1 to 64 exposures");
+  begin(graph, name);
   hdr_ = true;
   range_on_gpu_ = !exposures;
   // Given: the same in every slot. Found on the GPU: "not yet" (every exposure recorded) until then.
@@ -111,6 +113,12 @@ void FlipPass::add_hdr(graph::RenderGraph& graph, const std::string& reference, 
   if (range_on_gpu_) add_range(graph, reference, name, needed);
   add(graph, reference, test, name, FLIP_INPUT_HDR, exposures ? exposures->count : FLIP_MAX_EXPOSURES,
       std::move(needed));
+}
+
+void FlipPass::begin(graph::RenderGraph& graph, const std::string& name) {
+  if (added_) throw std::logic_error("FlipPass: one map per FlipPass");
+  added_ = true;
+  graph.import_buffer(name + " exposures", per_slot(exposures_), graph::BufferUsage::HostRead);
 }
 
 uint32_t FlipPass::planned_exposures(uint32_t slot) const {
@@ -149,12 +157,6 @@ void FlipPass::add_range(graph::RenderGraph& graph, const std::string& reference
       });
     pass.add_to(graph);
   }
-  graph.import_buffer(
-      name + " exposures",
-      [this](uint32_t slot) {
-        return graph::ExternalBuffer{exposures_.at(slot).handle(), exposures_.at(slot).size()};
-      },
-      graph::BufferUsage::HostRead);
   SimplePass(env_, range + " exposures", ComputeShader{"passes/flip_range_exposures.comp"})
       .sample(BINDING_FLIP_REFERENCE, reference)
       .graph_buffer(BINDING_FLIP_RANGE, range, graph::BufferUsage::StorageReadCompute)
@@ -169,8 +171,6 @@ void FlipPass::add_range(graph::RenderGraph& graph, const std::string& reference
 
 void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, const std::string& test,
                    const std::string& name, uint32_t source, uint32_t passes, std::function<bool()> needed) {
-  if (added_) throw std::logic_error("FlipPass: one map per FlipPass");
-  added_ = true;
   if (!needed) needed = [] { return true; };
   graph.declare_image(name, {VK_FORMAT_R32_SFLOAT, graph::SizeRule::relative_to(reference)});
   const std::string rc = name + " reference colour", rf = name + " reference features";
@@ -178,15 +178,7 @@ void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, cons
   // Row-major vec4 per pixel: the rows' stores and the columns' loads are whole cache lines.
   for (const std::string& buffer : {rc, rf, tc, tf})
     graph.declare_buffer(buffer, {graph::BufferSize::of(reference, intermediate_bytes)});
-  // The exposures: the GPU's ("<name> exposures", written by the range) or the given ones.
-  const std::string exposures = name + " exposures";
-  if (!range_on_gpu_)
-    graph.import_buffer(
-        exposures,
-        [this](uint32_t slot) {
-          return graph::ExternalBuffer{exposures_.at(slot).handle(), exposures_.at(slot).size()};
-        },
-        graph::BufferUsage::HostRead);
+  const std::string exposures = name + " exposures";  // the GPU's (the range writes them) or the given ones
   for (uint32_t e = 0; e < passes; ++e) {
     const std::string suffix = passes > 1 || source == FLIP_INPUT_HDR ? " " + std::to_string(e + 1) : "";
     // Recorded while the count the slot last found reaches it (always for given exposures).
@@ -233,12 +225,7 @@ void FlipPass::add(graph::RenderGraph& graph, const std::string& reference, cons
     columns.add_to(graph);
   }
   const std::string result = name + " result";
-  graph.import_buffer(
-      result,
-      [this](uint32_t slot) {
-        return graph::ExternalBuffer{results_.at(slot).handle(), results_.at(slot).size()};
-      },
-      graph::BufferUsage::HostRead);
+  graph.import_buffer(result, per_slot(results_), graph::BufferUsage::HostRead);
   graph.declare_buffer(name + " partials", {graph::BufferSize::per_tile(
                                                name, FLIP_REDUCE_TILE, FLIP_REDUCE_TILE, 4 * sizeof(float))});
   auto idle = [needed](graph::PassContext&) { return !needed(); };

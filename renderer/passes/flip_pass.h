@@ -67,6 +67,8 @@ class FlipPass {
   uint32_t radius() const { return radius_; }
 
  private:
+  // Once per FlipPass, before its passes: imports "<name> exposures" (exposures_).
+  void begin(graph::RenderGraph& graph, const std::string& name);
   // The passes: `source` FLIP_INPUT_*, `passes` exposures (1 for LDR-FLIP).
   void add(graph::RenderGraph& graph, const std::string& reference, const std::string& test,
            const std::string& name, uint32_t source, uint32_t passes, std::function<bool()> needed);

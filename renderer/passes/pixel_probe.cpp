@@ -39,12 +39,7 @@ PixelProbe::PixelProbe(const PassEnv& env) : env_(env) {
 void PixelProbe::add_to(graph::RenderGraph& graph, const std::array<std::string, 4>& images,
                         const std::string& name) {
   const std::string result = name + " result";
-  graph.import_buffer(
-      result,
-      [this](uint32_t slot) {
-        return graph::ExternalBuffer{results_.at(slot).handle(), results_.at(slot).size()};
-      },
-      graph::BufferUsage::HostRead);
+  graph.import_buffer(result, per_slot(results_), graph::BufferUsage::HostRead);
   SimplePass pass(env_, name, ComputeShader{"passes/pixel_probe.comp"});
   for (uint32_t i = 0; i < PROBE_IMAGES; ++i) pass.sample(BINDING_PROBE_IMAGE_0 + i, images[i]);
   pass.graph_buffer(BINDING_PROBE_RESULT, result, graph::BufferUsage::StorageWriteCompute)

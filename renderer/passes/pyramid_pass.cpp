@@ -38,9 +38,7 @@ std::vector<std::string> PyramidPass::add_to(graph::RenderGraph& graph, const st
                               VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                               "pyramid counter " + std::to_string(counters_.size())));
     const std::string counter = pass_name + " counter";
-    graph.import_buffer(counter, [this](uint32_t slot) {
-      return graph::ExternalBuffer{counters_.at(slot).handle(), counters_.at(slot).size()};
-    });
+    graph.import_buffer(counter, per_slot(counters_));
     pass.graph_buffer(BINDING_PYRAMID_COUNTER, counter, graph::BufferUsage::StorageReadWriteCompute);
   }
   const uint32_t tiles =

@@ -15,6 +15,12 @@ struct SimplePass::State {
   bool fragment = false;
 };
 
+graph::BufferSource per_slot(const std::vector<vk::Buffer>& buffers) {
+  return [&buffers](uint32_t slot) {
+    return graph::ExternalBuffer{buffers.at(slot).handle(), buffers.at(slot).size()};
+  };
+}
+
 SimplePass::SimplePass(const PassEnv& env, std::string name, ComputeShader shader)
     : env_(env), name_(std::move(name)), compute_(std::move(shader)) {}
 

@@ -39,6 +39,10 @@ struct FragmentShader {
   std::vector<uint32_t> specialization = {};
 };
 
+// Buffers the caller owns, one per frame-in-flight slot, as RenderGraph::import_buffer takes them
+// (per-frame results the host reads after the frame's fence). They must outlive the graph's use.
+graph::BufferSource per_slot(const std::vector<vk::Buffer>& buffers);
+
 class SimplePass {
  public:
   SimplePass(const PassEnv& env, std::string name, ComputeShader shader);

@@ -66,6 +66,29 @@ io::ImageU8 cpu_view(const io::ImageF& hdr, float exposure, passes::ViewSettings
   return passes::hdr_to_display(gray, exposure);
 }
 
+// The flip view's screenshot against `compare --flip-map`'s magma PNG of the same pair, above the
+// view's label (a band along the bottom edge): the GPU's map is within 1e-3 of the reference's
+// (FlipPassTest), so a pixel at a magma entry's edge may round to the next entry: at most 0.1% of
+// them, and a neighbouring entry (those differ by at most 3 levels a channel).
+void expect_flip_view_is_the_map(const io::ImageU8& shot, const io::ImageU8& map) {
+  ASSERT_EQ(shot.width, map.width);
+  ASSERT_EQ(shot.height, map.height);
+  constexpr uint32_t kLabelBand = 36;
+  size_t different = 0, far = 0, pixels = 0;
+  for (uint32_t y = 0; y < shot.height - kLabelBand; ++y)
+    for (uint32_t x = 0; x < shot.width; ++x, ++pixels) {
+      int largest = 0;
+      for (uint32_t c = 0; c < 3; ++c) {
+        const size_t i = (size_t(y) * shot.width + x) * 4 + c;
+        largest = std::max(largest, std::abs(int(shot.rgba[i]) - int(map.rgba[i])));
+      }
+      different += largest > 0;
+      far += largest > 3;
+    }
+  EXPECT_LE(double(different), 0.001 * double(pixels)) << different << " pixels differ";
+  EXPECT_EQ(far, 0u);
+}
+
 }  // namespace
 
 TEST(WindowUi, PanelIsDrawnOverTheSceneThroughResizesAndAMinimize) {
@@ -492,8 +515,7 @@ TEST(WindowUi, SideBySideShowsTheMiddleHalvesOfBothChains) {
 
 // The flip view shows the FLIP map of the displayed pair in magma, and the displayed metrics carry
 // its mean: both equal `compare --flip-map` of the two displayed captures (LDR-FLIP, decoded from
-// sRGB, in double). The GPU's map is within 1e-3 of the reference's (FlipPassTest), so a pixel may
-// round to the next magma entry where its value sits at a boundary: at most 0.1% of them, one entry off.
+// sRGB, in double), to the rounding expect_flip_view_is_the_map allows.
 TEST(WindowUi, TheFlipViewShowsTheMapCompareWrites) {
   SKIP_WITHOUT_DISPLAY();
   const std::string dir = temp_dir("window-flip");
@@ -519,23 +541,7 @@ TEST(WindowUi, TheFlipViewShowsTheMapCompareWrites) {
   EXPECT_NEAR(r.last_displayed_metrics->flip->mean, mean, 1e-4);
   EXPECT_FALSE(r.last_displayed_metrics->flip->hdr);
   const io::ImageU8 shot = io::read_png(dir + "/flip.png"), map = io::read_png(dir + "/map.png");
-  ASSERT_EQ(shot.width, map.width);
-  ASSERT_EQ(shot.height, map.height);
-  constexpr uint32_t kLabelBand = 36;  // the view's label, along the bottom edge
-  size_t different = 0, far = 0, compared_pixels = 0;
-  for (uint32_t y = 0; y < shot.height - kLabelBand; ++y)
-    for (uint32_t x = 0; x < shot.width; ++x) {
-      ++compared_pixels;
-      int largest = 0;
-      for (uint32_t c = 0; c < 3; ++c) {
-        const size_t i = (size_t(y) * shot.width + x) * 4 + c;
-        largest = std::max(largest, std::abs(int(shot.rgba[i]) - int(map.rgba[i])));
-      }
-      different += largest > 0;
-      far += largest > 4;  // neighbouring magma entries differ by at most 4 levels a channel
-    }
-  EXPECT_LE(double(different), 0.001 * double(compared_pixels)) << different << " pixels differ";
-  EXPECT_EQ(far, 0u);
+  expect_flip_view_is_the_map(shot, map);
   std::ifstream sidecar_in(dir + "/flip.json");
   const nlohmann::json side = nlohmann::json::parse(sidecar_in);
   EXPECT_NEAR(side.at("compare_metrics_displayed").at("flip").at("mean").get<double>(), mean, 1e-4);
@@ -576,21 +582,7 @@ TEST(WindowUi, TheFlipViewOfTheHdrOutputsIsHdrFlip) {
   EXPECT_NEAR(f.mean, c.at("mean").get<double>(), 1e-4);
   EXPECT_GT(f.mean, 0.001);
   const io::ImageU8 shot = io::read_png(dir + "/flip.png"), map = io::read_png(dir + "/map.png");
-  ASSERT_EQ(shot.width, map.width);
-  constexpr uint32_t kLabelBand = 36;
-  size_t different = 0, far = 0, pixels = 0;
-  for (uint32_t y = 0; y < shot.height - kLabelBand; ++y)
-    for (uint32_t x = 0; x < shot.width; ++x, ++pixels) {
-      int largest = 0;
-      for (uint32_t ch = 0; ch < 3; ++ch) {
-        const size_t i = (size_t(y) * shot.width + x) * 4 + ch;
-        largest = std::max(largest, std::abs(int(shot.rgba[i]) - int(map.rgba[i])));
-      }
-      different += largest > 0;
-      far += largest > 4;
-    }
-  EXPECT_LE(double(different), 0.001 * double(pixels)) << different << " pixels differ";
-  EXPECT_EQ(far, 0u);
+  expect_flip_view_is_the_map(shot, map);
 }
 
 // The viewport's settings, edited by the probe as the panel does, show in the very frame recorded
